@@ -1,0 +1,39 @@
+//! # kollide
+//!
+//! Collision detection for 2D and 3D, in `f32` and `f64`, built on one idea: a convex shape
+//! is its **support function** (plus a rounding radius), and GJK answers every question about
+//! two such shapes — do they overlap, how far apart are they, which points are closest —
+//! with certified bounds and an explicit status instead of a guess.
+//!
+//! ```
+//! use kollide::prelude::*;
+//!
+//! let hull = Cuboid::new(Vec3::new(0.5, 0.5, 0.5));
+//! let capsule = Capsule::new(0.5, 0.25);
+//! let out = distance(&hull, &Pose3::IDENTITY,
+//!                    &capsule, &Pose3::from_translation(Vec3::new(-1.5, 0.0, 0.0)));
+//! assert_eq!(out.status, GjkStatus::Converged);
+//! assert!((out.distance - 0.75).abs() < 1e-5);
+//! assert!(out.lower_bound <= out.distance && out.distance <= out.upper_bound);
+//! ```
+//!
+//! Frames: shapes are defined in their local frame, placed by a [`math::Pose`]; queries take
+//! world poses and answer in the world frame.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod math;
+pub mod query;
+pub mod shape;
+
+/// The common imports: shapes, poses, queries.
+pub mod prelude {
+    pub use crate::math::{DPose2, DPose3, DVec2, DVec3, Pose, Pose2, Pose3, Quat, Rot2, Vec2, Vec3};
+    pub use crate::query::{
+        distance, distance_cached, intersection_test, intersects, DistanceOutput, GjkStatus, SimplexCache,
+    };
+    pub use crate::shape::{
+        Ball, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Segment, Support, Triangle,
+    };
+}

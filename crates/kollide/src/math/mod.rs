@@ -1,0 +1,12 @@
+//! Math: glam re-exports, the scalar and vector traits the algorithms are written over, poses.
+
+mod pose;
+mod real;
+mod rotation;
+mod vector;
+
+pub use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
+pub use pose::{DPose2, DPose3, Pose, Pose2, Pose3, PoseError};
+pub use real::Real;
+pub use rotation::{Rot2, Rotation, RotationOf, ROTATION_NORM_TOLERANCE};
+pub use vector::{Vector, Vector2, Vector3};

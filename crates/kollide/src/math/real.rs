@@ -1,0 +1,133 @@
+//! The scalar trait the algorithms are written over (`f32` and `f64`).
+
+use core::fmt::{Debug, Display};
+use core::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// A floating-point scalar: `f32` or `f64`.
+///
+/// Sealed: kollide's tolerances are tuned per type, so only these two implement it.
+pub trait Real:
+    sealed::Sealed
+    + Copy
+    + Debug
+    + Display
+    + Default
+    + PartialOrd
+    + PartialEq
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+{
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// 2.
+    const TWO: Self;
+    /// 0.5.
+    const HALF: Self;
+    /// Machine epsilon (the gap between 1 and the next number).
+    const EPSILON: Self;
+    /// The largest finite value.
+    const MAX: Self;
+    /// Positive infinity.
+    const INFINITY: Self;
+    /// Default relative tolerance on the GJK duality gap (upper minus lower bound, over the distance).
+    const GJK_REL_TOLERANCE: Self;
+
+    /// Square root.
+    fn sqrt(self) -> Self;
+    /// Absolute value.
+    fn abs(self) -> Self;
+    /// The larger of two values (ignores NaN like `f32::max`).
+    fn max(self, other: Self) -> Self;
+    /// The smaller of two values.
+    fn min(self, other: Self) -> Self;
+    /// `true` when neither infinite nor NaN.
+    fn is_finite(self) -> bool;
+    /// Sine and cosine.
+    fn sin_cos(self) -> (Self, Self);
+    /// Arc tangent of `self / x`, in the right quadrant.
+    fn atan2(self, x: Self) -> Self;
+    /// Conversion from `f64` (rounding for `f32`).
+    fn from_f64(x: f64) -> Self;
+    /// Conversion to `f64` (exact).
+    fn to_f64(self) -> f64;
+    /// Conversion from a small count.
+    fn from_usize(n: usize) -> Self;
+}
+
+macro_rules! impl_real {
+    ($t:ident, $rel:expr) => {
+        impl Real for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const TWO: Self = 2.0;
+            const HALF: Self = 0.5;
+            const EPSILON: Self = $t::EPSILON;
+            const MAX: Self = $t::MAX;
+            const INFINITY: Self = $t::INFINITY;
+            const GJK_REL_TOLERANCE: Self = $rel;
+
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                $t::sqrt(self)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                $t::abs(self)
+            }
+            #[inline(always)]
+            fn max(self, other: Self) -> Self {
+                $t::max(self, other)
+            }
+            #[inline(always)]
+            fn min(self, other: Self) -> Self {
+                $t::min(self, other)
+            }
+            #[inline(always)]
+            fn is_finite(self) -> bool {
+                $t::is_finite(self)
+            }
+            #[inline(always)]
+            fn sin_cos(self) -> (Self, Self) {
+                $t::sin_cos(self)
+            }
+            #[inline(always)]
+            fn atan2(self, x: Self) -> Self {
+                $t::atan2(self, x)
+            }
+            #[inline(always)]
+            fn from_f64(x: f64) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn from_usize(n: usize) -> Self {
+                n as $t
+            }
+        }
+    };
+}
+
+// f32: a gap of 1e-5 relative is about 80 ulps, reachable without stalling on rounding noise.
+impl_real!(f32, 1.0e-5);
+// f64: 1e-10 relative keeps curved shapes to a handful of extra iterations.
+impl_real!(f64, 1.0e-10);

@@ -1,0 +1,149 @@
+//! Rotations: [`Rot2`] (a unit complex number) in 2D, glam's unit quaternions in 3D.
+
+use super::{Real, Vector};
+use core::fmt::Debug;
+use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
+
+/// How far the norm of a rotation given by a user may be from 1 before it is refused
+/// rather than renormalized (see [`Pose::try_new`](super::Pose::try_new)).
+pub const ROTATION_NORM_TOLERANCE: f64 = 1.0e-4;
+
+/// A proper rotation of vectors of type `V`.
+pub trait Rotation<V>: Copy + Debug + PartialEq + Send + Sync + 'static {
+    /// No rotation.
+    const IDENTITY: Self;
+    /// Rotates `v`.
+    fn rotate(self, v: V) -> V;
+    /// Applies the inverse rotation to `v`.
+    fn inverse_rotate(self, v: V) -> V;
+    /// The inverse rotation.
+    fn inverse(self) -> Self;
+    /// `self` after `other`: `(self * other).rotate(v) == self.rotate(other.rotate(v))`.
+    fn compose(self, other: Self) -> Self;
+    /// The norm of the underlying complex number or quaternion (1 for a valid rotation).
+    fn norm(self) -> f64;
+    /// `true` when every component is finite.
+    fn is_finite_rot(self) -> bool;
+    /// The same rotation scaled to norm 1, or `None` when the norm is 0 or not finite.
+    fn try_normalized(self) -> Option<Self>;
+}
+
+/// A 2D rotation stored as a unit complex number `(cos θ, sin θ)`.
+///
+/// ```
+/// use kollide::math::{Rot2, Rotation};
+/// use glam::Vec2;
+/// let r = Rot2::from_angle(core::f32::consts::FRAC_PI_2);
+/// assert!((r.rotate(Vec2::X) - Vec2::Y).length() < 1e-6);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Rot2<S> {
+    /// cos θ.
+    pub cos: S,
+    /// sin θ.
+    pub sin: S,
+}
+
+impl<S: Real> Rot2<S> {
+    /// The rotation by `angle` radians counter-clockwise.
+    #[must_use]
+    pub fn from_angle(angle: S) -> Self {
+        let (sin, cos) = angle.sin_cos();
+        Self { cos, sin }
+    }
+
+    /// The angle in `(-π, π]`.
+    #[must_use]
+    pub fn angle(self) -> S {
+        self.sin.atan2(self.cos)
+    }
+}
+
+impl<S: Real> Default for Rot2<S> {
+    fn default() -> Self {
+        Self { cos: S::ONE, sin: S::ZERO }
+    }
+}
+
+macro_rules! impl_rot2 {
+    ($v:ident, $r:ident) => {
+        impl Rotation<$v> for Rot2<$r> {
+            const IDENTITY: Self = Rot2 { cos: 1.0, sin: 0.0 };
+            #[inline(always)]
+            fn rotate(self, v: $v) -> $v {
+                $v::new(self.cos * v.x - self.sin * v.y, self.sin * v.x + self.cos * v.y)
+            }
+            #[inline(always)]
+            fn inverse_rotate(self, v: $v) -> $v {
+                $v::new(self.cos * v.x + self.sin * v.y, -self.sin * v.x + self.cos * v.y)
+            }
+            #[inline(always)]
+            fn inverse(self) -> Self {
+                Rot2 { cos: self.cos, sin: -self.sin }
+            }
+            #[inline(always)]
+            fn compose(self, o: Self) -> Self {
+                Rot2 { cos: self.cos * o.cos - self.sin * o.sin, sin: self.sin * o.cos + self.cos * o.sin }
+            }
+            #[inline]
+            fn norm(self) -> f64 {
+                (self.cos as f64).hypot(self.sin as f64)
+            }
+            #[inline]
+            fn is_finite_rot(self) -> bool {
+                self.cos.is_finite() && self.sin.is_finite()
+            }
+            #[inline]
+            fn try_normalized(self) -> Option<Self> {
+                let n = self.cos.hypot(self.sin);
+                (n > 0.0 && n.is_finite()).then(|| Rot2 { cos: self.cos / n, sin: self.sin / n })
+            }
+        }
+    };
+}
+
+macro_rules! impl_quat {
+    ($v:ident, $q:ident) => {
+        impl Rotation<$v> for $q {
+            const IDENTITY: Self = $q::IDENTITY;
+            #[inline(always)]
+            fn rotate(self, v: $v) -> $v {
+                self * v
+            }
+            #[inline(always)]
+            fn inverse_rotate(self, v: $v) -> $v {
+                self.conjugate() * v
+            }
+            #[inline(always)]
+            fn inverse(self) -> Self {
+                self.conjugate()
+            }
+            #[inline(always)]
+            fn compose(self, o: Self) -> Self {
+                self * o
+            }
+            #[inline]
+            fn norm(self) -> f64 {
+                (self.length() as f64)
+            }
+            #[inline]
+            fn is_finite_rot(self) -> bool {
+                self.is_finite()
+            }
+            #[inline]
+            fn try_normalized(self) -> Option<Self> {
+                let n = self.length();
+                (n > 0.0 && n.is_finite()).then(|| self / n)
+            }
+        }
+    };
+}
+
+impl_rot2!(Vec2, f32);
+impl_rot2!(DVec2, f64);
+impl_quat!(Vec3, Quat);
+impl_quat!(DVec3, DQuat);
+
+/// Shorthand used by generic code: the rotation type of `V`.
+pub type RotationOf<V> = <V as Vector>::Rotation;

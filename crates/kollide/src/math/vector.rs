@@ -1,0 +1,242 @@
+//! The vector trait that lets GJK and the shapes be written once for 2D and 3D, `f32` and `f64`.
+
+use super::{Real, Rot2, Rotation};
+use crate::query::gjk::simplex::Simplex;
+use core::fmt::Debug;
+use core::ops::{Add, AddAssign, Div, Index, Mul, Neg, Sub, SubAssign};
+use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for glam::Vec2 {}
+    impl Sealed for glam::Vec3 {}
+    impl Sealed for glam::DVec2 {}
+    impl Sealed for glam::DVec3 {}
+}
+
+/// A glam vector kollide runs on: [`Vec2`], [`DVec2`] (2D) or [`Vec3`], [`DVec3`] (3D).
+///
+/// Sealed. Everything generic in kollide (`Ball<V>`, `distance::<V, _, _>`) is
+/// monomorphized for the concrete vector type, so the abstraction costs nothing at run time.
+pub trait Vector:
+    sealed::Sealed
+    + Copy
+    + Debug
+    + Default
+    + PartialEq
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Neg<Output = Self>
+    + Mul<<Self as Vector>::Real, Output = Self>
+    + Div<<Self as Vector>::Real, Output = Self>
+    + AddAssign
+    + SubAssign
+    + Index<usize, Output = <Self as Vector>::Real>
+{
+    /// The scalar type.
+    type Real: Real;
+    /// The rotation type of this dimension: [`Rot2`] in 2D, a glam quaternion in 3D.
+    type Rotation: Rotation<Self>;
+    /// 2 or 3.
+    const DIM: usize;
+    /// The zero vector.
+    const ZERO: Self;
+
+    /// Dot product.
+    fn dot(self, other: Self) -> Self::Real;
+    /// A vector with every component equal to `x`.
+    fn splat(x: Self::Real) -> Self;
+    /// The unit vector along axis `i` (0 = x, 1 = y, 2 = z).
+    fn axis(i: usize) -> Self;
+    /// Component-wise product.
+    fn mul_elem(self, other: Self) -> Self;
+    /// Component-wise minimum.
+    fn min_elem(self, other: Self) -> Self;
+    /// Component-wise maximum.
+    fn max_elem(self, other: Self) -> Self;
+    /// Component-wise absolute value.
+    fn abs_elem(self) -> Self;
+    /// Component-wise: `+1` where the component is `>= 0`, else `-1` (never 0).
+    fn sign_elem(self) -> Self;
+    /// The largest component.
+    fn max_component(self) -> Self::Real;
+    /// `true` when every component is finite.
+    fn is_finite_vec(self) -> bool;
+    /// Copies the components into a `[f64; 3]` (the third is 0 in 2D).
+    fn to_f64_array(self) -> [f64; 3];
+    /// Builds a vector from the first `DIM` values of an `f64` array (rounding for `f32`).
+    fn from_f64_array(a: [f64; 3]) -> Self;
+    /// A unit vector orthogonal to `self` (which must be non-zero): the perpendicular in 2D,
+    /// any orthogonal vector in 3D.
+    fn any_orthogonal(self) -> Self;
+
+    /// The simplex sub-algorithm of GJK for this dimension (signed volumes): finds the
+    /// point of the simplex closest to the origin and keeps only the vertices it needs.
+    #[doc(hidden)]
+    fn solve_simplex(simplex: &mut Simplex<Self>);
+
+    /// Squared length.
+    #[inline(always)]
+    fn length_squared(self) -> Self::Real {
+        self.dot(self)
+    }
+    /// Length.
+    #[inline(always)]
+    fn length(self) -> Self::Real {
+        self.dot(self).sqrt()
+    }
+}
+
+/// A 2D vector ([`Vec2`], [`DVec2`]).
+pub trait Vector2: Vector<Rotation = Rot2<<Self as Vector>::Real>> {
+    /// Builds from components.
+    fn new2(x: Self::Real, y: Self::Real) -> Self;
+    /// The 2D cross product `self.x * other.y - self.y * other.x`.
+    fn perp_dot2(self, other: Self) -> Self::Real;
+    /// `(-y, x)`: the vector turned a quarter turn counter-clockwise.
+    fn perp2(self) -> Self;
+}
+
+/// A 3D vector ([`Vec3`], [`DVec3`]).
+pub trait Vector3: Vector {
+    /// Builds from components.
+    fn new3(x: Self::Real, y: Self::Real, z: Self::Real) -> Self;
+    /// The cross product.
+    fn cross3(self, other: Self) -> Self;
+}
+
+macro_rules! impl_vector_common {
+    ($v:ident, $r:ident) => {
+        #[inline(always)]
+        fn dot(self, other: Self) -> $r {
+            $v::dot(self, other)
+        }
+        #[inline(always)]
+        fn splat(x: $r) -> Self {
+            $v::splat(x)
+        }
+        #[inline(always)]
+        fn axis(i: usize) -> Self {
+            let mut v = $v::ZERO;
+            v[i] = 1.0;
+            v
+        }
+        #[inline(always)]
+        fn mul_elem(self, other: Self) -> Self {
+            self * other
+        }
+        #[inline(always)]
+        fn min_elem(self, other: Self) -> Self {
+            $v::min(self, other)
+        }
+        #[inline(always)]
+        fn max_elem(self, other: Self) -> Self {
+            $v::max(self, other)
+        }
+        #[inline(always)]
+        fn abs_elem(self) -> Self {
+            $v::abs(self)
+        }
+        #[inline(always)]
+        fn sign_elem(self) -> Self {
+            // glam's signum maps +0 to +1 and -0 to -1; either is a valid support choice.
+            $v::signum(self)
+        }
+        #[inline(always)]
+        fn max_component(self) -> $r {
+            $v::max_element(self)
+        }
+        #[inline(always)]
+        fn is_finite_vec(self) -> bool {
+            $v::is_finite(self)
+        }
+    };
+}
+
+macro_rules! impl_vector2 {
+    ($v:ident, $r:ident) => {
+        impl Vector for $v {
+            type Real = $r;
+            type Rotation = Rot2<$r>;
+            const DIM: usize = 2;
+            const ZERO: Self = $v::ZERO;
+            impl_vector_common!($v, $r);
+            #[inline]
+            fn to_f64_array(self) -> [f64; 3] {
+                [self.x as f64, self.y as f64, 0.0]
+            }
+            #[inline]
+            fn from_f64_array(a: [f64; 3]) -> Self {
+                $v::new(a[0] as $r, a[1] as $r)
+            }
+            #[inline]
+            fn any_orthogonal(self) -> Self {
+                self.perp().normalize_or(Self::X)
+            }
+            #[inline]
+            fn solve_simplex(simplex: &mut Simplex<Self>) {
+                crate::query::gjk::simplex2d::solve(simplex)
+            }
+        }
+        impl Vector2 for $v {
+            #[inline(always)]
+            fn new2(x: $r, y: $r) -> Self {
+                $v::new(x, y)
+            }
+            #[inline(always)]
+            fn perp_dot2(self, other: Self) -> $r {
+                self.perp_dot(other)
+            }
+            #[inline(always)]
+            fn perp2(self) -> Self {
+                self.perp()
+            }
+        }
+    };
+}
+
+macro_rules! impl_vector3 {
+    ($v:ident, $r:ident, $q:ident) => {
+        impl Vector for $v {
+            type Real = $r;
+            type Rotation = $q;
+            const DIM: usize = 3;
+            const ZERO: Self = $v::ZERO;
+            impl_vector_common!($v, $r);
+            #[inline]
+            fn to_f64_array(self) -> [f64; 3] {
+                [self.x as f64, self.y as f64, self.z as f64]
+            }
+            #[inline]
+            fn from_f64_array(a: [f64; 3]) -> Self {
+                $v::new(a[0] as $r, a[1] as $r, a[2] as $r)
+            }
+            #[inline]
+            fn any_orthogonal(self) -> Self {
+                self.normalize_or($v::X).any_orthonormal_vector()
+            }
+            #[inline]
+            fn solve_simplex(simplex: &mut Simplex<Self>) {
+                crate::query::gjk::simplex3d::solve(simplex)
+            }
+        }
+        impl Vector3 for $v {
+            #[inline(always)]
+            fn new3(x: $r, y: $r, z: $r) -> Self {
+                $v::new(x, y, z)
+            }
+            #[inline(always)]
+            fn cross3(self, other: Self) -> Self {
+                self.cross(other)
+            }
+        }
+    };
+}
+
+impl_vector2!(Vec2, f32);
+impl_vector2!(DVec2, f64);
+impl_vector3!(Vec3, f32, Quat);
+impl_vector3!(DVec3, f64, DQuat);

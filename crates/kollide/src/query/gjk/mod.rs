@@ -1,0 +1,200 @@
+//! GJK (Gilbert, Johnson, Keerthi 1988), written once for 2D and 3D, `f32` and `f64`.
+//!
+//! Runs on the *cores* of two shapes (see [`crate::shape::Support`]) in A's local frame,
+//! with the signed-volumes sub-algorithm of Montanari et al. (2017) and the termination
+//! test of van den Bergen (1999): stop when the upper bound `|v|` and the lower bound
+//! `max_k (v_k · w_k) / |v_k|` are within the tolerance.
+
+pub(crate) mod cache;
+pub(crate) mod simplex;
+pub(crate) mod simplex2d;
+pub(crate) mod simplex3d;
+
+use crate::math::{Pose, Real, Vector};
+use crate::shape::{Support, Transformed};
+pub use cache::SimplexCache;
+pub use simplex::{Simplex, SimplexVertex};
+
+/// How GJK ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum GjkStatus {
+    /// The bounds met within the tolerance (polytopes: the exact answer was found).
+    Converged,
+    /// The cores overlap: the simplex encloses the origin, or shrank to it.
+    Overlapping,
+    /// Rounding stopped progress before the tolerance was met. The bounds still hold.
+    Stalled,
+    /// The iteration cap was reached. The bounds still hold.
+    MaxIterations,
+    /// A support function returned NaN or infinity (only a user's own shape can).
+    NonFiniteSupport,
+}
+
+impl GjkStatus {
+    /// The name used by the command-line tool: `"converged"`, `"overlapping"`, ...
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Converged => "converged",
+            Self::Overlapping => "overlapping",
+            Self::Stalled => "stalled",
+            Self::MaxIterations => "max_iterations",
+            Self::NonFiniteSupport => "non_finite_support",
+        }
+    }
+}
+
+/// Knobs of GJK. `Default` gives the documented tolerances.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GjkSettings<R> {
+    /// Stop when `upper - lower <= rel_tolerance * upper` (default
+    /// [`Real::GJK_REL_TOLERANCE`]: `1e-5` for `f32`, `1e-10` for `f64`).
+    pub rel_tolerance: R,
+    /// Iteration cap (default 64; GJK on polytopes usually needs fewer than 10).
+    pub max_iterations: u32,
+}
+
+impl<R: Real> Default for GjkSettings<R> {
+    fn default() -> Self {
+        Self { rel_tolerance: R::GJK_REL_TOLERANCE, max_iterations: 64 }
+    }
+}
+
+/// What GJK found about the cores, all in A's frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CoreResult<V: Vector> {
+    pub simplex: Simplex<V>,
+    /// Certified lower bound on the core distance.
+    pub lower: V::Real,
+    /// Certified upper bound on the core distance (`|v|` plus rounding slack).
+    pub upper: V::Real,
+    /// `Σ λᵢ wᵢ`, the closest point of the simplex to the origin (`a - b`).
+    pub v: V,
+    pub iterations: u32,
+    pub status: GjkStatus,
+}
+
+/// What GJK is asked: the distance, or only whether the distance is above `threshold`
+/// (then it stops as soon as the bounds decide it).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Goal<R> {
+    Distance,
+    Separation { threshold: R },
+}
+
+/// Runs GJK on the cores of `a` (in its own frame, which is the working frame) and `b`
+/// placed by `pose_ab`, starting from `cache` and leaving the final simplex in it.
+pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    cache: &mut SimplexCache<V>,
+    settings: &GjkSettings<V::Real>,
+    goal: Goal<V::Real>,
+) -> CoreResult<V> {
+    let b = Transformed { shape: b, pose: *pose_ab };
+    let (mut hint_a, mut hint_b) = (cache.hint_a, cache.hint_b);
+    let mut simplex = Simplex::<V>::default();
+    let support = |dir: V, ha: &mut u32, hb: &mut u32| {
+        let pa = a.support_hinted(dir, ha);
+        let pb = b.support_hinted(-dir, hb);
+        SimplexVertex { w: pa - pb, a: pa, b: pb }
+    };
+
+    if cache.count > 0 {
+        for i in 0..cache.count {
+            let (pa, pb) = (cache.local_a[i], pose_ab.transform_point(cache.local_b[i]));
+            simplex.push(SimplexVertex { w: pa - pb, a: pa, b: pb });
+        }
+        V::solve_simplex(&mut simplex);
+    } else {
+        let guess = a.interior_point() - b.interior_point();
+        let dir = if guess.length_squared() > V::Real::ZERO { -guess } else { V::axis(0) };
+        simplex.push(support(dir, &mut hint_a, &mut hint_b));
+        simplex.lambdas[0] = V::Real::ONE;
+    }
+
+    let eps = V::Real::EPSILON;
+    let mut lower = V::Real::ZERO;
+    let mut iterations = 0;
+    let mut v = simplex.closest();
+    let mut vv = v.length_squared();
+    let status = loop {
+        if simplex.count == V::DIM + 1 || vv == V::Real::ZERO {
+            break GjkStatus::Overlapping;
+        }
+        if !vv.is_finite() {
+            break GjkStatus::NonFiniteSupport;
+        }
+        if iterations >= settings.max_iterations {
+            break GjkStatus::MaxIterations;
+        }
+        let w = support(-v, &mut hint_a, &mut hint_b);
+        iterations += 1;
+        if !w.w.is_finite_vec() {
+            break GjkStatus::NonFiniteSupport;
+        }
+        let vlen = vv.sqrt();
+        lower = lower.max(v.dot(w.w) / vlen);
+        if let Goal::Separation { threshold } = goal {
+            if lower > threshold {
+                break GjkStatus::Converged;
+            }
+        }
+        // Rounding in `v` and in the supports grows with the size of the coordinates.
+        let scale = simplex.max_norm_squared().max(w.w.length_squared()).sqrt();
+        let floor = eps * V::Real::from_usize(16) * scale;
+        if vlen - lower <= settings.rel_tolerance * vlen || vlen - lower <= floor {
+            break GjkStatus::Converged;
+        }
+        if simplex.vertices().iter().any(|s| s.w == w.w) {
+            // The new support point is already a vertex: no further progress is possible.
+            break GjkStatus::Converged;
+        }
+        let previous = simplex;
+        simplex.push(w);
+        V::solve_simplex(&mut simplex);
+        let v_new = simplex.closest();
+        let vv_new = v_new.length_squared();
+        if simplex.count <= V::DIM && vv_new >= vv {
+            // No decrease: rounding noise. Keep the better simplex and stop.
+            simplex = previous;
+            break GjkStatus::Stalled;
+        }
+        v = v_new;
+        vv = vv_new;
+        if let Goal::Separation { threshold } = goal {
+            if vv <= threshold * threshold {
+                break GjkStatus::Converged;
+            }
+        }
+    };
+
+    cache.store(&simplex, pose_ab);
+    cache.hint_a = hint_a;
+    cache.hint_b = hint_b;
+
+    let (mut lower, mut upper) = (lower, vv.sqrt());
+    let status = match status {
+        GjkStatus::Overlapping => {
+            lower = V::Real::ZERO;
+            upper = V::Real::ZERO;
+            status
+        }
+        GjkStatus::Stalled if upper - lower <= settings.rel_tolerance * upper => GjkStatus::Converged,
+        s => s,
+    };
+    if status != GjkStatus::Overlapping {
+        // Certify the bounds against rounding: v is a weighted sum of support points, each
+        // computed through a pose, so its error is a few ulps of the largest coordinate.
+        let (mut mag, dims) = (V::Real::ZERO, V::Real::from_usize(V::DIM + 1));
+        for s in simplex.vertices() {
+            mag = mag.max(s.a.length_squared()).max(s.b.length_squared());
+        }
+        let slack = eps * V::Real::from_usize(8) * dims * mag.sqrt();
+        lower = (lower - slack).max(V::Real::ZERO);
+        upper += slack;
+    }
+    CoreResult { simplex, lower, upper, v, iterations, status }
+}

@@ -1,0 +1,28 @@
+//! Convex shapes, the [`Support`] trait they share, and its adapters.
+//!
+//! Every shape is checked once when built (`try_new` returns a [`ShapeError`] naming the bad
+//! value; `new` panics with the same message), so queries on shapes never fail on input.
+
+mod ball;
+mod capsule;
+mod cone3d;
+mod convex_polygon2d;
+mod cuboid;
+mod cylinder3d;
+mod ellipsoid;
+pub(crate) mod error;
+mod segment;
+mod support;
+mod triangle;
+
+pub use ball::Ball;
+pub use capsule::Capsule;
+pub use cone3d::Cone;
+pub use convex_polygon2d::ConvexPolygon;
+pub use cuboid::Cuboid;
+pub use cylinder3d::Cylinder;
+pub use ellipsoid::Ellipsoid;
+pub use error::ShapeError;
+pub use segment::Segment;
+pub use support::{MinkowskiDifference, Primitive, Rounded, Support, Transformed};
+pub use triangle::Triangle;
