@@ -1,1 +1,152 @@
-fn main() {}
+//! `cargo run --release -p kollide-bench`: kollide against parry on identical inputs, one
+//! run, one table (stdout, markdown) and `target/kollide-bench.csv`.
+//!
+//! Every case checks each pair's answers from both libraries before timing them and counts
+//! the disagreements (rules in `kollide_bench::check`); progress and any disagreement go to
+//! stderr.
+
+mod cases;
+mod report;
+mod timing;
+mod warm;
+
+use cases::{run2, run3, Targets};
+use kollide_bench::gen::{self, BenchRng, Spread};
+use kollide_bench::scene::{Scene2, Scene3};
+use kollide_bench::spec2::PolygonSpec;
+use kollide_bench::spec3::{BallSpec, CapsuleSpec, CuboidSpec, HullSpec};
+use report::Row;
+use std::time::Instant;
+
+/// Pairs per case.
+const PAIRS: usize = 1000;
+/// Seeds: case `i` uses `SEED + i`.
+const SEED: u64 = 0x6b6f_6c6c_6964_6500;
+
+fn pool<T>(rng: &mut BenchRng, n: usize, mut make: impl FnMut(&mut BenchRng) -> T) -> Vec<T> {
+    (0..n).map(|_| make(rng)).collect()
+}
+
+/// Hull pool sizes: fewer distinct hulls for the big ones (building them is the slow part).
+fn hull_pool(rng: &mut BenchRng, points: usize) -> Vec<HullSpec> {
+    let n = match points {
+        0..=64 => 16,
+        65..=512 => 8,
+        _ => 4,
+    };
+    pool(rng, n, |r| HullSpec::random(r, points))
+}
+
+fn main() {
+    // Optional arguments: run only the cases whose names contain one of them (for profiling).
+    let filters: Vec<String> = std::env::args().skip(1).collect();
+    let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()));
+    let start = Instant::now();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut case = 0u64;
+    let mut next_rng = || {
+        case += 1;
+        gen::rng(SEED + case)
+    };
+    let spread = Spread::default();
+
+    macro_rules! case3 {
+        ($name:expr, $targets:expr, |$rng:ident| $a:expr, $b:expr) => {{
+            let t = Instant::now();
+            let mut $rng = next_rng();
+            if wanted($name) {
+                let (a, b) = ($a, $b);
+                let scene = Scene3::new(&mut $rng, PAIRS, a, b, spread);
+                rows.extend(run3($name, &scene, $targets));
+                eprintln!("{:>16}: {:.1} s", $name, t.elapsed().as_secs_f64());
+            }
+        }};
+    }
+    macro_rules! case2 {
+        ($name:expr, $targets:expr, |$rng:ident| $a:expr, $b:expr) => {{
+            let t = Instant::now();
+            let mut $rng = next_rng();
+            if wanted($name) {
+                let (a, b) = ($a, $b);
+                let scene = Scene2::new(&mut $rng, PAIRS, a, b, spread);
+                rows.extend(run2($name, &scene, $targets));
+                eprintln!("{:>16}: {:.1} s", $name, t.elapsed().as_secs_f64());
+            }
+        }};
+    }
+
+    case3!(
+        "ball-ball",
+        Targets::PAR,
+        |r| pool(&mut r, 64, BallSpec::random),
+        pool(&mut r, 64, BallSpec::random)
+    );
+    case3!(
+        "cuboid-cuboid",
+        Targets::PAR,
+        |r| pool(&mut r, 64, CuboidSpec::random),
+        pool(&mut r, 64, CuboidSpec::random)
+    );
+    case3!(
+        "capsule-capsule",
+        Targets::both(10.0),
+        |r| pool(&mut r, 64, CapsuleSpec::random),
+        pool(&mut r, 64, CapsuleSpec::random)
+    );
+    case3!("hull8", Targets::PAR, |r| hull_pool(&mut r, 8), hull_pool(&mut r, 8));
+    case3!("hull64", Targets::both(2.0), |r| hull_pool(&mut r, 64), hull_pool(&mut r, 64));
+    case3!("hull512", Targets::PAR, |r| hull_pool(&mut r, 512), hull_pool(&mut r, 512));
+    case3!("hull4096", Targets::both(10.0), |r| hull_pool(&mut r, 4096), hull_pool(&mut r, 4096));
+    case3!(
+        "cuboid-hull64",
+        Targets::both(2.0),
+        |r| pool(&mut r, 64, CuboidSpec::random),
+        hull_pool(&mut r, 64)
+    );
+    case2!(
+        "poly8",
+        Targets::both(2.0),
+        |r| pool(&mut r, 16, |r| PolygonSpec::random(r, 8)),
+        pool(&mut r, 16, |r| PolygonSpec::random(r, 8))
+    );
+    case2!(
+        "poly64",
+        Targets::both(2.0),
+        |r| pool(&mut r, 16, |r| PolygonSpec::random(r, 64)),
+        pool(&mut r, 16, |r| PolygonSpec::random(r, 64))
+    );
+
+    let mut warm_vs_cold = None;
+    if wanted("warm-hull64") {
+        let t = Instant::now();
+        let (warm_rows, ratio) = warm::run(SEED + 100, "warm-hull64");
+        rows.extend(warm_rows);
+        warm_vs_cold = Some(ratio);
+        eprintln!("{:>16}: {:.1} s", "warm-hull64", t.elapsed().as_secs_f64());
+    }
+
+    println!("{}", report::markdown(&rows));
+    if let Some(ratio) = warm_vs_cold {
+        println!(
+            "warm-hull64: kollide warm (one SimplexCache along the trajectory) is {ratio:.2}x faster than kollide cold (target >= 3x: {})",
+            if ratio >= 3.0 { "ok" } else { "miss" }
+        );
+    }
+    let disagreements: usize = rows.iter().map(|r| r.disagreements).sum();
+    println!("disagreements with parry (all cases): {disagreements}");
+
+    let path = report::csv_path();
+    let mut csv = report::csv(&rows);
+    // The ratio row: baseline column = kollide cold, so "speedup" is warm against cold.
+    if let (Some(ratio), [.., warm, cold]) = (warm_vs_cold, rows.as_slice()) {
+        csv.push_str(&format!(
+            "warm-hull64,warm-vs-cold,{:.2},{:.2},{ratio:.3}\n",
+            warm.kollide_ns, cold.kollide_ns
+        ));
+    }
+    match std::fs::write(&path, csv) {
+        Ok(()) => println!("wrote {}", path.display()),
+        Err(e) => eprintln!("could not write {}: {e}", path.display()),
+    }
+    eprintln!("total {:.1} s", start.elapsed().as_secs_f64());
+}

@@ -1,0 +1,117 @@
+//! Seeded random inputs: points on spheres and circles, rotations, placements.
+
+use glam::{Quat, Vec2, Vec3};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The random generator used everywhere: ChaCha8, seeded explicitly.
+pub type BenchRng = ChaCha8Rng;
+
+/// A generator from a fixed seed.
+#[must_use]
+pub fn rng(seed: u64) -> BenchRng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// A uniformly distributed unit vector (rejection sampling in the cube).
+pub fn unit_vec3(rng: &mut BenchRng) -> Vec3 {
+    loop {
+        let v =
+            Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        let l2 = v.length_squared();
+        if l2 > 1.0e-3 && l2 <= 1.0 {
+            return v / l2.sqrt();
+        }
+    }
+}
+
+/// `n` points drawn uniformly on the unit sphere.
+pub fn sphere_points(rng: &mut BenchRng, n: usize) -> Vec<Vec3> {
+    (0..n).map(|_| unit_vec3(rng)).collect()
+}
+
+/// `n` points drawn uniformly on the unit circle.
+pub fn circle_points(rng: &mut BenchRng, n: usize) -> Vec<Vec2> {
+    (0..n)
+        .map(|_| {
+            let (s, c) = rng.random_range(-core::f32::consts::PI..core::f32::consts::PI).sin_cos();
+            Vec2::new(c, s)
+        })
+        .collect()
+}
+
+/// A uniformly distributed rotation (Shoemake's method), normalized in `f32`.
+pub fn rotation3(rng: &mut BenchRng) -> Quat {
+    let (u1, u2, u3): (f32, f32, f32) = (rng.random(), rng.random(), rng.random());
+    let tau = core::f32::consts::TAU;
+    let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
+    Quat::from_xyzw(a * (tau * u2).sin(), a * (tau * u2).cos(), b * (tau * u3).sin(), b * (tau * u3).cos())
+        .normalize()
+}
+
+/// A uniformly distributed 2D rotation as `(cos, sin)`.
+pub fn rotation2(rng: &mut BenchRng) -> (f32, f32) {
+    let (s, c) = rng.random_range(-core::f32::consts::PI..core::f32::consts::PI).sin_cos();
+    (c, s)
+}
+
+/// A value drawn uniformly in `[lo, hi)`.
+pub fn uniform(rng: &mut BenchRng, lo: f32, hi: f32) -> f32 {
+    rng.random_range(lo..hi)
+}
+
+/// How far apart to put two shapes, relative to the sum of their extents along the line
+/// between their centres: `u ∈ [lo, hi)`; `u < 1` is needed for overlap, and for balls it is
+/// exactly the condition. The default makes about half of the pairs of every case overlap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    /// Smallest factor.
+    pub lo: f32,
+    /// Largest factor (exclusive).
+    pub hi: f32,
+}
+
+impl Default for Spread {
+    fn default() -> Self {
+        Self { lo: 0.55, hi: 1.25 }
+    }
+}
+
+/// Places B relative to A: random rotations, A's centre in `[-5, 5]³`, B's centre along a
+/// random direction `n` at `(extent_a(n) + extent_b(-n)) × u` with `u` from `spread`.
+///
+/// `extent_a(d)` is `max p·d` over shape A in A's **local** frame (`d` is a unit vector in
+/// that frame), so the placement depends only on the shapes' parameters, not on either
+/// library.
+pub fn place3(
+    rng: &mut BenchRng,
+    extent_a: impl Fn(Vec3) -> f32,
+    extent_b: impl Fn(Vec3) -> f32,
+    spread: Spread,
+) -> [(Vec3, Quat); 2] {
+    let rot_a = rotation3(rng);
+    let rot_b = rotation3(rng);
+    let pos_a = Vec3::new(uniform(rng, -5.0, 5.0), uniform(rng, -5.0, 5.0), uniform(rng, -5.0, 5.0));
+    let n = unit_vec3(rng);
+    let reach = extent_a(rot_a.inverse() * n) + extent_b(rot_b.inverse() * -n);
+    let u = uniform(rng, spread.lo, spread.hi);
+    [(pos_a, rot_a), (pos_a + n * (reach * u), rot_b)]
+}
+
+/// [`place3`] in 2D; rotations are `(cos, sin)`.
+pub fn place2(
+    rng: &mut BenchRng,
+    extent_a: impl Fn(Vec2) -> f32,
+    extent_b: impl Fn(Vec2) -> f32,
+    spread: Spread,
+) -> [(Vec2, (f32, f32)); 2] {
+    let rot_a = rotation2(rng);
+    let rot_b = rotation2(rng);
+    let pos_a = Vec2::new(uniform(rng, -5.0, 5.0), uniform(rng, -5.0, 5.0));
+    let (ns, nc) = rng.random_range(-core::f32::consts::PI..core::f32::consts::PI).sin_cos();
+    let n = Vec2::new(nc, ns);
+    let inv = |(c, s): (f32, f32), v: Vec2| Vec2::new(c * v.x + s * v.y, -s * v.x + c * v.y);
+    let reach = extent_a(inv(rot_a, n)) + extent_b(inv(rot_b, -n));
+    let u = uniform(rng, spread.lo, spread.hi);
+    [(pos_a, rot_a), (pos_a + n * (reach * u), rot_b)]
+}

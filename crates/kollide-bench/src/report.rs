@@ -1,0 +1,84 @@
+//! The results: one row per (case, query), printed as a markdown table and written as CSV.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// One measured row.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Case name (`hull64`, ...).
+    pub case: String,
+    /// Query name (`intersects`, `distance`, `distance-cold`).
+    pub query: &'static str,
+    /// Fraction of the pairs that overlap (kollide's answer).
+    pub overlap: f64,
+    /// Pairs checked.
+    pub pairs: usize,
+    /// Disagreements with parry on this query (outside the tolerances).
+    pub disagreements: usize,
+    /// Median ns per query, kollide.
+    pub kollide_ns: f64,
+    /// Median ns per query, parry.
+    pub parry_ns: f64,
+    /// The speedup the issue asks for (`parry / kollide`), when it names one.
+    pub target: f64,
+}
+
+impl Row {
+    /// `parry_ns / kollide_ns`.
+    #[must_use]
+    pub fn speedup(&self) -> f64 {
+        self.parry_ns / self.kollide_ns
+    }
+
+    /// Whether the target is met.
+    #[must_use]
+    pub fn meets_target(&self) -> bool {
+        self.speedup() >= self.target
+    }
+}
+
+/// The markdown table.
+#[must_use]
+pub fn markdown(rows: &[Row]) -> String {
+    let mut s = String::new();
+    s.push_str(
+        "| case | query | overlap | pairs | disagree | kollide ns | parry ns | speedup | target | |\n",
+    );
+    s.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.0}% | {} | {} | {:.1} | {:.1} | {:.2}x | >= {}x | {} |",
+            r.case,
+            r.query,
+            100.0 * r.overlap,
+            r.pairs,
+            r.disagreements,
+            r.kollide_ns,
+            r.parry_ns,
+            r.speedup(),
+            r.target,
+            if r.meets_target() { "ok" } else { "**miss**" }
+        );
+    }
+    s
+}
+
+/// The CSV, columns `case,query,kollide_ns,parry_ns,speedup`.
+#[must_use]
+pub fn csv(rows: &[Row]) -> String {
+    let mut s = String::from("case,query,kollide_ns,parry_ns,speedup\n");
+    for r in rows {
+        let _ =
+            writeln!(s, "{},{},{:.2},{:.2},{:.3}", r.case, r.query, r.kollide_ns, r.parry_ns, r.speedup());
+    }
+    s
+}
+
+/// `<workspace>/target/kollide-bench.csv` (the workspace root is two levels above this
+/// crate's manifest).
+#[must_use]
+pub fn csv_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/kollide-bench.csv")
+}
