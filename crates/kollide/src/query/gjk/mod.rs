@@ -61,6 +61,10 @@ impl<R: Real> Default for GjkSettings<R> {
     }
 }
 
+/// How many steps that leave |v| unchanged (within rounding) GJK takes before it stops as
+/// `Stalled`.
+const MAX_FLAT_STEPS: u32 = 3;
+
 /// What GJK found about the cores, all in A's frame.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CoreResult<V: Vector> {
@@ -118,6 +122,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     let eps = V::Real::EPSILON;
     let mut lower = V::Real::ZERO;
     let mut iterations = 0;
+    let mut flat_steps = 0;
     let mut v = simplex.closest();
     let mut vv = v.length_squared();
     let status = loop {
@@ -158,9 +163,16 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         let v_new = simplex.closest();
         let vv_new = v_new.length_squared();
         if simplex.count <= V::DIM && vv_new >= vv {
-            // No decrease: rounding noise. Keep the better simplex and stop.
-            simplex = previous;
-            break GjkStatus::Stalled;
+            // |v| did not decrease. Near a face-face contact a step gains only second order
+            // in |v| (lost in rounding) but first order in the direction of v, which is
+            // what tightens the lower bound: accept a step that is no worse than rounding,
+            // a few times, and stop when it is clearly worse or keeps happening (cycling).
+            let noise = vv * eps * V::Real::from_usize(16);
+            flat_steps += 1;
+            if vv_new > vv + noise || flat_steps > MAX_FLAT_STEPS {
+                simplex = previous;
+                break GjkStatus::Stalled;
+            }
         }
         v = v_new;
         vv = vv_new;
