@@ -4,7 +4,7 @@
 
 pub mod oracle;
 
-use kollide::math::{Pose, Real, Rot2, Rotation, Vector};
+use kollide::math::{Pose, Real, Rot2, Vector};
 use kollide::shape::Support;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
