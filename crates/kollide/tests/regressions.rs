@@ -76,3 +76,34 @@ fn random_pair_738_box_triangle_f32_converges() {
     assert!(lo <= truth && truth <= hi, "bounds [{lo}, {hi}] miss {truth}");
     assert!(hi - lo <= 1e-4 * truth, "bounds [{lo}, {hi}] wider than 1e-4 relative");
 }
+
+/// A small ball whose centre is 1.7e-4 outside a box face, in f64 (found by the ball-box
+/// closed-form test).
+///
+/// GJK wandered between tied face vertices and stopped as `Stalled`: near contact the
+/// direction of v is only good to ~eps·scale/|v|, so the duality gap cannot drop below
+/// ~eps·scale²/|v|, and a tolerance relative to |v| alone was out of reach. The gap floor
+/// now grows as |v| shrinks. Truth: the centre's distance to the box in the box's frame.
+#[test]
+fn ball_just_outside_box_face_converges_in_f64() {
+    use glam::{DQuat, DVec3};
+    use kollide::math::DPose3;
+    use kollide::shape::Ball;
+    let pa = DPose3::new(
+        DVec3::new(-0.2846183860322906, 0.09573430788019377, -0.3826084711421512),
+        DQuat::from_xyzw(0.43506226512464113, -0.5322054507862701, 0.23367013427764524, 0.6876601282353563),
+    );
+    let pb = DPose3::new(
+        DVec3::new(-0.7859027872503678, 0.17617585358622034, -0.7847791136331289),
+        DQuat::from_xyzw(-0.6104108562281539, -0.568964712726163, 0.4349036507807356, 0.33843249963446875),
+    );
+    let he = DVec3::new(0.3323230672393945, 0.6087928826698363, 0.6103660618896342);
+    let local = pb.inverse_transform_point(pa.translation);
+    let radius = 1e-6;
+    let truth = (local.abs() - he).max(DVec3::ZERO).length() - radius;
+    assert!(truth > 1e-4 && truth < 2e-4, "the case is a near-contact one: {truth}");
+    let out = distance(&Ball::new(radius), &pa, &Cuboid::new(he), &pb);
+    assert_eq!(out.status, GjkStatus::Converged, "{out:?}");
+    assert!((out.distance - truth).abs() < 1e-12, "{} vs {truth}", out.distance);
+    assert!(out.lower_bound <= truth && truth <= out.upper_bound, "{out:?}");
+}

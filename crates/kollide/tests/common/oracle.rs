@@ -201,3 +201,57 @@ pub fn polygons_overlap_2d(va: &[DVec2], vb: &[DVec2]) -> bool {
         a1 < b0 || b1 < a0
     })
 }
+
+/// Distance from `p` to the box `[-he, he]` (0 inside).
+pub fn point_box(p: DVec3, he: DVec3) -> f64 {
+    (p.abs() - he).max(DVec3::ZERO).length()
+}
+
+/// Distance from `p` to the solid ellipsoid with semi-axes `r` (0 inside), by bisection on
+/// the Lagrange multiplier of the projection (the root of Σ (rᵢ pᵢ / (rᵢ² + t))² = 1, t > 0).
+pub fn point_ellipsoid(p: DVec3, r: DVec3) -> f64 {
+    if (p / r).length_squared() <= 1.0 {
+        return 0.0;
+    }
+    let f = |t: f64| ((r * p) / (r * r + DVec3::splat(t))).length_squared() - 1.0;
+    let (mut lo, mut hi) = (0.0, 1.0);
+    while f(hi) > 0.0 {
+        hi *= 2.0;
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let t = 0.5 * (lo + hi);
+    let x = (r * r * p) / (r * r + DVec3::splat(t));
+    (p - x).length()
+}
+
+/// Distance from `p` to the solid cylinder of axis y (0 inside).
+pub fn point_cylinder(p: DVec3, half_height: f64, radius: f64) -> f64 {
+    let radial = (p.x * p.x + p.z * p.z).sqrt();
+    let dr = (radial - radius).max(0.0);
+    let dy = (p.y.abs() - half_height).max(0.0);
+    (dr * dr + dy * dy).sqrt()
+}
+
+/// Distance from `p` to the solid cone of axis y, apex at +half_height (0 inside): the
+/// distance in the half-plane (radial, y) to the triangle (0, h), (r, -h), (0, -h).
+pub fn point_cone(p: DVec3, half_height: f64, radius: f64) -> f64 {
+    let q = DVec3::new((p.x * p.x + p.z * p.z).sqrt(), p.y, 0.0);
+    let (apex, rim, foot) = (
+        DVec3::new(0.0, half_height, 0.0),
+        DVec3::new(radius, -half_height, 0.0),
+        DVec3::new(0.0, -half_height, 0.0),
+    );
+    // Inside the triangle: on the inner side of the slanted edge and above the base.
+    let slant = (rim - apex).cross(q - apex).z; // < 0: on the axis side
+    if q.y >= -half_height && slant <= 0.0 {
+        return 0.0;
+    }
+    point_segment(q, apex, rim).min(point_segment(q, rim, foot))
+}

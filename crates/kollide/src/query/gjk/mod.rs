@@ -141,16 +141,23 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             break GjkStatus::NonFiniteSupport;
         }
         let vlen = vv.sqrt();
-        lower = lower.max(v.dot(w.w) / vlen);
+        let vw = v.dot(w.w);
+        lower = lower.max(vw / vlen);
         if let Goal::Separation { threshold } = goal {
             if lower > threshold {
                 break GjkStatus::Converged;
             }
         }
-        // Rounding in `v` and in the supports grows with the size of the coordinates.
+        if vlen - lower <= settings.rel_tolerance * vlen {
+            break GjkStatus::Converged;
+        }
+        // How small `vv - vw` can get in floating point: v carries an absolute rounding
+        // error of a few ulps of the coordinates (`scale`), which moves v·w by ~eps·scale².
+        // Near contact (|v| much smaller than the shapes) that exceeds any tolerance
+        // relative to |v|. Only a separating direction (vw > 0) can be judged this way.
         let scale = simplex.max_norm_squared().max(w.w.length_squared()).sqrt();
-        let floor = eps * V::Real::from_usize(16) * scale;
-        if vlen - lower <= settings.rel_tolerance * vlen || vlen - lower <= floor {
+        let noise = eps * scale * (V::Real::from_usize(16) * vlen + V::Real::TWO * scale);
+        if vw > V::Real::ZERO && vv - vw <= noise {
             break GjkStatus::Converged;
         }
         if simplex.vertices().iter().any(|s| s.w == w.w) {
@@ -167,7 +174,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             // in |v| (lost in rounding) but first order in the direction of v, which is
             // what tightens the lower bound: accept a step that is no worse than rounding,
             // a few times, and stop when it is clearly worse or keeps happening (cycling).
-            let noise = vv * eps * V::Real::from_usize(16);
+            let noise = (vv + vv.sqrt() * simplex.max_norm_squared().sqrt()) * eps * V::Real::from_usize(16);
             flat_steps += 1;
             if vv_new > vv + noise || flat_steps > MAX_FLAT_STEPS {
                 simplex = previous;
