@@ -105,10 +105,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     };
 
     if cache.count > 0 {
-        for i in 0..cache.count {
-            let (pa, pb) = (cache.local_a[i], pose_ab.transform_point(cache.local_b[i]));
-            simplex.push(SimplexVertex { w: pa - pb, a: pa, b: pb });
-        }
+        cache.load(pose_ab, &mut simplex);
         V::solve_simplex(&mut simplex);
     } else {
         let guess = a.interior_point() - b.interior_point();
