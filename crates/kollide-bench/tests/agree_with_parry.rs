@@ -64,6 +64,8 @@ struct Findings {
     worst_peer: f64,
     worst_truth32: f64,
     worst_truth64: f64,
+    /// The pair behind `worst_truth32`.
+    worst_truth32_pair: String,
 }
 
 impl Findings {
@@ -81,6 +83,9 @@ impl Findings {
             self.worst_truth32,
             self.worst_truth64
         );
+        if self.worst_truth32 > 1.0e-6 {
+            eprintln!("  worst kollide f32: {}", self.worst_truth32_pair);
+        }
         for s in self.parry_off.iter().take(PRINT) {
             eprintln!("  parry off: {s}");
         }
@@ -162,7 +167,11 @@ fn judge(f: &mut Findings, a: &Answers, peer: Tolerance, what: &dyn Fn() -> Stri
     let mut parry_flagged = false;
     if let Some((lo, hi)) = a.truth {
         let t = 0.5 * (lo + hi);
-        f.worst_truth32 = f.worst_truth32.max((k32.1 - k32.1.clamp(lo, hi)).abs());
+        let off32 = (k32.1 - k32.1.clamp(lo, hi)).abs();
+        if off32 > f.worst_truth32 {
+            f.worst_truth32 = off32;
+            f.worst_truth32_pair = format!("{:e} vs truth {t:e}; {}", k32.1, what());
+        }
         f.worst_truth64 = f.worst_truth64.max((k64.1 - k64.1.clamp(lo, hi)).abs());
         for (label, k, tol) in [("f32", k32, TRUTH_F32), ("f64", k64, TRUTH_F64)] {
             if !within(tol, k.1, (lo, hi)) {
