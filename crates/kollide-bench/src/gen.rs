@@ -77,6 +77,16 @@ impl Default for Spread {
     }
 }
 
+impl Spread {
+    /// `u ∈ [c - 0.35, c + 0.35)`: centred on `c`, the factor at which a case's pairs
+    /// typically touch (1 for balls, less for boxes whose extents along a random line
+    /// overestimate the reach), so that about half of the pairs overlap.
+    #[must_use]
+    pub fn around(c: f32) -> Self {
+        Self { lo: c - 0.35, hi: c + 0.35 }
+    }
+}
+
 /// Places B relative to A: random rotations, A's centre in `[-5, 5]³`, B's centre along a
 /// random direction `n` at `(extent_a(n) + extent_b(-n)) × u` with `u` from `spread`.
 ///

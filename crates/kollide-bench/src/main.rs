@@ -48,27 +48,26 @@ fn main() {
         case += 1;
         gen::rng(SEED + case)
     };
-    let spread = Spread::default();
 
     macro_rules! case3 {
-        ($name:expr, $targets:expr, |$rng:ident| $a:expr, $b:expr) => {{
+        ($name:expr, $touch:expr, $targets:expr, |$rng:ident| $a:expr, $b:expr) => {{
             let t = Instant::now();
             let mut $rng = next_rng();
             if wanted($name) {
                 let (a, b) = ($a, $b);
-                let scene = Scene3::new(&mut $rng, PAIRS, a, b, spread);
+                let scene = Scene3::new(&mut $rng, PAIRS, a, b, Spread::around($touch));
                 rows.extend(run3($name, &scene, $targets));
                 eprintln!("{:>16}: {:.1} s", $name, t.elapsed().as_secs_f64());
             }
         }};
     }
     macro_rules! case2 {
-        ($name:expr, $targets:expr, |$rng:ident| $a:expr, $b:expr) => {{
+        ($name:expr, $touch:expr, $targets:expr, |$rng:ident| $a:expr, $b:expr) => {{
             let t = Instant::now();
             let mut $rng = next_rng();
             if wanted($name) {
                 let (a, b) = ($a, $b);
-                let scene = Scene2::new(&mut $rng, PAIRS, a, b, spread);
+                let scene = Scene2::new(&mut $rng, PAIRS, a, b, Spread::around($touch));
                 rows.extend(run2($name, &scene, $targets));
                 eprintln!("{:>16}: {:.1} s", $name, t.elapsed().as_secs_f64());
             }
@@ -77,40 +76,46 @@ fn main() {
 
     case3!(
         "ball-ball",
+        1.0,
         Targets::PAR,
         |r| pool(&mut r, 64, BallSpec::random),
         pool(&mut r, 64, BallSpec::random)
     );
     case3!(
         "cuboid-cuboid",
+        0.89,
         Targets::PAR,
         |r| pool(&mut r, 64, CuboidSpec::random),
         pool(&mut r, 64, CuboidSpec::random)
     );
     case3!(
         "capsule-capsule",
+        0.89,
         Targets::both(10.0),
         |r| pool(&mut r, 64, CapsuleSpec::random),
         pool(&mut r, 64, CapsuleSpec::random)
     );
-    case3!("hull8", Targets::PAR, |r| hull_pool(&mut r, 8), hull_pool(&mut r, 8));
-    case3!("hull64", Targets::both(2.0), |r| hull_pool(&mut r, 64), hull_pool(&mut r, 64));
-    case3!("hull512", Targets::PAR, |r| hull_pool(&mut r, 512), hull_pool(&mut r, 512));
-    case3!("hull4096", Targets::both(10.0), |r| hull_pool(&mut r, 4096), hull_pool(&mut r, 4096));
+    case3!("hull8", 0.84, Targets::PAR, |r| hull_pool(&mut r, 8), hull_pool(&mut r, 8));
+    case3!("hull64", 1.0, Targets::both(2.0), |r| hull_pool(&mut r, 64), hull_pool(&mut r, 64));
+    case3!("hull512", 0.98, Targets::PAR, |r| hull_pool(&mut r, 512), hull_pool(&mut r, 512));
+    case3!("hull4096", 0.99, Targets::both(10.0), |r| hull_pool(&mut r, 4096), hull_pool(&mut r, 4096));
     case3!(
         "cuboid-hull64",
+        0.93,
         Targets::both(2.0),
         |r| pool(&mut r, 64, CuboidSpec::random),
         hull_pool(&mut r, 64)
     );
     case2!(
         "poly8",
+        0.95,
         Targets::both(2.0),
         |r| pool(&mut r, 16, |r| PolygonSpec::random(r, 8)),
         pool(&mut r, 16, |r| PolygonSpec::random(r, 8))
     );
     case2!(
         "poly64",
+        1.0,
         Targets::both(2.0),
         |r| pool(&mut r, 16, |r| PolygonSpec::random(r, 64)),
         pool(&mut r, 16, |r| PolygonSpec::random(r, 64))
