@@ -22,7 +22,8 @@
 //! Tolerances, `|x - y| <= abs + rel × max(x, y)` (shape sizes are about 1, positions up
 //! to about 7, so `f32` rounding is a few 1e-7):
 //! - kollide `f64` vs truth: 1e-9 + 1e-9 rel (exact up to rounding);
-//! - kollide `f32` vs truth: 2e-5 + 1e-5 rel (a few dozen `f32` ulps at 7);
+//! - kollide `f32` vs truth: 2e-5 + 1e-5 rel (a few dozen `f32` ulps at 7; a little tighter
+//!   than the `max(1e-5 rel, 80 ε M)` gap kollide documents for `Converged`, M ≈ 3-4 here);
 //! - kollide vs parry, polytopes and closed forms: 1e-4 + 1e-4 rel;
 //! - kollide vs parry, curved shapes parry runs GJK on (capsules, cylinders, cones): parry
 //!   stops when its gap is `<= sqrt(10 ε_f32) ≈ 1.09e-3` of the distance, so 1e-4 + 2e-3 rel;
@@ -59,7 +60,7 @@ struct Findings {
     near_touching: usize,
     /// kollide wrong (fails the test).
     failures: Vec<String>,
-    /// parry off while kollide matches the oracle (reported, not a failure).
+    /// parry off while kollide matches the truth (reported, not a failure).
     parry_off: Vec<String>,
     worst_peer: f64,
     worst_truth32: f64,
@@ -72,7 +73,7 @@ impl Findings {
     fn finish(self, name: &str) {
         let frac = self.overlapping as f64 / self.pairs as f64;
         eprintln!(
-            "{name}: {} pairs, overlap {:.1}%, near-touching {}, kollide failures {}, parry off (oracle) {}, \
+            "{name}: {} pairs, overlap {:.1}%, near-touching {}, kollide failures {}, parry off (truth) {}, \
              max |kollide-parry| {:.2e}, max |kollide32-truth| {:.2e}, max |kollide64-truth| {:.2e}",
             self.pairs,
             100.0 * frac,
@@ -132,10 +133,14 @@ fn certify3<A: Spec3, B: Spec3>(
             Err(format!("distance 0 with witnesses {upper:e} apart"))
         });
     }
-    let n = out.normal;
-    let reach_a = ta.dot(n) + a.extent64(ra.inverse() * n)?;
-    let reach_b = tb.dot(n) - b.extent64(rb.inverse() * -n)?;
-    let lower = (reach_b - reach_a).max(0.0);
+    // The gap between the shapes' extents along n bounds the distance from below for any
+    // unit n; start from kollide's normal and climb (the gap is concave in n).
+    let gap = |n: DVec3| {
+        let reach_a = ta.dot(n) + a.extent64(ra.inverse() * n)?;
+        let reach_b = tb.dot(n) - b.extent64(rb.inverse() * -n)?;
+        Some(reach_b - reach_a)
+    };
+    let lower = climb(out.normal, |n| gap(n).unwrap_or(f64::MIN))?.max(0.0);
     Some(if CERTIFIED.allows(lower, upper) {
         // Rounding may put the lower bound a hair above the upper one.
         Ok((lower.min(upper), upper))
@@ -152,6 +157,28 @@ fn short(s: &dyn core::fmt::Debug) -> String {
     } else {
         format!("{}...", &text[..40])
     }
+}
+
+/// Maximizes `f` over unit vectors by pattern search from `start` (8 directions in the
+/// tangent plane, step halving down to 1e-13). Returns the best value, `None` if `f` never
+/// gave a finite one.
+fn climb(start: DVec3, f: impl Fn(DVec3) -> f64) -> Option<f64> {
+    let (mut n, mut best) = (start.normalize(), f(start.normalize()));
+    let mut step = 1.0e-3;
+    while step > 1.0e-13 {
+        let (u, v) = n.any_orthonormal_pair();
+        let moved = (0..8).find_map(|k| {
+            let angle = core::f64::consts::FRAC_PI_4 * f64::from(k);
+            let m = (n + (u * angle.cos() + v * angle.sin()) * step).normalize();
+            let value = f(m);
+            (value > best).then_some((m, value))
+        });
+        match moved {
+            Some((m, value)) => (n, best) = (m, value),
+            None => step *= 0.5,
+        }
+    }
+    best.is_finite().then_some(best)
 }
 
 fn no_certificate2<A, B, P, O>(_: &A, _: &B, _: P, _: &O) -> Option<Result<(f64, f64), String>> {
@@ -294,61 +321,64 @@ fn pool<T>(rng: &mut BenchRng, n: usize, mut make: impl FnMut(&mut BenchRng) -> 
     (0..n).map(|_| make(rng)).collect()
 }
 
+/// `touch`: where the pairs typically touch (see [`Spread::around`]), for ~50% overlap.
 fn scene3<A: Spec3, B: Spec3>(
     seed: u64,
+    touch: f32,
     a: impl FnMut(&mut BenchRng) -> A,
     b: impl FnMut(&mut BenchRng) -> B,
 ) -> Scene3<A, B> {
     let mut rng = gen::rng(seed);
     let (pa, pb) = (pool(&mut rng, 32, a), pool(&mut rng, 32, b));
-    Scene3::new(&mut rng, PAIRS, pa, pb, Spread::default())
+    Scene3::new(&mut rng, PAIRS, pa, pb, Spread::around(touch))
 }
 
 fn scene2<A: Spec2, B: Spec2>(
     seed: u64,
+    touch: f32,
     a: impl FnMut(&mut BenchRng) -> A,
     b: impl FnMut(&mut BenchRng) -> B,
 ) -> Scene2<A, B> {
     let mut rng = gen::rng(seed);
     let (pa, pb) = (pool(&mut rng, 32, a), pool(&mut rng, 32, b));
-    Scene2::new(&mut rng, PAIRS, pa, pb, Spread::default())
+    Scene2::new(&mut rng, PAIRS, pa, pb, Spread::around(touch))
 }
 
 #[test]
 fn balls() {
-    agree3("ball-ball", &scene3(11, BallSpec::random, BallSpec::random), PEER_EXACT);
+    agree3("ball-ball", &scene3(11, 1.0, BallSpec::random, BallSpec::random), PEER_EXACT);
 }
 
 #[test]
 fn cuboids() {
-    agree3("cuboid-cuboid", &scene3(12, CuboidSpec::random, CuboidSpec::random), PEER_EXACT);
+    agree3("cuboid-cuboid", &scene3(12, 0.87, CuboidSpec::random, CuboidSpec::random), PEER_EXACT);
 }
 
 #[test]
 fn capsules() {
-    agree3("capsule-capsule", &scene3(13, CapsuleSpec::random, CapsuleSpec::random), PEER_CURVED);
+    agree3("capsule-capsule", &scene3(13, 0.88, CapsuleSpec::random, CapsuleSpec::random), PEER_CURVED);
 }
 
 #[test]
 fn cylinders() {
-    agree3("cylinder-cylinder", &scene3(14, CylinderSpec::random, CylinderSpec::random), PEER_CURVED);
+    agree3("cylinder-cylinder", &scene3(14, 0.92, CylinderSpec::random, CylinderSpec::random), PEER_CURVED);
 }
 
 #[test]
 fn cones() {
-    agree3("cone-cone", &scene3(15, ConeSpec::random, ConeSpec::random), PEER_CURVED);
+    agree3("cone-cone", &scene3(15, 0.79, ConeSpec::random, ConeSpec::random), PEER_CURVED);
 }
 
 #[test]
 fn cylinder_cone() {
-    agree3("cylinder-cone", &scene3(16, CylinderSpec::random, ConeSpec::random), PEER_CURVED);
+    agree3("cylinder-cone", &scene3(16, 0.86, CylinderSpec::random, ConeSpec::random), PEER_CURVED);
 }
 
 #[test]
 fn hulls_of_12_points() {
     agree3(
         "hull12-hull12",
-        &scene3(17, |r| HullSpec::random(r, 12), |r| HullSpec::random(r, 12)),
+        &scene3(17, 0.89, |r| HullSpec::random(r, 12), |r| HullSpec::random(r, 12)),
         PEER_EXACT,
     );
 }
@@ -357,21 +387,21 @@ fn hulls_of_12_points() {
 fn hulls_of_32_points() {
     agree3(
         "hull32-hull32",
-        &scene3(18, |r| HullSpec::random(r, 32), |r| HullSpec::random(r, 32)),
+        &scene3(18, 0.95, |r| HullSpec::random(r, 32), |r| HullSpec::random(r, 32)),
         PEER_EXACT,
     );
 }
 
 #[test]
 fn cuboid_hull() {
-    agree3("cuboid-hull32", &scene3(19, CuboidSpec::random, |r| HullSpec::random(r, 32)), PEER_EXACT);
+    agree3("cuboid-hull32", &scene3(19, 0.9, CuboidSpec::random, |r| HullSpec::random(r, 32)), PEER_EXACT);
 }
 
 #[test]
 fn polygons_of_8_points() {
     agree2(
         "poly8-poly8",
-        &scene2(21, |r| PolygonSpec::random(r, 8), |r| PolygonSpec::random(r, 8)),
+        &scene2(21, 0.94, |r| PolygonSpec::random(r, 8), |r| PolygonSpec::random(r, 8)),
         PEER_EXACT,
     );
 }
@@ -380,27 +410,27 @@ fn polygons_of_8_points() {
 fn polygons_of_32_points() {
     agree2(
         "poly32-poly32",
-        &scene2(22, |r| PolygonSpec::random(r, 32), |r| PolygonSpec::random(r, 32)),
+        &scene2(22, 1.0, |r| PolygonSpec::random(r, 32), |r| PolygonSpec::random(r, 32)),
         PEER_EXACT,
     );
 }
 
 #[test]
 fn circles() {
-    agree2("circle-circle", &scene2(23, CircleSpec::random, CircleSpec::random), PEER_EXACT);
+    agree2("circle-circle", &scene2(23, 1.0, CircleSpec::random, CircleSpec::random), PEER_EXACT);
 }
 
 #[test]
 fn rectangles() {
-    agree2("rect-rect", &scene2(24, RectSpec::random, RectSpec::random), PEER_EXACT);
+    agree2("rect-rect", &scene2(24, 0.93, RectSpec::random, RectSpec::random), PEER_EXACT);
 }
 
 #[test]
 fn capsules_2d() {
-    agree2("capsule2-capsule2", &scene2(25, Capsule2Spec::random, Capsule2Spec::random), PEER_CURVED);
+    agree2("capsule2-capsule2", &scene2(25, 0.91, Capsule2Spec::random, Capsule2Spec::random), PEER_CURVED);
 }
 
 #[test]
 fn rect_polygon() {
-    agree2("rect-poly8", &scene2(26, RectSpec::random, |r| PolygonSpec::random(r, 8)), PEER_EXACT);
+    agree2("rect-poly8", &scene2(26, 0.93, RectSpec::random, |r| PolygonSpec::random(r, 8)), PEER_EXACT);
 }
