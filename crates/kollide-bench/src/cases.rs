@@ -2,7 +2,6 @@
 
 use crate::report::Row;
 use crate::timing;
-use kollide::math::{Pose, Vector};
 use kollide_bench::check::Tally;
 use kollide_bench::scene::{Scene2, Scene3};
 use kollide_bench::spec2::Spec2;
@@ -11,34 +10,6 @@ use std::hint::black_box;
 
 /// Disagreements printed per case (all are counted).
 const PRINT_LIMIT: usize = 5;
-
-/// Diagnostic switch (see BENCHMARKS.md): with `KOLLIDE_BENCH_CLEAN_PADDING` set, kollide's
-/// poses are stored field by field into storage cloned from `Pose::IDENTITY`, so the four
-/// padding bytes after a `Pose<Vec3>`'s translation hold IDENTITY's bytes instead of whatever
-/// building the pose by value left there. Parry's inputs are the same either way.
-#[must_use]
-pub fn clean_padding() -> bool {
-    std::env::var_os("KOLLIDE_BENCH_CLEAN_PADDING").is_some()
-}
-
-/// `poses` as built, or re-stored field by field when [`clean_padding`] is on.
-pub fn kollide_poses<V: Vector, const N: usize>(
-    poses: Vec<(usize, usize, [Pose<V>; N])>,
-) -> Vec<(usize, usize, [Pose<V>; N])> {
-    if !clean_padding() {
-        return poses;
-    }
-    let mut out = vec![(0, 0, [Pose::<V>::IDENTITY; N]); poses.len()];
-    for (o, (ia, ib, p)) in out.iter_mut().zip(poses) {
-        o.0 = ia;
-        o.1 = ib;
-        for (q, r) in o.2.iter_mut().zip(p) {
-            q.translation = r.translation;
-            q.rotation = r.rotation;
-        }
-    }
-    out
-}
 
 /// What the issue asks of a case: speedups over parry for `intersects` and `distance`.
 #[derive(Clone, Copy, Debug)]
@@ -69,7 +40,7 @@ macro_rules! run_case {
             let kb: Vec<B::Kollide> = scene.shapes_b.iter().map(|s| s.kollide()).collect();
             let pa: Vec<A::Parry> = scene.shapes_a.iter().map(|s| s.parry()).collect();
             let pb: Vec<B::Parry> = scene.shapes_b.iter().map(|s| s.parry()).collect();
-            let kp = kollide_poses(scene.pairs.iter().map(|p| (p.ia, p.ib, p.kollide())).collect());
+            let kp: Vec<_> = scene.pairs.iter().map(|p| (p.ia, p.ib, p.kollide())).collect();
             let pp: Vec<_> = scene.pairs.iter().map(|p| (p.ia, p.ib, p.parry())).collect();
 
             let (mut tally, mut printed) = (Tally::default(), 0);
@@ -118,19 +89,26 @@ macro_rules! run_case {
             };
             let t_dist = timing::measure(n, &mut [&mut k_dist, &mut p_dist]);
 
-            let row = |query, t: &[f64], disagreements, target| Row {
+            let row = |query, t: &[f64], disagreements, target, distance_detail| Row {
                 case: name.to_string(),
                 query,
                 overlap: tally.overlap_fraction(),
                 pairs: n,
                 disagreements,
+                distance_detail,
                 kollide_ns: t[0],
                 parry_ns: t[1],
                 target,
             };
             vec![
-                row("intersects", &t_int, tally.intersects_differ, targets.intersects),
-                row("distance", &t_dist, tally.distance_differ, targets.distance),
+                row("intersects", &t_int, tally.intersects_differ, targets.intersects, None),
+                row(
+                    "distance",
+                    &t_dist,
+                    tally.distance_differ,
+                    targets.distance,
+                    Some((tally.parry_higher, tally.max_rel_diff)),
+                ),
             ]
         }
     };

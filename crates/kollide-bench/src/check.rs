@@ -48,6 +48,10 @@ pub struct Tally {
     pub distance_differ: usize,
     /// Largest `|kollide - parry|` distance difference seen.
     pub max_abs_diff: f64,
+    /// Distance disagreements where parry's distance is the larger one.
+    pub parry_higher: usize,
+    /// Largest `|kollide - parry| / max(kollide, parry)` among distance disagreements.
+    pub max_rel_diff: f64,
 }
 
 impl Tally {
@@ -84,6 +88,8 @@ impl Tally {
         }
         if !BENCH_DISTANCE.allows(k_dist, p_dist) {
             self.distance_differ += 1;
+            self.parry_higher += usize::from(p_dist > k_dist);
+            self.max_rel_diff = self.max_rel_diff.max((k_dist - p_dist).abs() / k_dist.max(p_dist));
             ok = false;
         }
         ok

@@ -139,6 +139,7 @@ fn main() {
     }
     let disagreements: usize = rows.iter().map(|r| r.disagreements).sum();
     println!("disagreements with parry (all cases): {disagreements}");
+    print!("{}", report::disagreement_lines(&rows));
 
     let path = report::csv_path();
     let mut csv = report::csv(&rows);

@@ -16,6 +16,9 @@ pub struct Row {
     pub pairs: usize,
     /// Disagreements with parry on this query (outside the tolerances).
     pub disagreements: usize,
+    /// Of the distance disagreements, how many have parry's distance the larger, and the
+    /// largest relative difference (`None` for rows without distance disagreements).
+    pub distance_detail: Option<(usize, f64)>,
     /// Median ns per query, kollide.
     pub kollide_ns: f64,
     /// Median ns per query, parry.
@@ -61,6 +64,25 @@ pub fn markdown(rows: &[Row]) -> String {
             r.target,
             if r.meets_target() { "ok" } else { "**miss**" }
         );
+    }
+    s
+}
+
+/// One line per row with distance disagreements: which side is larger, and by how much.
+#[must_use]
+pub fn disagreement_lines(rows: &[Row]) -> String {
+    let mut s = String::new();
+    for r in rows {
+        if let (Some((parry_higher, rel)), true) = (r.distance_detail, r.disagreements > 0) {
+            let _ = writeln!(
+                s,
+                "- {} {}: {} pairs differ; parry's distance is the larger in {parry_higher}; largest relative difference {:.2}%",
+                r.case,
+                r.query,
+                r.disagreements,
+                100.0 * rel
+            );
+        }
     }
     s
 }

@@ -39,15 +39,9 @@ pub fn run(seed: u64, name: &str) -> (Vec<Row>, f64) {
     let (ka, kb, pa, pb) = (a.kollide(), b.kollide(), a.parry(), b.parry());
     let pose_a = (Vec3::new(0.1, -0.2, 0.05), gen::rotation3(&mut rng));
     let steps = trajectory(&mut rng);
-    let kpa =
-        crate::cases::kollide_poses(vec![(0, 0, [kollide::math::Pose3::new(pose_a.0, pose_a.1)])])[0].2[0];
+    let kpa = kollide::math::Pose3::new(pose_a.0, pose_a.1);
     let ppa = parry3d::math::Pose::from_parts(pose_a.0, pose_a.1);
-    let kp: Vec<_> = crate::cases::kollide_poses(
-        steps.iter().map(|&(t, q)| (0, 0, [kollide::math::Pose3::new(pose_a.0 + t, q)])).collect(),
-    )
-    .into_iter()
-    .map(|(_, _, [p])| p)
-    .collect();
+    let kp: Vec<_> = steps.iter().map(|&(t, q)| kollide::math::Pose3::new(pose_a.0 + t, q)).collect();
     let pp: Vec<_> = steps.iter().map(|&(t, q)| parry3d::math::Pose::from_parts(pose_a.0 + t, q)).collect();
 
     // Check: warm against parry, and warm against cold (which must agree to rounding).
@@ -100,13 +94,13 @@ pub fn run(seed: u64, name: &str) -> (Vec<Row>, f64) {
         overlap: tally.overlap_fraction(),
         pairs: STEPS,
         disagreements,
+        distance_detail: Some((tally.parry_higher, tally.max_rel_diff)),
         kollide_ns,
         parry_ns: t[2],
         target,
     };
-    let rows = vec![
-        row("distance", t[0], tally.disagreements(), 1.0),
-        row("distance-cold", t[1], warm_cold_differ, 1.0),
-    ];
+    // The cold row's disagreements are kollide cold against kollide warm.
+    let cold = Row { distance_detail: None, ..row("distance-cold", t[1], warm_cold_differ, 1.0) };
+    let rows = vec![row("distance", t[0], tally.disagreements(), 1.0), cold];
     (rows, t[1] / t[0])
 }
