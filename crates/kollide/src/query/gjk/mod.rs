@@ -62,6 +62,24 @@ impl<R: Real> Default for GjkSettings<R> {
     }
 }
 
+/// One GJK iteration as recorded by [`crate::query::distance_traced`], in A's local frame:
+/// the simplex it started from, its closest point `v`, the new support point `w` of the
+/// Minkowski difference of the cores in direction `-v`, and the bounds on the core distance
+/// after it (before rounding slack).
+#[derive(Clone, Copy, Debug)]
+pub struct GjkStep<V: Vector> {
+    /// The simplex at the start of the iteration.
+    pub simplex: Simplex<V>,
+    /// Its point closest to the origin.
+    pub v: V,
+    /// The support point found along `-v`.
+    pub w: V,
+    /// The best lower bound so far.
+    pub lower: V::Real,
+    /// The upper bound `|v|`.
+    pub upper: V::Real,
+}
+
 /// How many steps that leave |v| unchanged (within rounding) GJK takes before it stops as
 /// `Stalled`.
 const MAX_FLAT_STEPS: u32 = 3;
@@ -95,6 +113,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cache: &mut SimplexCache<V>,
     settings: &GjkSettings<V::Real>,
     goal: Goal<V::Real>,
+    mut trace: Option<&mut Vec<GjkStep<V>>>,
 ) -> CoreResult<V> {
     let b = Transformed { shape: b, pose: *pose_ab };
     let (mut hint_a, mut hint_b) = (cache.hint_a, cache.hint_b);
@@ -144,6 +163,9 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         let vlen = vv.sqrt();
         let vw = v.dot(w.w);
         lower = lower.max(vw / vlen);
+        if let Some(t) = trace.as_deref_mut() {
+            t.push(GjkStep { simplex, v, w: w.w, lower, upper: vlen });
+        }
         if let Goal::Separation { threshold } = goal {
             // Separated once the lower bound clears the threshold by more than rounding
             // (the same slack that certifies the bounds below).
