@@ -7,6 +7,8 @@
 
 pub(crate) mod cache;
 pub(crate) mod simplex;
+#[doc(hidden)]
+pub use simplex::SubSimplex;
 pub(crate) mod simplex2d;
 pub(crate) mod simplex3d;
 
@@ -126,7 +128,8 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 
     if cache.count > 0 {
         cache.load(pose_ab, &mut simplex);
-        V::solve_simplex(&mut simplex);
+        let sub = V::solve_simplex(&simplex);
+        simplex.reduce_to(&sub);
     } else {
         let guess = a.interior_point() - b.interior_point();
         let dir = if guess.length_squared() > V::Real::ZERO { -guess } else { V::axis(0) };
@@ -190,23 +193,23 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             // be 0 and a test above would have stopped; here rounding blocks progress.
             break GjkStatus::Stalled;
         }
-        let previous = simplex;
         simplex.push(w);
-        V::solve_simplex(&mut simplex);
-        let v_new = simplex.closest();
+        let sub = V::solve_simplex(&simplex);
+        let v_new = sub.v;
         let vv_new = v_new.length_squared();
-        if simplex.count <= V::DIM && vv_new >= vv {
+        if sub.count <= V::DIM && vv_new >= vv {
             // |v| did not decrease. Near a face-face contact a step gains only second order
             // in |v| (lost in rounding) but first order in the direction of v, which is
             // what tightens the lower bound: accept a step that is no worse than rounding,
             // a few times, and stop when it is clearly worse or keeps happening (cycling).
-            let noise = (vv + vv.sqrt() * simplex.max_norm_squared().sqrt()) * eps * V::Real::from_usize(16);
+            let noise = (vv + vv.sqrt() * scale2.sqrt()) * eps * V::Real::from_usize(16);
             flat_steps += 1;
             if vv_new > vv + noise || flat_steps > MAX_FLAT_STEPS {
-                simplex = previous;
+                simplex.pop();
                 break GjkStatus::Stalled;
             }
         }
+        simplex.reduce_to(&sub);
         v = v_new;
         vv = vv_new;
         if let Goal::Separation { threshold } = goal {
