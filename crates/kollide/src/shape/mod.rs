@@ -24,5 +24,5 @@ pub use cylinder3d::Cylinder;
 pub use ellipsoid::Ellipsoid;
 pub use error::ShapeError;
 pub use segment::Segment;
-pub use support::{MinkowskiDifference, Primitive, Rounded, Support, Transformed};
+pub use support::{MinkowskiDifference, Primitive, Rounded, Support, Transformed, NO_HINT};
 pub use triangle::Triangle;
