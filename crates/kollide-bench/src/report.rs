@@ -19,9 +19,9 @@ pub struct Row {
     /// Of the distance disagreements, how many have parry's distance the larger, and the
     /// largest relative difference (`None` for rows without distance disagreements).
     pub distance_detail: Option<(usize, f64)>,
-    /// Median ns per query, kollide.
+    /// ns per query (fastest repetition), kollide.
     pub kollide_ns: f64,
-    /// Median ns per query, parry.
+    /// ns per query (fastest repetition), parry.
     pub parry_ns: f64,
     /// The speedup the issue asks for (`parry / kollide`), when it names one.
     pub target: f64,
