@@ -569,6 +569,48 @@ fn regression_thin_shapes<V: Vector3>() {
     }
 }
 
+/// The vertices of a hull as a user's own shape, with a brute-force support: independent of
+/// the hull's scan, table and climb.
+struct Scan(Vec<DVec3>);
+impl Support<DVec3> for Scan {
+    fn support(&self, d: DVec3) -> DVec3 {
+        self.0.iter().copied().fold(self.0[0], |best, p| if p.dot(d) > best.dot(d) { p } else { best })
+    }
+}
+
+/// GJK on a 2000-vertex hull, warm-started along a moving path (the cache carries the
+/// support hints), agrees with GJK on a brute-force scan of the same vertices.
+#[test]
+fn gjk_on_a_hull_matches_a_scan() {
+    use kollide::math::{DPose3, DQuat};
+    use kollide::query::{distance, distance_cached, GjkStatus, SimplexCache};
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    let hull = ConvexHull::from_points(&to_v::<DVec3>(&sphere_points(&mut rng, 2000)));
+    let scan = Scan(hull.vertices().to_vec());
+    let other = ConvexHull::from_points(&to_v::<DVec3>(&ball_points(&mut rng, 300, 0.5)));
+    let (mut cache, mut separated) = (SimplexCache::default(), 0);
+    for k in 0..400 {
+        let t = k as f64 * 0.02;
+        let pose_b = DPose3::new(
+            DVec3::new(1.3 + 0.9 * t.sin(), 0.3 * t.cos(), 0.3 * (2.0 * t).sin()),
+            DQuat::from_rotation_y(t).normalize(),
+        );
+        let warm = distance_cached(&hull, &DPose3::IDENTITY, &other, &pose_b, &mut cache);
+        let brute = distance(&scan, &DPose3::IDENTITY, &other, &pose_b);
+        assert!(matches!(warm.status, GjkStatus::Converged | GjkStatus::Overlapping), "{:?}", warm.status);
+        assert!(
+            warm.lower_bound <= brute.upper_bound + 1e-9 && brute.lower_bound <= warm.upper_bound + 1e-9,
+            "step {k}: hull [{}, {}] vs scan [{}, {}]",
+            warm.lower_bound,
+            warm.upper_bound,
+            brute.lower_bound,
+            brute.upper_bound
+        );
+        separated += (brute.status == GjkStatus::Converged) as usize;
+    }
+    assert!(separated > 40 && separated < 360, "{separated} of 400 separated");
+}
+
 #[test]
 fn twenty_thousand_sphere_points() {
     let mut rng = ChaCha8Rng::seed_from_u64(10);
