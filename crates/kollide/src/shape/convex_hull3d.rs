@@ -25,8 +25,6 @@ use crate::math::{Real, Vector3};
 /// Vertex count up to which the support function always scans: above it a warm climb is
 /// 2.7x faster than the scan and a climb from a far hint at most 2x slower.
 const SCAN_LIMIT: usize = 32;
-/// Vertex count up to which a call without a hint scans (cold climbs win above it).
-const COLD_SCAN_LIMIT: usize = 64;
 
 /// A convex polyhedron: the convex hull of the points it was built from, stored as a closed
 /// triangle mesh, counter-clockwise seen from outside.
@@ -63,7 +61,8 @@ pub struct ConvexHull<V> {
     /// `neighbours[neighbour_start[i]..neighbour_start[i + 1]]`.
     neighbour_start: Vec<u32>,
     neighbours: Vec<u32>,
-    /// Where the climb starts without a hint: the extreme vertices along fixed directions.
+    /// The direction cube map: for each of its cells, where the climb starts (see
+    /// [`cube_map`]).
     starts: Vec<u32>,
     /// Hill climbing is used (many vertices, all of them corners); otherwise a scan.
     climb: bool,
@@ -87,10 +86,8 @@ impl<V: Vector3> ConvexHull<V> {
     /// # Errors
     /// [`ShapeError::NonFinite`] naming the first bad coordinate (`points[4].y`),
     /// [`ShapeError::TooFewPoints`] for fewer than 4 points, [`ShapeError::Coplanar`] when the
-    /// points span no volume (all within `tol` of one plane, one line or one point).
-    ///
-    /// # Panics
-    /// With `u32::MAX` points or more (indices are `u32`).
+    /// points span no volume (all within `tol` of one plane, one line or one point),
+    /// [`ShapeError::TooManyPoints`] for `u32::MAX` points or more (indices are `u32`).
     pub fn try_from_points(points: &[V]) -> Result<Self, ShapeError> {
         for (i, &p) in points.iter().enumerate() {
             check_finite_vec(&format!("points[{i}]"), p)?;
@@ -98,7 +95,9 @@ impl<V: Vector3> ConvexHull<V> {
         if points.len() < 4 {
             return Err(ShapeError::TooFewPoints { count: points.len(), needed: 4 });
         }
-        assert!(points.len() < u32::MAX as usize, "ConvexHull: at most 2^32 - 2 points");
+        if points.len() >= u32::MAX as usize {
+            return Err(ShapeError::TooManyPoints { count: points.len(), max: u32::MAX as usize - 1 });
+        }
         let coords: Vec<[f64; 3]> = points.iter().map(|p| p.to_f64_array()).collect();
         let mesh = convex_hull(&coords, V::Real::EPSILON.to_f64())
             .map_err(|_| ShapeError::Coplanar { count: points.len() })?;
@@ -110,7 +109,7 @@ impl<V: Vector3> ConvexHull<V> {
         let centroid = f64s.iter().fold([0.0; 3], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n, s[2] + p[2] / n]);
         let climb = mesh.clean && vertices.len() > SCAN_LIMIT;
         Ok(Self {
-            starts: if climb { start_table(&f64s) } else { Vec::new() },
+            starts: if climb { cube_map(&f64s, &neighbour_start, &neighbours) } else { Vec::new() },
             climb,
             interior: V::from_f64_array(centroid),
             vertices,
@@ -202,59 +201,99 @@ fn adjacency(n: usize, triangles: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>) {
     (start, neighbours)
 }
 
-/// The extreme vertices along the 26 directions to the faces, edges and corners of a cube
-/// around the hull, without repeats.
-fn start_table(points: &[[f64; 3]]) -> Vec<u32> {
-    let mut starts = Vec::with_capacity(26);
-    for x in -1..=1 {
-        for y in -1..=1 {
-            for z in -1..=1 {
-                if (x, y, z) == (0, 0, 0) {
-                    continue;
-                }
-                let d = [x as f64, y as f64, z as f64];
-                let dot = |p: &[f64; 3]| p[0] * d[0] + p[1] * d[1] + p[2] * d[2];
-                let mut best = 0;
-                for (i, p) in points.iter().enumerate() {
-                    if dot(p) > dot(&points[best]) {
-                        best = i;
-                    }
-                }
-                if !starts.contains(&(best as u32)) {
-                    starts.push(best as u32);
+/// Cells along each side of a face of the direction cube map (6 faces of CELLS² cells).
+const CELLS: usize = 8;
+
+/// The cell of the direction cube map that `d` falls in: the face of the dominant axis and
+/// sign, then a grid over the other two components divided by the dominant one.
+#[inline(always)]
+fn cube_cell<V: Vector3>(d: V) -> usize {
+    let (x, y, z) = (d[0], d[1], d[2]);
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let (face, m, u, w) = if ax >= ay && ax >= az {
+        (if x >= V::Real::ZERO { 0 } else { 1 }, ax, y, z)
+    } else if ay >= az {
+        (if y >= V::Real::ZERO { 2 } else { 3 }, ay, z, x)
+    } else {
+        (if z >= V::Real::ZERO { 4 } else { 5 }, az, x, y)
+    };
+    if !(m > V::Real::ZERO) {
+        return 0; // zero (or NaN) direction: any start will do
+    }
+    let half = V::Real::from_usize(CELLS) * V::Real::HALF;
+    let cell = |t: V::Real| {
+        let c = ((t / m + V::Real::ONE) * half).to_f64() as usize; // truncation toward zero
+        c.min(CELLS - 1)
+    };
+    (face * CELLS + cell(u)) * CELLS + cell(w)
+}
+
+/// The direction at the centre of cube-map cell `index` (the inverse of [`cube_cell`]).
+fn cell_direction(index: usize) -> [f64; 3] {
+    let (face, rest) = (index / (CELLS * CELLS), index % (CELLS * CELLS));
+    let centre = |c: usize| (c as f64 + 0.5) / CELLS as f64 * 2.0 - 1.0;
+    let (u, w) = (centre(rest / CELLS), centre(rest % CELLS));
+    let s = if face % 2 == 0 { 1.0 } else { -1.0 };
+    match face / 2 {
+        0 => [s, u, w],
+        1 => [w, s, u],
+        _ => [u, w, s],
+    }
+}
+
+/// For every cell of the direction cube map, the extreme vertex along the cell's centre
+/// direction: where a climb starts, a few steps from the answer for any direction in the
+/// cell. Each cell's answer is found by climbing from the previous cell's (neighbouring
+/// cells have nearby answers), so the table costs little more than its size to build.
+fn cube_map(points: &[[f64; 3]], start: &[u32], neighbours: &[u32]) -> Vec<u32> {
+    let dot = |p: &[f64; 3], d: &[f64; 3]| p[0] * d[0] + p[1] * d[1] + p[2] * d[2];
+    let mut table = Vec::with_capacity(6 * CELLS * CELLS);
+    let mut i = 0usize;
+    for cell in 0..6 * CELLS * CELLS {
+        let d = cell_direction(cell);
+        for _ in 0..points.len() {
+            let mut next = i;
+            for &j in &neighbours[start[i] as usize..start[i + 1] as usize] {
+                if dot(&points[j as usize], &d) > dot(&points[next], &d) {
+                    next = j as usize;
                 }
             }
+            if next == i {
+                break;
+            }
+            i = next;
         }
+        table.push(i as u32);
     }
-    starts
+    table
 }
 
 impl<V: Vector3> Support<V> for ConvexHull<V> {
     #[inline]
     fn support(&self, dir: V) -> V {
-        let mut hint = 0;
+        let mut hint = super::NO_HINT;
         self.support_hinted(dir, &mut hint)
     }
 
-    /// With many vertices, climbs from vertex `*hint` to a neighbour with a larger dot
+    /// With many vertices, climbs from a start vertex to a neighbour with a larger dot
     /// product until none is larger: on a convex polyhedron whose vertices are all corners,
-    /// a vertex no neighbour improves on is a global maximum. `*hint == 0` (the documented
-    /// first value) or a hint that is not a vertex means "no hint": the climb starts from the
-    /// best of the extreme vertices along 26 fixed directions. With few vertices, scans.
+    /// a vertex no neighbour improves on is a global maximum. The start is the better of
+    /// vertex `*hint` and the vertex the direction cube map gives for `dir` (so a stale hint,
+    /// as GJK's first iterations leave, costs nothing). With few vertices, scans.
     #[inline]
     fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
         let v = &self.vertices;
         let n = v.len();
-        let cold = *hint == 0 || *hint as usize >= n;
-        let mut i = if !self.climb || (cold && n <= COLD_SCAN_LIMIT) {
+        let hinted = (*hint as usize) < n;
+        if !self.climb {
             let best = argmax(v.iter().copied().enumerate(), dir);
             *hint = best as u32;
             return v[best];
-        } else if cold {
-            argmax(self.starts.iter().map(|&s| (s as usize, v[s as usize])), dir)
-        } else {
-            *hint as usize
-        };
+        }
+        let mut i = self.starts[cube_cell(dir)] as usize;
+        if hinted && v[*hint as usize].dot(dir) > v[i].dot(dir) {
+            i = *hint as usize;
+        }
         let mut best_dot = v[i].dot(dir);
         // Each step strictly increases the dot product, so no vertex is visited twice and
         // ties (a face or an edge square to `dir`) cannot cycle: at most n - 1 steps.
