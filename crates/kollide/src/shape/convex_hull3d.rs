@@ -217,8 +217,8 @@ fn cube_cell<V: Vector3>(d: V) -> usize {
     } else {
         (if z >= V::Real::ZERO { 4 } else { 5 }, az, x, y)
     };
-    if !(m > V::Real::ZERO) {
-        return 0; // zero (or NaN) direction: any start will do
+    if m <= V::Real::ZERO {
+        return 0; // zero direction: any start will do (NaN falls through to cell 0 below)
     }
     let half = V::Real::from_usize(CELLS) * V::Real::HALF;
     let cell = |t: V::Real| {
