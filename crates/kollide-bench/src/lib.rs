@@ -23,4 +23,3 @@ pub mod oracle3;
 pub mod scene;
 pub mod spec2;
 pub mod spec3;
-pub mod stand_in;

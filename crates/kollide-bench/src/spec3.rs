@@ -6,10 +6,6 @@ use crate::oracle3::{Oracle3, Polytope};
 use glam::{DVec3, Vec3};
 use kollide::shape::Support;
 
-/// kollide's 3D convex hull. TEMPORARY: a linear-scan stand-in until
-/// `kollide::shape::ConvexHull` lands on main; hull timings taken with it are not kollide's.
-pub type KollideHull<V> = crate::stand_in::ConvexHull<V>;
-
 /// A 3D shape both libraries can build from the same numbers.
 pub trait Spec3: core::fmt::Debug {
     /// The kollide shape in `f32`.
@@ -274,15 +270,15 @@ impl HullSpec {
 }
 
 impl Spec3 for HullSpec {
-    type Kollide = KollideHull<Vec3>;
-    type Kollide64 = KollideHull<DVec3>;
+    type Kollide = kollide::shape::ConvexHull<Vec3>;
+    type Kollide64 = kollide::shape::ConvexHull<DVec3>;
     type Parry = parry3d::shape::ConvexPolyhedron;
     fn kollide(&self) -> Self::Kollide {
-        KollideHull::try_from_points(&self.points).expect("kollide hull of sphere points")
+        kollide::shape::ConvexHull::try_from_points(&self.points).expect("kollide hull of sphere points")
     }
     fn kollide64(&self) -> Self::Kollide64 {
         let pts: Vec<DVec3> = self.points.iter().map(|&p| d(p)).collect();
-        KollideHull::try_from_points(&pts).expect("kollide f64 hull of sphere points")
+        kollide::shape::ConvexHull::try_from_points(&pts).expect("kollide f64 hull of sphere points")
     }
     fn parry(&self) -> Self::Parry {
         parry3d::shape::ConvexPolyhedron::from_convex_hull(&self.points).expect("parry hull of sphere points")
