@@ -43,11 +43,14 @@ macro_rules! run_case {
             let kp: Vec<_> = scene.pairs.iter().map(|p| (p.ia, p.ib, p.kollide())).collect();
             let pp: Vec<_> = scene.pairs.iter().map(|p| (p.ia, p.ib, p.parry())).collect();
 
-            let (mut tally, mut printed) = (Tally::default(), 0);
+            let (mut tally, mut printed, mut iterations) = (Tally::default(), 0, (0u64, 0u64));
             for (i, ((ia, ib, k), (_, _, p))) in kp.iter().zip(&pp).enumerate() {
                 let (ia, ib) = (*ia, *ib);
-                let k_hit = kollide::query::intersects(&ka[ia], &k[0], &kb[ib], &k[1]);
-                let k_dist = kollide::query::distance(&ka[ia], &k[0], &kb[ib], &k[1]).distance;
+                let k_int = kollide::query::intersection_test(&ka[ia], &k[0], &kb[ib], &k[1]);
+                let k_out = kollide::query::distance(&ka[ia], &k[0], &kb[ib], &k[1]);
+                let (k_hit, k_dist) = (k_int.intersects, k_out.distance);
+                iterations.0 += u64::from(k_int.iterations);
+                iterations.1 += u64::from(k_out.iterations);
                 let p_hit = $parry::query::intersection_test(&p[0], &pa[ia], &p[1], &pb[ib])
                     .expect("parry supports the pair")
                     .intersecting;
@@ -66,6 +69,11 @@ macro_rules! run_case {
             }
 
             let n = kp.len();
+            eprintln!(
+                "  {name}: kollide GJK iterations per query: intersects {:.2}, distance {:.2}",
+                iterations.0 as f64 / n as f64,
+                iterations.1 as f64 / n as f64
+            );
             let mut k_int = || {
                 for (ia, ib, k) in black_box(&kp) {
                     black_box(kollide::query::intersects(&ka[*ia], &k[0], &kb[*ib], &k[1]));
