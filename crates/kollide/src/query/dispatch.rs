@@ -4,16 +4,16 @@
 //! has a closed form, everything else goes to GJK. The order of the pair never matters:
 //! point-segment is segment-segment with a zero-length segment.
 
-use crate::math::Vector;
+use crate::math::{Pose, Vector};
 use crate::shape::{Primitive, Support};
 
 /// The algorithm chosen for a pair.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Algorithm<V> {
-    /// Both cores are points or segments: exact closest points in A's frame, given as two
-    /// segments (a point is a zero-length segment).
+    /// Both cores are points or segments: exact closest points, computed in the **world
+    /// frame** (a point is a zero-length segment).
     SegmentSegment { a: (V, V), b: (V, V) },
-    /// General convex cores.
+    /// General convex cores: GJK in A's frame.
     Gjk,
 }
 
@@ -25,11 +25,45 @@ fn as_segment<V: Copy>(p: Primitive<V>) -> Option<(V, V)> {
     }
 }
 
-/// Chooses the algorithm for `a` (in its frame) and `b`, whose primitive is already in A's
-/// frame.
-pub(crate) fn choose<V: Vector, A: Support<V> + ?Sized, B: Support<V>>(a: &A, b_in_a: &B) -> Algorithm<V> {
-    match (as_segment(a.primitive()), as_segment(b_in_a.primitive())) {
-        (Some(a), Some(b)) => Algorithm::SegmentSegment { a, b },
+/// A primitive's point placed in the world. A ball's core is its local origin: that costs
+/// no rotation.
+#[inline(always)]
+fn place<V: Vector>(pose: &Pose<V>, p: V) -> V {
+    if p == V::ZERO {
+        pose.translation
+    } else {
+        pose.transform_point(p)
+    }
+}
+
+/// A primitive segment placed in the world with as few rotations as its shape allows: none
+/// for a point at the origin (a ball), one for a point or for a segment centred on the
+/// origin (a capsule), two otherwise.
+#[inline(always)]
+fn place_segment<V: Vector>(pose: &Pose<V>, (p, q): (V, V)) -> (V, V) {
+    if p == q {
+        let w = place(pose, p);
+        (w, w)
+    } else if q == -p {
+        let r = pose.transform_vector(q);
+        (pose.translation - r, pose.translation + r)
+    } else {
+        (pose.transform_point(p), pose.transform_point(q))
+    }
+}
+
+/// Chooses the algorithm for `a` and `b` placed in the world by their poses.
+#[inline(always)]
+pub(crate) fn choose<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+) -> Algorithm<V> {
+    match (as_segment(a.primitive()), as_segment(b.primitive())) {
+        (Some(a), Some(b)) => {
+            Algorithm::SegmentSegment { a: place_segment(pose_a, a), b: place_segment(pose_b, b) }
+        }
         _ => Algorithm::Gjk,
     }
 }

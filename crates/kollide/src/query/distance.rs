@@ -4,7 +4,7 @@ use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm};
 use super::gjk::{self, GjkSettings, GjkStatus, GjkStep, Goal, SimplexCache};
 use crate::math::{Pose, Real, Vector};
-use crate::shape::{Support, Transformed};
+use crate::shape::Support;
 
 /// The answer of [`distance`]. Points and the normal are in the **world frame** (the frame
 /// the two poses are given in).
@@ -17,8 +17,10 @@ pub struct DistanceOutput<V: Vector> {
     pub lower_bound: V::Real,
     /// A proven upper bound on the true distance.
     pub upper_bound: V::Real,
-    /// The point of A closest to B (on A's surface). When the shapes overlap it is a point
-    /// of both shapes.
+    /// The point of A closest to B (on A's surface). When the shapes overlap: if their
+    /// cores overlap (`normal` is zero) it is a point of both cores, equal to `point_b`;
+    /// if only the rounded parts overlap it is A's surface point along `normal`, which then
+    /// lies inside B (and `point_b` inside A).
     pub point_a: V,
     /// The point of B closest to A.
     pub point_b: V,
@@ -141,26 +143,37 @@ fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     settings: &GjkSettings<V::Real>,
     trace: Option<&mut Vec<GjkStep<V>>>,
 ) -> DistanceOutput<V> {
-    let pose_ab = pose_a.inv_compose(pose_b);
     let radius = a.radius() + b.radius();
-    let core = match choose(a, &Transformed { shape: b, pose: pose_ab }) {
+    match choose(a, pose_a, b, pose_b) {
         Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => {
             let (pa, pb) = segment_segment(p0, p1, q0, q1);
-            CoreAnswer::exact(pa, pb)
+            CoreAnswer::exact(pa, pb).grow(a.radius(), radius)
         }
         Algorithm::Gjk => {
+            let pose_ab = pose_a.inv_compose(pose_b);
             let r = gjk::run(a, b, &pose_ab, cache, settings, Goal::Distance, trace);
             let (pa, pb) = r.simplex.witnesses();
-            CoreAnswer { pa, pb, lower: r.lower, upper: r.upper, iterations: r.iterations, status: r.status }
+            let len = (pb - pa).length();
+            let core = CoreAnswer {
+                pa,
+                pb,
+                len,
+                lower: r.lower,
+                upper: r.upper,
+                iterations: r.iterations,
+                status: r.status,
+            };
+            core.grow(a.radius(), radius).to_world(pose_a)
         }
-    };
-    core.grow(a.radius(), radius).to_world(pose_a)
+    }
 }
 
 /// The closest points of the cores in A's frame, with bounds on their distance.
 struct CoreAnswer<V: Vector> {
     pa: V,
     pb: V,
+    /// `|pb - pa|`.
+    len: V::Real,
     lower: V::Real,
     upper: V::Real,
     iterations: u32,
@@ -171,17 +184,26 @@ impl<V: Vector> CoreAnswer<V> {
     /// A closed-form answer: exact up to the rounding of the closest-point arithmetic.
     fn exact(pa: V, pb: V) -> Self {
         let d = (pb - pa).length();
-        let mag = pa.length().max(pb.length());
+        // Twice the largest coordinate bounds the norms (by √3 <= 2) without a square root.
+        let mag = pa.abs_elem().max_elem(pb.abs_elem()).max_component() * V::Real::TWO;
         let slack = V::Real::EPSILON * V::Real::from_usize(16) * mag;
         let status = if d == V::Real::ZERO { GjkStatus::Overlapping } else { GjkStatus::Converged };
-        Self { pa, pb, lower: (d - slack).max(V::Real::ZERO), upper: d + slack, iterations: 0, status }
+        Self {
+            pa,
+            pb,
+            len: d,
+            lower: (d - slack).max(V::Real::ZERO),
+            upper: d + slack,
+            iterations: 0,
+            status,
+        }
     }
 
     /// Adds the radii: moves the points out along the normal and shifts the bounds.
     fn grow(self, radius_a: V::Real, radius: V::Real) -> DistanceOutput<V> {
         let zero = V::Real::ZERO;
         let gap = self.pb - self.pa;
-        let len = gap.length();
+        let len = self.len;
         let normal = if self.status != GjkStatus::Overlapping && len > zero { gap / len } else { V::ZERO };
         let radius_b = radius - radius_a;
         let (point_a, point_b) = if normal == V::ZERO {
@@ -263,15 +285,15 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     b: &B,
     pose_b: &Pose<V>,
 ) -> IntersectionOutput {
-    let pose_ab = pose_a.inv_compose(pose_b);
     let radius = a.radius() + b.radius();
-    match choose(a, &Transformed { shape: b, pose: pose_ab }) {
+    match choose(a, pose_a, b, pose_b) {
         Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => {
             let (pa, pb) = segment_segment(p0, p1, q0, q1);
             let intersects = (pb - pa).length_squared() <= radius * radius;
             IntersectionOutput { intersects, iterations: 0, status: GjkStatus::Converged }
         }
         Algorithm::Gjk => {
+            let pose_ab = pose_a.inv_compose(pose_b);
             let settings = GjkSettings::default();
             let goal = Goal::Separation { threshold: radius };
             let r = gjk::run(a, b, &pose_ab, &mut SimplexCache::default(), &settings, goal, None);
