@@ -143,8 +143,11 @@ impl<V: Vector> CoreAnswer<V> {
         };
         let lower = (self.lower - radius).max(zero);
         let upper = (self.upper - radius).max(zero);
+        // A simplex that realizes a core distance within the radii proves the overlap,
+        // whatever stopped GJK.
         let status = match self.status {
-            GjkStatus::Converged if self.upper <= radius => GjkStatus::Overlapping,
+            GjkStatus::NonFiniteSupport => GjkStatus::NonFiniteSupport,
+            _ if self.upper <= radius => GjkStatus::Overlapping,
             s => s,
         };
         let upper = if status == GjkStatus::NonFiniteSupport { V::Real::INFINITY } else { upper };

@@ -61,6 +61,10 @@ impl<R: Real> Default for GjkSettings<R> {
     }
 }
 
+/// How many steps that leave |v| unchanged (within rounding) GJK takes before it stops as
+/// `Stalled`.
+const MAX_FLAT_STEPS: u32 = 3;
+
 /// What GJK found about the cores, all in A's frame.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CoreResult<V: Vector> {
@@ -118,6 +122,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     let eps = V::Real::EPSILON;
     let mut lower = V::Real::ZERO;
     let mut iterations = 0;
+    let mut flat_steps = 0;
     let mut v = simplex.closest();
     let mut vv = v.length_squared();
     let status = loop {
@@ -136,16 +141,23 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             break GjkStatus::NonFiniteSupport;
         }
         let vlen = vv.sqrt();
-        lower = lower.max(v.dot(w.w) / vlen);
+        let vw = v.dot(w.w);
+        lower = lower.max(vw / vlen);
         if let Goal::Separation { threshold } = goal {
             if lower > threshold {
                 break GjkStatus::Converged;
             }
         }
-        // Rounding in `v` and in the supports grows with the size of the coordinates.
+        if vlen - lower <= settings.rel_tolerance * vlen {
+            break GjkStatus::Converged;
+        }
+        // How small `vv - vw` can get in floating point: v carries an absolute rounding
+        // error of a few ulps of the coordinates (`scale`), which moves v·w by ~eps·scale².
+        // Near contact (|v| much smaller than the shapes) that exceeds any tolerance
+        // relative to |v|. Only a separating direction (vw > 0) can be judged this way.
         let scale = simplex.max_norm_squared().max(w.w.length_squared()).sqrt();
-        let floor = eps * V::Real::from_usize(16) * scale;
-        if vlen - lower <= settings.rel_tolerance * vlen || vlen - lower <= floor {
+        let noise = eps * scale * (V::Real::from_usize(16) * vlen + V::Real::TWO * scale);
+        if vw > V::Real::ZERO && vv - vw <= noise {
             break GjkStatus::Converged;
         }
         if simplex.vertices().iter().any(|s| s.w == w.w) {
@@ -158,9 +170,16 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         let v_new = simplex.closest();
         let vv_new = v_new.length_squared();
         if simplex.count <= V::DIM && vv_new >= vv {
-            // No decrease: rounding noise. Keep the better simplex and stop.
-            simplex = previous;
-            break GjkStatus::Stalled;
+            // |v| did not decrease. Near a face-face contact a step gains only second order
+            // in |v| (lost in rounding) but first order in the direction of v, which is
+            // what tightens the lower bound: accept a step that is no worse than rounding,
+            // a few times, and stop when it is clearly worse or keeps happening (cycling).
+            let noise = (vv + vv.sqrt() * simplex.max_norm_squared().sqrt()) * eps * V::Real::from_usize(16);
+            flat_steps += 1;
+            if vv_new > vv + noise || flat_steps > MAX_FLAT_STEPS {
+                simplex = previous;
+                break GjkStatus::Stalled;
+            }
         }
         v = v_new;
         vv = vv_new;

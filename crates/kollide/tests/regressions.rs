@@ -1,0 +1,109 @@
+//! Regression tests: each tells the story of what broke.
+
+use glam::{Quat, Vec3};
+use kollide::math::Pose3;
+use kollide::query::{distance, GjkStatus};
+
+use kollide::shape::{Cuboid, Triangle};
+
+/// Two boxes face to face, one tilted by small to moderate angles, in f32: the family of
+/// configurations around the stall below. The exact distance is closed-form: the lowest
+/// corner of the tilted box above the top face of the other.
+#[test]
+fn tilted_face_face_boxes_converge_in_f32() {
+    let a = Cuboid::new(Vec3::new(1.0, 0.5, 0.8));
+    let b = Cuboid::new(Vec3::new(0.6, 0.3, 0.7));
+    let mut tilts = 0;
+    for i in 0..200 {
+        let angle = 1e-4 * 1.05f32.powi(i); // 1e-4 .. ~1.7
+        if angle > 0.5 {
+            break;
+        }
+        let rot = Quat::from_axis_angle(Vec3::new(0.3, 0.0, 1.0).normalize(), angle);
+        let gap = 0.25;
+        // Lowest point of B (in A's frame, before lifting) along y.
+        let low = (0..8)
+            .map(|m| {
+                let c = Vec3::new(
+                    if m & 1 == 1 { 0.6 } else { -0.6 },
+                    if m & 2 == 2 { 0.3 } else { -0.3 },
+                    if m & 4 == 4 { 0.7 } else { -0.7 },
+                );
+                (rot * c).y as f64
+            })
+            .fold(f64::MAX, f64::min);
+        let lift = 0.5 + gap - low as f32;
+        let pose_b = Pose3::new(Vec3::new(0.1, lift, -0.05), rot);
+        let out = distance(&a, &Pose3::IDENTITY, &b, &pose_b);
+        let truth = lift as f64 + low - 0.5;
+        assert_eq!(out.status, GjkStatus::Converged, "tilt {angle}: {out:?}");
+        let (lo, hi) = (out.lower_bound as f64, out.upper_bound as f64);
+        assert!(lo <= truth && truth <= hi, "tilt {angle}: bounds [{lo}, {hi}] miss {truth}");
+        assert!(hi - lo <= 1e-4 * truth, "tilt {angle}: bounds [{lo}, {hi}] wider than 1e-4 relative");
+        tilts += 1;
+    }
+    assert!(tilts > 100);
+}
+
+/// The exact pair the random test found (f32, a thin box against a triangle whose face is
+/// nearly parallel to the box's).
+///
+/// GJK stopped as `Stalled` after two iterations with a lower bound 8e-4 below the distance:
+/// the last step improved |v| only to second order in the tilt (below f32 rounding) while
+/// it fixed the direction of v to first order, and a strict "|v| must decrease" check threw
+/// it away. Now a step no worse than rounding is accepted (a few times at most). Truth from the f64 brute-force oracle of
+/// `gjk_polytopes.rs`: 0.5294271832534652.
+#[test]
+fn random_pair_738_box_triangle_f32_converges() {
+    let cube = Cuboid::new(Vec3::new(0.7592296, 0.6691357, 0.11963047));
+    let triangle = Triangle::new(
+        Vec3::new(-0.2957059, -0.87323254, 0.38732797),
+        Vec3::new(0.9203035, 0.36304873, -0.1457294),
+        Vec3::new(0.5716648, -0.10971706, 0.8131184),
+    );
+    let pa = Pose3::new(
+        Vec3::new(-0.75678414, -0.0067782705, -0.36427283),
+        Quat::from_xyzw(0.58320117, 0.45933372, -0.4572751, -0.48968193),
+    );
+    let pb = Pose3::new(
+        Vec3::new(-0.62749535, 0.70966315, 0.7109743),
+        Quat::from_xyzw(0.106711134, 0.5265026, 0.44386747, -0.71720946),
+    );
+    let truth = 0.5294271832534652;
+    let out = distance(&cube, &pa, &triangle, &pb);
+    assert_eq!(out.status, GjkStatus::Converged, "{out:?}");
+    let (lo, hi) = (out.lower_bound as f64, out.upper_bound as f64);
+    assert!(lo <= truth && truth <= hi, "bounds [{lo}, {hi}] miss {truth}");
+    assert!(hi - lo <= 1e-4 * truth, "bounds [{lo}, {hi}] wider than 1e-4 relative");
+}
+
+/// A small ball whose centre is 1.7e-4 outside a box face, in f64 (found by the ball-box
+/// closed-form test).
+///
+/// GJK wandered between tied face vertices and stopped as `Stalled`: near contact the
+/// direction of v is only good to ~eps·scale/|v|, so the duality gap cannot drop below
+/// ~eps·scale²/|v|, and a tolerance relative to |v| alone was out of reach. The gap floor
+/// now grows as |v| shrinks. Truth: the centre's distance to the box in the box's frame.
+#[test]
+fn ball_just_outside_box_face_converges_in_f64() {
+    use glam::{DQuat, DVec3};
+    use kollide::math::DPose3;
+    use kollide::shape::Ball;
+    let pa = DPose3::new(
+        DVec3::new(-0.2846183860322906, 0.09573430788019377, -0.3826084711421512),
+        DQuat::from_xyzw(0.43506226512464113, -0.5322054507862701, 0.23367013427764524, 0.6876601282353563),
+    );
+    let pb = DPose3::new(
+        DVec3::new(-0.7859027872503678, 0.17617585358622034, -0.7847791136331289),
+        DQuat::from_xyzw(-0.6104108562281539, -0.568964712726163, 0.4349036507807356, 0.33843249963446875),
+    );
+    let he = DVec3::new(0.3323230672393945, 0.6087928826698363, 0.6103660618896342);
+    let local = pb.inverse_transform_point(pa.translation);
+    let radius = 1e-6;
+    let truth = (local.abs() - he).max(DVec3::ZERO).length() - radius;
+    assert!(truth > 1e-4 && truth < 2e-4, "the case is a near-contact one: {truth}");
+    let out = distance(&Ball::new(radius), &pa, &Cuboid::new(he), &pb);
+    assert_eq!(out.status, GjkStatus::Converged, "{out:?}");
+    assert!((out.distance - truth).abs() < 1e-12, "{} vs {truth}", out.distance);
+    assert!(out.lower_bound <= truth && truth <= out.upper_bound, "{out:?}");
+}
