@@ -529,12 +529,14 @@ fn number_spans(line: &str) -> Vec<(usize, usize)> {
     spans
 }
 
-/// Regression found while writing this tool: in 3D, overlapping axis-aligned boxes whose
-/// centres line up on an axis (offset `(x, 0, 0)`) were reported as not intersecting, with
-/// `distance` answering ~1e-16 and status `converged` instead of 0 and `overlapping`. A
-/// library (GJK 3D) bug, not the tool's; ignored until the fix lands on main.
+/// Known library bug, found while writing this tool (still on main at ff63363): in 3D,
+/// overlapping axis-aligned boxes whose centres line up on an axis (offset `(x, 0, 0)`,
+/// 0 < x < overlap) are reported as not intersecting, and `distance` answers ~1e-16 with
+/// status `converged` and an arbitrary normal instead of 0 and `overlapping`: GJK stops with
+/// the origin on a face of its simplex and |v| at rounding level, and `intersection_test`
+/// compares that |v| with a radius of exactly 0. Ignored until the fix lands on main.
 #[test]
-#[ignore = "kollide GJK 3D: intersection_test misses overlap of boxes with aligned centres"]
+#[ignore = "kollide GJK 3D: overlap of boxes with aligned centres is missed (library bug)"]
 fn overlapping_aligned_cuboids_intersect() {
     let cube = |h: [f64; 3], t: [f64; 3]| body(json!({"type": "cuboid", "half_extents": h}), &t);
     let mut queries = Vec::new();
@@ -543,14 +545,13 @@ fn overlapping_aligned_cuboids_intersect() {
         queries.push(query("intersects", a.clone(), b.clone()));
         queries.push(query("distance", a, b));
     }
-    let run = ask(&queries, &[]);
-    for pair in run.lines.chunks(2) {
-        assert_eq!(pair[0]["intersects"], true, "{}", pair[0]);
-        assert_eq!(
-            (num(&pair[1], "distance"), &pair[1]["status"]),
-            (0.0, &json!("overlapping")),
-            "{}",
-            pair[1]
-        );
+    for args in [&[][..], &["--f32"][..]] {
+        let run = ask(&queries, args);
+        for pair in run.lines.chunks(2) {
+            assert_eq!(pair[0]["intersects"], true, "{}", pair[0]);
+            assert_eq!(pair[1]["status"], "overlapping", "{}", pair[1]);
+            // Overlap is distance 0, up to rounding ("a few ulps" in the library's docs).
+            close("distance", num(&pair[1], "distance"), 0.0, 1e-6);
+        }
     }
 }
