@@ -152,7 +152,11 @@ impl<V: Vector> CoreAnswer<V> {
         };
         let upper = if status == GjkStatus::NonFiniteSupport { V::Real::INFINITY } else { upper };
         let lower = if status == GjkStatus::NonFiniteSupport { zero } else { lower };
-        let distance = if status == GjkStatus::NonFiniteSupport { upper } else { (len - radius).max(zero) };
+        let distance = match status {
+            GjkStatus::NonFiniteSupport => upper,
+            GjkStatus::Overlapping => zero,
+            _ => (len - radius).max(zero),
+        };
         DistanceOutput {
             distance,
             lower_bound: lower,
@@ -183,8 +187,8 @@ pub struct IntersectionOutput {
     /// GJK iterations (0 for closed forms).
     pub iterations: u32,
     /// `Converged` or `Overlapping` when the answer is proven; `MaxIterations`, `Stalled`
-    /// or `NonFiniteSupport` when the bounds could not decide and `intersects` was taken
-    /// from the best estimate of the distance.
+    /// or `NonFiniteSupport` when GJK could not finish, in which case `intersects` is `true`
+    /// unless a separating direction was proven (it errs on the side of contact).
     pub status: GjkStatus,
 }
 
@@ -192,7 +196,8 @@ pub struct IntersectionOutput {
 ///
 /// Stops as soon as a separating direction is found (lower bound above the radii) or the
 /// cores come within the radii: usually cheaper than [`distance`]. Poses are in the world
-/// frame.
+/// frame. Shapes that touch (within rounding of the coordinates) intersect: `false` means a
+/// separating direction was proven with the rounding slack of [`DistanceOutput::lower_bound`].
 ///
 /// ```
 /// use kollide::query::intersection_test;
@@ -222,12 +227,10 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
             let settings = GjkSettings::default();
             let goal = Goal::Separation { threshold: radius };
             let r = gjk::run(a, b, &pose_ab, &mut SimplexCache::default(), &settings, goal);
-            let intersects = match r.status {
-                GjkStatus::Overlapping => true,
-                _ if r.lower > radius => false,
-                // Undecided by the bounds: judge by the distance the simplex realizes.
-                _ => r.v.length() <= radius,
-            };
+            // Separated only when proven: the certified lower bound (rounding slack taken
+            // off) clears the radii. Touching within rounding counts as intersecting, and so
+            // does an undecided run (capped or stalled), which errs on the side of contact.
+            let intersects = r.status == GjkStatus::Overlapping || r.lower <= radius;
             IntersectionOutput { intersects, iterations: r.iterations, status: r.status }
         }
     }

@@ -101,6 +101,8 @@ pub fn polytopes_overlap_3d(va: &[DVec3], vb: &[DVec3]) -> bool {
         }
     }
     // Flat or degenerate sets (segments, triangles) also need their in-plane normals.
+    // These and the difference-based axes below are triple products (length ~ size³).
+    let triple_start = axes.len();
     for x in da.iter().chain(&db) {
         for y in da.iter().chain(&db) {
             axes.push(x.cross(*y).cross(*x));
@@ -112,14 +114,24 @@ pub fn polytopes_overlap_3d(va: &[DVec3], vb: &[DVec3]) -> bool {
         for p in va {
             for q in vb {
                 let y = *q - *p;
-                axes.push(y);
+                axes.push(y * y.length());
                 for x in da.iter().chain(&db) {
                     axes.push(x.cross(y).cross(*x));
                 }
             }
         }
     }
-    !axes.iter().filter(|n| n.length_squared() > 1e-24).any(|n| separated_along(va, vb, *n))
+    // Keep the axes that are not rounding noise relative to the size of the sets (a test
+    // at 1e-6 scale must not lose its axes to an absolute cut-off).
+    let size = va.iter().chain(vb).map(|p| p.length()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    let cut = |n: &DVec3, power: i32| n.length() > 1e-13 * size.powi(power);
+    let keep: Vec<DVec3> = axes
+        .iter()
+        .enumerate()
+        .filter(|(i, n)| cut(n, if *i < triple_start { 2 } else { 3 }))
+        .map(|(_, n)| *n)
+        .collect();
+    !keep.iter().any(|n| separated_along(va, vb, *n))
 }
 
 fn separated_along(va: &[DVec3], vb: &[DVec3], n: DVec3) -> bool {
@@ -195,7 +207,8 @@ pub fn polygons_overlap_2d(va: &[DVec2], vb: &[DVec2]) -> bool {
     let proj = |v: &[DVec2], n: DVec2| {
         v.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.dot(n)), hi.max(p.dot(n))))
     };
-    !axes.iter().filter(|n| n.length_squared() > 1e-24).any(|&n| {
+    let size = va.iter().chain(vb).map(|p| p.length()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    !axes.iter().filter(|n| n.length() > 1e-13 * size).any(|&n| {
         let (a0, a1) = proj(va, n);
         let (b0, b1) = proj(vb, n);
         a1 < b0 || b1 < a0

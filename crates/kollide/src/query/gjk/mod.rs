@@ -73,8 +73,6 @@ pub(crate) struct CoreResult<V: Vector> {
     pub lower: V::Real,
     /// Certified upper bound on the core distance (`|v|` plus rounding slack).
     pub upper: V::Real,
-    /// `Σ λᵢ wᵢ`, the closest point of the simplex to the origin (`a - b`).
-    pub v: V,
     pub iterations: u32,
     pub status: GjkStatus,
 }
@@ -117,6 +115,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         let dir = if guess.length_squared() > V::Real::ZERO { -guess } else { V::axis(0) };
         simplex.push(support(dir, &mut hint_a, &mut hint_b));
         simplex.lambdas[0] = V::Real::ONE;
+        simplex.v = simplex.verts[0].w;
     }
 
     let eps = V::Real::EPSILON;
@@ -126,7 +125,11 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     let mut v = simplex.closest();
     let mut vv = v.length_squared();
     let status = loop {
-        if simplex.count == V::DIM + 1 || vv == V::Real::ZERO {
+        // |v| at the rounding floor of the coordinates means the origin is in the simplex
+        // as far as floating point can tell: the cores touch or overlap.
+        let scale2 = simplex.max_norm_squared();
+        let touch = eps * V::Real::from_usize(16);
+        if simplex.count == V::DIM + 1 || vv <= touch * touch * scale2 {
             break GjkStatus::Overlapping;
         }
         if !vv.is_finite() {
@@ -144,7 +147,9 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         let vw = v.dot(w.w);
         lower = lower.max(vw / vlen);
         if let Goal::Separation { threshold } = goal {
-            if lower > threshold {
+            // Separated once the lower bound clears the threshold by more than rounding
+            // (the same slack that certifies the bounds below).
+            if lower > threshold && lower - rounding_slack(&simplex, &w) > threshold {
                 break GjkStatus::Converged;
             }
         }
@@ -155,14 +160,15 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         // error of a few ulps of the coordinates (`scale`), which moves v·w by ~eps·scale².
         // Near contact (|v| much smaller than the shapes) that exceeds any tolerance
         // relative to |v|. Only a separating direction (vw > 0) can be judged this way.
-        let scale = simplex.max_norm_squared().max(w.w.length_squared()).sqrt();
+        let scale = scale2.max(w.w.length_squared()).sqrt();
         let noise = eps * scale * (V::Real::from_usize(16) * vlen + V::Real::TWO * scale);
         if vw > V::Real::ZERO && vv - vw <= noise {
             break GjkStatus::Converged;
         }
         if simplex.vertices().iter().any(|s| s.w == w.w) {
-            // The new support point is already a vertex: no further progress is possible.
-            break GjkStatus::Converged;
+            // The new support point is already a vertex. In exact arithmetic the gap would
+            // be 0 and a test above would have stopped; here rounding blocks progress.
+            break GjkStatus::Stalled;
         }
         let previous = simplex;
         simplex.push(w);
@@ -197,23 +203,34 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     let (mut lower, mut upper) = (lower, vv.sqrt());
     let status = match status {
         GjkStatus::Overlapping => {
+            // Enclosing the origin proves the overlap; |v| at the rounding floor proves
+            // only that the distance is below rounding.
             lower = V::Real::ZERO;
-            upper = V::Real::ZERO;
+            upper = if simplex.count == V::DIM + 1 {
+                V::Real::ZERO
+            } else {
+                upper + rounding_slack(&simplex, &simplex.verts[0])
+            };
             status
         }
         GjkStatus::Stalled if upper - lower <= settings.rel_tolerance * upper => GjkStatus::Converged,
         s => s,
     };
     if status != GjkStatus::Overlapping {
-        // Certify the bounds against rounding: v is a weighted sum of support points, each
-        // computed through a pose, so its error is a few ulps of the largest coordinate.
-        let (mut mag, dims) = (V::Real::ZERO, V::Real::from_usize(V::DIM + 1));
-        for s in simplex.vertices() {
-            mag = mag.max(s.a.length_squared()).max(s.b.length_squared());
-        }
-        let slack = eps * V::Real::from_usize(8) * dims * mag.sqrt();
+        let slack = rounding_slack(&simplex, &simplex.verts[0]);
         lower = (lower - slack).max(V::Real::ZERO);
         upper += slack;
     }
-    CoreResult { simplex, lower, upper, v, iterations, status }
+    CoreResult { simplex, lower, upper, iterations, status }
+}
+
+/// How far rounding can move the bounds: v is a weighted sum of support points, each
+/// computed through a pose, so its error is a few ulps of the largest coordinate involved
+/// (of the points on A and B, not of their difference, which may be much smaller).
+fn rounding_slack<V: Vector>(simplex: &Simplex<V>, extra: &SimplexVertex<V>) -> V::Real {
+    let mut mag = extra.a.length_squared().max(extra.b.length_squared());
+    for s in simplex.vertices() {
+        mag = mag.max(s.a.length_squared()).max(s.b.length_squared());
+    }
+    V::Real::EPSILON * V::Real::from_usize(8 * (V::DIM + 1)) * mag.sqrt()
 }

@@ -24,11 +24,13 @@ pub struct Simplex<V: Vector> {
     pub(crate) verts: [SimplexVertex<V>; 4],
     pub(crate) lambdas: [V::Real; 4],
     pub(crate) count: usize,
+    /// The closest point to the origin, as computed by the solver (see [`SubSimplex::v`]).
+    pub(crate) v: V,
 }
 
 impl<V: Vector> Default for Simplex<V> {
     fn default() -> Self {
-        Self { verts: [SimplexVertex::default(); 4], lambdas: [V::Real::ZERO; 4], count: 0 }
+        Self { verts: [SimplexVertex::default(); 4], lambdas: [V::Real::ZERO; 4], count: 0, v: V::ZERO }
     }
 }
 
@@ -51,13 +53,10 @@ impl<V: Vector> Simplex<V> {
         self.count += 1;
     }
 
-    /// `Σ λᵢ wᵢ`: the point of the simplex closest to the origin.
+    /// The point of the simplex closest to the origin (`Σ λᵢ wᵢ`, or the more accurate
+    /// projection the solver found).
     pub(crate) fn closest(&self) -> V {
-        let mut v = V::ZERO;
-        for i in 0..self.count {
-            v += self.verts[i].w * self.lambdas[i];
-        }
-        v
+        self.v
     }
 
     /// `(Σ λᵢ aᵢ, Σ λᵢ bᵢ)`: the closest points on the two cores, in A's frame.
@@ -79,36 +78,58 @@ impl<V: Vector> Simplex<V> {
         m
     }
 
-    /// Keeps only the vertices `sub` names, with its weights.
-    pub(crate) fn reduce_to(&mut self, sub: &SubSimplex<V::Real>) {
+    /// Keeps only the vertices `sub` names, with its weights and closest point.
+    pub(crate) fn reduce_to(&mut self, sub: &SubSimplex<V>) {
         let old = self.verts;
         for k in 0..sub.count {
             self.verts[k] = old[sub.index[k]];
             self.lambdas[k] = sub.lambda[k];
         }
         self.count = sub.count;
+        self.v = sub.v;
     }
 }
 
-/// A candidate answer of the sub-algorithm: which vertices (by index into the simplex) and
-/// their weights.
+/// A candidate answer of the sub-algorithm: which vertices (by index into the simplex),
+/// their weights, and the closest point they describe.
+///
+/// `v` is `Σ λᵢ wᵢ` unless the solver had a more accurate formula: for a triangle it is the
+/// projection of the origin on the triangle's plane along the normal, whose direction is
+/// exact to a few ulps even when |v| is tiny next to the coordinates (near contact), where
+/// `Σ λᵢ wᵢ` would lose the direction to cancellation.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct SubSimplex<R> {
+pub(crate) struct SubSimplex<V: Vector> {
     pub index: [usize; 4],
-    pub lambda: [R; 4],
+    pub lambda: [V::Real; 4],
     pub count: usize,
+    pub v: V,
 }
 
-impl<R: Real> SubSimplex<R> {
-    pub fn vertex(i: usize) -> Self {
-        Self { index: [i, 0, 0, 0], lambda: [R::ONE, R::ZERO, R::ZERO, R::ZERO], count: 1 }
+impl<V: Vector> SubSimplex<V> {
+    pub fn vertex(w: &[SimplexVertex<V>; 4], i: usize) -> Self {
+        let z = V::Real::ZERO;
+        Self { index: [i, 0, 0, 0], lambda: [V::Real::ONE, z, z, z], count: 1, v: w[i].w }
+    }
+
+    /// A candidate whose closest point is `Σ λᵢ wᵢ`.
+    pub fn weighted(
+        w: &[SimplexVertex<V>; 4],
+        index: [usize; 4],
+        lambda: [V::Real; 4],
+        count: usize,
+    ) -> Self {
+        let mut v = V::ZERO;
+        for k in 0..count {
+            v += w[index[k]].w * lambda[k];
+        }
+        Self { index, lambda, count, v }
     }
 
     /// Drops vertices whose weight is 0 (the origin's projection lies on their opposite face).
     pub fn without_zero_weights(mut self) -> Self {
         let mut k = 0;
         for i in 0..self.count {
-            if self.lambda[i] > R::ZERO {
+            if self.lambda[i] > V::Real::ZERO {
                 self.index[k] = self.index[i];
                 self.lambda[k] = self.lambda[i];
                 k += 1;
@@ -116,19 +137,11 @@ impl<R: Real> SubSimplex<R> {
         }
         if k == 0 {
             // Cannot happen with weights summing to 1; keep the first vertex rather than none.
-            return Self::vertex(self.index[0]);
+            self.lambda[0] = V::Real::ONE;
+            k = 1;
         }
         self.count = k;
         self
-    }
-
-    /// The squared norm of the point this candidate describes.
-    pub fn distance_squared<V: Vector<Real = R>>(&self, w: &[SimplexVertex<V>; 4]) -> R {
-        let mut v = V::ZERO;
-        for k in 0..self.count {
-            v += w[self.index[k]].w * self.lambda[k];
-        }
-        v.length_squared()
     }
 }
 
@@ -136,23 +149,20 @@ impl<R: Real> SubSimplex<R> {
 ///
 /// The parameter is the origin's projection clamped to the segment; coincident ends keep
 /// the first one (no division by a zero length).
-pub(crate) fn solve_segment<V: Vector>(w: &[SimplexVertex<V>; 4], i: usize, j: usize) -> SubSimplex<V::Real> {
+pub(crate) fn solve_segment<V: Vector>(w: &[SimplexVertex<V>; 4], i: usize, j: usize) -> SubSimplex<V> {
     let (p, q) = (w[i].w, w[j].w);
     let t = q - p;
     let tt = t.length_squared();
     let s = -p.dot(t);
     if s <= V::Real::ZERO || tt <= V::Real::ZERO {
-        return SubSimplex::vertex(i);
+        return SubSimplex::vertex(w, i);
     }
     if s >= tt {
-        return SubSimplex::vertex(j);
+        return SubSimplex::vertex(w, j);
     }
     let mu = s / tt;
-    SubSimplex {
-        index: [i, j, 0, 0],
-        lambda: [V::Real::ONE - mu, mu, V::Real::ZERO, V::Real::ZERO],
-        count: 2,
-    }
+    let z = V::Real::ZERO;
+    SubSimplex::weighted(w, [i, j, 0, 0], [V::Real::ONE - mu, mu, z, z], 2)
 }
 
 /// `true` when `x` is on the same side of zero as `reference` (zero counts as same: the
@@ -165,14 +175,14 @@ pub(crate) fn same_sign<R: Real>(reference: R, x: R) -> bool {
 /// Picks the candidate nearest to the origin among those produced by `candidates`.
 pub(crate) fn nearest<V: Vector>(
     w: &[SimplexVertex<V>; 4],
-    candidates: impl Iterator<Item = SubSimplex<V::Real>>,
-) -> SubSimplex<V::Real> {
-    let mut best: Option<(V::Real, SubSimplex<V::Real>)> = None;
+    candidates: impl Iterator<Item = SubSimplex<V>>,
+) -> SubSimplex<V> {
+    let mut best: Option<(V::Real, SubSimplex<V>)> = None;
     for c in candidates {
-        let d = c.distance_squared(w);
+        let d = c.v.length_squared();
         if best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
     }
-    best.map_or(SubSimplex::vertex(0), |(_, c)| c)
+    best.map_or(SubSimplex::vertex(w, 0), |(_, c)| c)
 }

@@ -13,16 +13,27 @@ fn area2<V: Vector2>(p: V, q: V, r: V) -> V::Real {
 
 /// Reduces `simplex` to the sub-simplex whose hull holds the point closest to the origin.
 pub(crate) fn solve<V: Vector2>(simplex: &mut Simplex<V>) {
-    let sub = match simplex.count {
-        1 => SubSimplex::vertex(0),
-        2 => solve_segment(&simplex.verts, 0, 1),
+    let w = &simplex.verts;
+    let mut sub = match simplex.count {
+        1 => SubSimplex::vertex(w, 0),
+        2 => solve_segment(w, 0, 1),
         _ => solve_triangle(simplex),
     }
     .without_zero_weights();
+    if sub.count == 2 {
+        // Project along the edge's normal: its direction is exact to a few ulps even when
+        // |v| is tiny next to the coordinates (see `SubSimplex`).
+        let (p, q) = (w[sub.index[0]].w, w[sub.index[1]].w);
+        let n = (q - p).perp2();
+        let nn = n.length_squared();
+        if nn > V::Real::ZERO {
+            sub.v = n * (p.dot(n) / nn);
+        }
+    }
     simplex.reduce_to(&sub);
 }
 
-fn solve_triangle<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V::Real> {
+fn solve_triangle<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V> {
     let w = &simplex.verts;
     let (a, b, c) = (w[0].w, w[1].w, w[2].w);
     let o = V::ZERO;
@@ -33,10 +44,12 @@ fn solve_triangle<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V::Real> {
     let flat = mu.abs() <= V::Real::EPSILON * scale;
     if !flat && cs.iter().all(|&x| same_sign(mu, x)) {
         let inv = V::Real::ONE / mu;
+        // The origin is inside: the closest point is the origin itself.
         return SubSimplex {
             index: [0, 1, 2, 0],
             lambda: [cs[0] * inv, cs[1] * inv, cs[2] * inv, V::Real::ZERO],
             count: 3,
+            v: V::ZERO,
         };
     }
     // The origin is outside an edge (or the triangle is flat): the answer lies on an edge

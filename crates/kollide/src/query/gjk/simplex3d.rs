@@ -10,7 +10,7 @@ use crate::math::{Real, Vector3};
 /// Reduces `simplex` to the sub-simplex whose hull holds the point closest to the origin.
 pub(crate) fn solve<V: Vector3>(simplex: &mut Simplex<V>) {
     let sub = match simplex.count {
-        1 => SubSimplex::vertex(0),
+        1 => SubSimplex::vertex(&simplex.verts, 0),
         2 => solve_segment(&simplex.verts, 0, 1),
         3 => solve_triangle(&simplex.verts, [0, 1, 2]),
         _ => solve_tetrahedron(&simplex.verts),
@@ -26,7 +26,7 @@ fn area2_on<V: Vector3>(p: V, q: V, r: V, i: usize, j: usize) -> V::Real {
     u[i] * v[j] - u[j] * v[i]
 }
 
-fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSimplex<V::Real> {
+fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSimplex<V> {
     let (a, b, c) = (w[t[0]].w, w[t[1]].w, w[t[2]].w);
     let (ab, ac) = (b - a, c - a);
     let n = ab.cross3(ac);
@@ -57,12 +57,13 @@ fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSi
             index: [t[0], t[1], t[2], 0],
             lambda: [cs[0] * inv, cs[1] * inv, cs[2] * inv, V::Real::ZERO],
             count: 3,
+            v: p0,
         };
     }
     nearest(w, (0..3).filter(|&m| !same_sign(mu, cs[m])).map(|m| solve_segment(w, edges[m].0, edges[m].1)))
 }
 
-fn solve_tetrahedron<V: Vector3>(w: &[SimplexVertex<V>; 4]) -> SubSimplex<V::Real> {
+fn solve_tetrahedron<V: Vector3>(w: &[SimplexVertex<V>; 4]) -> SubSimplex<V> {
     let (a, b, c, d) = (w[0].w, w[1].w, w[2].w, w[3].w);
     let (ab, ac, ad) = (b - a, c - a, d - a);
     let det = ab.dot(ac.cross3(ad));
@@ -72,10 +73,12 @@ fn solve_tetrahedron<V: Vector3>(w: &[SimplexVertex<V>; 4]) -> SubSimplex<V::Rea
     let flat = det.abs() <= V::Real::EPSILON * scale;
     if !flat && cs.iter().all(|&x| same_sign(det, x)) {
         let inv = V::Real::ONE / det;
+        // The origin is inside: the closest point is the origin itself.
         return SubSimplex {
             index: [0, 1, 2, 3],
             lambda: [cs[0] * inv, cs[1] * inv, cs[2] * inv, cs[3] * inv],
             count: 4,
+            v: V::ZERO,
         };
     }
     const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
