@@ -529,14 +529,13 @@ fn number_spans(line: &str) -> Vec<(usize, usize)> {
     spans
 }
 
-/// Known library bug, found while writing this tool (still on main at ff63363): in 3D,
-/// overlapping axis-aligned boxes whose centres line up on an axis (offset `(x, 0, 0)`,
-/// 0 < x < overlap) are reported as not intersecting, and `distance` answers ~1e-16 with
-/// status `converged` and an arbitrary normal instead of 0 and `overlapping`: GJK stops with
-/// the origin on a face of its simplex and |v| at rounding level, and `intersection_test`
-/// compares that |v| with a radius of exactly 0. Ignored until the fix lands on main.
+/// Regression, found while writing this tool and fixed on main by 9cbc39a ("GJK near
+/// contact"): in 3D, overlapping axis-aligned boxes whose centres line up on an axis
+/// (offset `(x, 0, 0)`, 0 < x < overlap) were reported as not intersecting, and `distance`
+/// answered ~1e-16 with status `converged` and an arbitrary normal instead of 0 and
+/// `overlapping`: GJK stopped with the origin on a face of its simplex and |v| at rounding
+/// level, which `intersection_test` compared with a radius of exactly 0.
 #[test]
-#[ignore = "kollide GJK 3D: overlap of boxes with aligned centres is missed (library bug)"]
 fn overlapping_aligned_cuboids_intersect() {
     let cube = |h: [f64; 3], t: [f64; 3]| body(json!({"type": "cuboid", "half_extents": h}), &t);
     let mut queries = Vec::new();
