@@ -554,3 +554,36 @@ fn overlapping_aligned_cuboids_intersect() {
         }
     }
 }
+
+/// A program driving the tool line by line gets each answer before it sends the next query
+/// (the output is flushed whenever the input has nothing more buffered).
+#[test]
+fn answers_stream_line_by_line() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kollide"))
+        .arg("query")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    for n in 1..=3 {
+        writeln!(stdin, "{GOOD2}").unwrap();
+        stdin.flush().unwrap();
+        let answer =
+            rx.recv_timeout(std::time::Duration::from_secs(20)).expect("answer before the next query");
+        assert!(answer.starts_with(&format!("{{\"line\":{n},")), "{answer}");
+    }
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    reader.join().unwrap();
+}
