@@ -1,109 +1,14 @@
 //! The `kollide` binary, run as a user runs it: JSON lines on stdin, JSON lines on stdout.
 //!
 //! Answers are checked against closed-form truth (ball-ball, axis-aligned boxes, a circle
-//! and a rectangle), not against the library; errors against the field they must name.
+//! and a rectangle), not against the library. Malformed input is in `errors.rs`.
 
+mod common;
+
+use common::*;
 use serde_json::{json, Value};
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Stdio};
-
-/// What one run of the binary gave.
-struct Run {
-    code: i32,
-    lines: Vec<Value>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `kollide ARGS` with `stdin` as its input.
-fn kollide(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kollide"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn kollide");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let input = stdin.to_string();
-    // Written from a thread so a large input cannot deadlock against a full stdout pipe.
-    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("wait for kollide");
-    writer.join().expect("writer thread").expect("write stdin");
-    let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
-    // `query` writes only JSON lines; `demo` writes text for people.
-    let lines = if args.first() == Some(&"query") {
-        stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
-    } else {
-        Vec::new()
-    };
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    // A panic exits with 101 (and a signal gives None): both are failures of "never panic".
-    Run { code: out.status.code().expect("exited normally, not by a signal"), lines, stdout, stderr }
-}
-
-/// Runs queries given as JSON values, one per line, with extra args (`--f32`).
-fn ask(queries: &[Value], args: &[&str]) -> Run {
-    let text: String = queries.iter().map(|q| format!("{q}\n")).collect();
-    let mut all = vec!["query"];
-    all.extend_from_slice(args);
-    kollide(&all, &text)
-}
-
-fn num(v: &Value, key: &str) -> f64 {
-    v[key].as_f64().unwrap_or_else(|| panic!("{key} is not a number in {v}"))
-}
-
-fn vec_of(v: &Value, key: &str) -> Vec<f64> {
-    v[key]
-        .as_array()
-        .unwrap_or_else(|| panic!("{key} is not an array in {v}"))
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect()
-}
-
-/// Asserts `|got - want| <= tol`, printing the difference.
-#[track_caller]
-fn close(what: &str, got: f64, want: f64, tol: f64) {
-    let diff = (got - want).abs();
-    assert!(diff <= tol, "{what}: got {got}, want {want}, differ by {diff:e} > {tol:e}");
-}
-
-#[track_caller]
-fn close_vec(what: &str, got: &[f64], want: &[f64], tol: f64) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        close(&format!("{what}[{i}]"), *g, *w, tol);
-    }
-}
-
-fn body(shape: Value, translation: &[f64]) -> Value {
-    json!({ "shape": shape, "translation": translation })
-}
-
-fn query(kind: &str, a: Value, b: Value) -> Value {
-    json!({ "query": kind, "a": a, "b": b })
-}
-
-/// A fixed-seed generator (SplitMix64), so the sample is the same on every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-}
-
-/// The precisions, with the tolerance a distance of size ~10 is answered to.
-const PRECISIONS: [(&[&str], f64); 2] = [(&[], 1e-12), (&["--f32"], 2e-5)];
 
 #[test]
 fn ball_ball_distance_is_center_distance_minus_radii() {
@@ -272,90 +177,6 @@ fn f32_flag_computes_in_f32_and_prints_f32_numbers() {
     assert_eq!(r.lines[0]["error"], "a.shape.radius: 1e39 is out of range for f32");
 }
 
-/// A valid 3D query line, as text, to break one field of.
-const GOOD3: &str = r#"{"query": "distance", "a": {"shape": {"type": "ball", "radius": 1}, "translation": [0, 0, 0]}, "b": {"shape": {"type": "cuboid", "half_extents": [1, 1, 1]}, "translation": [3, 0, 0]}}"#;
-/// A valid 2D query line.
-const GOOD2: &str = r#"{"query": "intersects", "a": {"shape": {"type": "circle", "radius": 1}, "translation": [0, 0]}, "b": {"shape": {"type": "convex_polygon", "points": [[0, 0], [1, 0], [0, 1]]}, "translation": [3, 0], "angle": 0.5}}"#;
-
-#[test]
-fn malformed_lines_name_what_is_wrong_and_the_rest_are_answered() {
-    let cases: &[(&str, &str, &str)] = &[
-        // (line, replace this, with this) applied to GOOD3 or GOOD2 -> the whole error.
-        ("3", r#""radius": 1"#, r#""radius": -1"#),
-        ("3", "[3, 0, 0]", "[3, 0, 0, 1]"),
-        ("3", r#""translation": [0, 0, 0]"#, r#""translation": [0, 0, 0], "rotation": [0, 0, 0, 2]"#),
-        ("3", r#""query": "distance""#, r#""query": "closest""#),
-        ("3", r#""type": "ball""#, r#""type": "sphere""#),
-        ("3", r#""half_extents": [1, 1, 1]"#, r#""half_extent": [1, 1, 1]"#),
-        ("3", r#""half_extents": [1, 1, 1]"#, r#""half_extents": [1, 0, 1]"#),
-        ("3", r#""radius": 1"#, r#""radius": 1e999"#),
-        ("3", r#""radius": 1"#, r#""radius": null"#),
-        ("3", r#""radius": 1"#, r#""radius": "1""#),
-        ("3", "[3, 0, 0]", "[3, 0]"),
-        ("3", r#""type": "ball""#, r#""type": "circle""#),
-        ("3", r#""radius": 1}"#, r#""radius": 1, "round": -0.5}"#),
-        ("3", r#""radius": 1}"#, r#""radius": 1, "rounded": 0.5}"#),
-        ("3", r#""translation": [0, 0, 0]"#, r#""translation": [0, 0, 0], "rotation": [0, 0, 1]"#),
-        ("3", r#""translation": [0, 0, 0]"#, r#""position": [0, 0, 0]"#),
-        ("3", r#""query": "distance", "#, ""),
-        ("2", r#""type": "circle""#, r#""type": "ball""#),
-        ("2", r#""type": "circle", "radius": 1"#, r#""type": "cylinder", "half_height": 1, "radius": 1"#),
-        ("2", r#""angle": 0.5"#, r#""rotation": [0, 0, 0, 1]"#),
-        ("2", "[[0, 0], [1, 0], [0, 1]]", "[[0, 0], [1, 0, 0], [0, 1]]"),
-        ("2", "[[0, 0], [1, 0], [0, 1]]", "[[0, 0], [1, 1], [2, 2]]"),
-        ("2", "[[0, 0], [1, 0], [0, 1]]", "[[0, 0], [1, 0]]"),
-        ("2", r#""angle": 0.5"#, r#""angle": [0.5]"#),
-        ("2", r#""query": "intersects""#, r#""query": 3"#),
-    ];
-    let want = [
-        "a.shape.radius: must be > 0, got -1",
-        "b.translation: expected 2 or 3 numbers, got 4",
-        "a.rotation: rotation norm is 2, not 1 (within 0.0001): not a unit quaternion / complex",
-        "query: unknown query \"closest\" (expected \"intersects\" or \"distance\")",
-        "a.shape.type: unknown shape type \"sphere\" (3D shapes: ball, cuboid, capsule, cylinder, cone, ellipsoid, segment, triangle, convex_hull)",
-        "b.shape.half_extent: unknown field for a cuboid (expected type, half_extents, round)",
-        "b.shape.half_extents[1]: must be > 0, got 0",
-        "invalid JSON at column 69: number out of range (every number must be finite and within f64 range; JSON has no NaN or infinity)",
-        "a.shape.radius: expected a number, got null (JSON has no NaN or infinity, and serializers write them as null)",
-        "a.shape.radius: expected a number, got a string",
-        "b.translation: has 2 numbers but a.translation has 3: both bodies must be 2D or both 3D",
-        "a.shape.type: \"circle\" is a 2D shape but this body is 3D (its translation has 3 numbers); use \"ball\"",
-        "a.shape.round: must be >= 0, got -0.5",
-        "a.shape.rounded: unknown field for a ball (expected type, radius, round)",
-        "a.rotation: expected 4 numbers [x, y, z, w] (a unit quaternion), got 3",
-        "a.position: unknown field for a body (expected shape, translation, rotation, angle)",
-        "query: missing field",
-        "a.shape.type: \"ball\" is a 3D shape but this body is 2D (its translation has 2 numbers); use \"circle\"",
-        "a.shape.type: \"cylinder\" is a 3D shape but this body is 2D (its translation has 2 numbers) (2D shapes: circle, rectangle, capsule, ellipse, segment, triangle, convex_polygon)",
-        "b.rotation: unknown field for a 2D body (expected shape, translation, angle)",
-        "b.shape.points[1]: expected 2 numbers, got 3",
-        "b.shape.points: all 3 points are collinear: the polygon would have no area",
-        "b.shape.points: 2 points given, at least 3 needed",
-        "b.angle: expected a number, got an array",
-        "query: expected a string, got a number",
-    ];
-    assert_eq!(cases.len(), want.len());
-    // Each bad line between two good ones: the good ones are still answered.
-    let mut text = String::new();
-    for (dim, from, to) in cases {
-        let good = if *dim == "3" { GOOD3 } else { GOOD2 };
-        assert!(good.contains(from), "{from} not in the {dim}D line");
-        text += &format!("{good}\n{}\n", good.replacen(from, to, 1));
-    }
-    text += GOOD2;
-    let run = kollide(&["query"], &text);
-    assert_eq!(run.code, 1, "{}", run.stdout);
-    assert_eq!(run.lines.len(), 2 * cases.len() + 1);
-    for (i, out) in run.lines.iter().enumerate() {
-        assert_eq!(out["line"], i + 1);
-        if i % 2 == 0 {
-            assert!(out.get("error").is_none(), "line {} should be answered: {out}", i + 1);
-        } else {
-            assert_eq!(out["error"], want[i / 2], "line {}", i + 1);
-        }
-    }
-}
-
 #[test]
 fn exit_codes_and_unreadable_input() {
     assert_eq!(kollide(&["query"], &format!("{GOOD3}\n{GOOD2}\n")).code, 0);
@@ -387,30 +208,6 @@ fn lines_are_numbered_from_one_counting_blank_lines() {
     assert!(run.lines[3]["error"].as_str().unwrap().starts_with("invalid JSON"));
     let bom = kollide(&["query"], &format!("\u{feff}{GOOD2}\n"));
     assert_eq!((bom.code, bom.lines[0]["intersects"].as_bool()), (0, Some(false)));
-}
-
-#[test]
-fn invalid_utf8_is_an_error_line_not_a_crash() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kollide"))
-        .arg("query")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = format!("{GOOD2}\n").into_bytes();
-    input.extend_from_slice(b"{\"query\": \"\xff\"}\n");
-    input.extend_from_slice(GOOD2.as_bytes());
-    child.stdin.take().unwrap().write_all(&input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 3);
-    assert_eq!(lines[1], json!({"line": 2, "error": "line is not valid UTF-8 (bad byte at column 12)"}));
-}
-
-fn examples_path() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/queries.jsonl")
 }
 
 #[test]
@@ -470,63 +267,6 @@ fn demo_shows_every_example_with_its_answer() {
     assert_eq!(run.stdout.matches("\n> {").count(), count);
     assert_eq!(run.stdout.matches("\n{\"line\":").count(), count);
     assert!(!run.stdout.contains("\"error\""));
-}
-
-/// Never panic on any input: every example line cut at every byte, and every number in it
-/// replaced by awkward values, gets exactly one answer line with its own number.
-#[test]
-fn mangled_lines_never_crash() {
-    let text = std::fs::read_to_string(examples_path()).unwrap();
-    let awkward =
-        ["-1", "0", "1e-320", "1e39", "1e308", "-1e308", "null", "\"x\"", "[]", "{}", "[1, 2, 3, 4]"];
-    let mut lines = Vec::new();
-    for line in text.lines().chain([GOOD2, GOOD3]) {
-        lines
-            .extend(line.char_indices().map(|(i, _)| line[..i].to_string()).filter(|l| !l.trim().is_empty()));
-        let numbers: Vec<(usize, usize)> = number_spans(line);
-        for &(s, e) in &numbers {
-            lines.extend(awkward.iter().map(|w| format!("{}{w}{}", &line[..s], &line[e..])));
-        }
-    }
-    for args in [&[][..], &["--f32"][..]] {
-        let mut all = vec!["query"];
-        all.extend_from_slice(args);
-        let run = kollide(&all, &(lines.join("\n") + "\n"));
-        assert!(run.code == 0 || run.code == 1, "exit {}: {}", run.code, run.stderr);
-        assert_eq!(run.lines.len(), lines.len());
-        for (i, out) in run.lines.iter().enumerate() {
-            assert_eq!(out["line"], i + 1, "{out}");
-            let has = |k: &str| out.get(k).is_some();
-            assert!(has("error") || has("intersects") || has("distance"), "{out}");
-            // Never a made-up answer: no null (non-finite) number in an answer.
-            assert!(
-                has("error") || !out.to_string().contains("null"),
-                "non-finite answer for {}: {out}",
-                lines[i]
-            );
-        }
-    }
-}
-
-/// Byte spans of the JSON numbers in `line` (outside strings).
-fn number_spans(line: &str) -> Vec<(usize, usize)> {
-    let b = line.as_bytes();
-    let (mut spans, mut i, mut in_string) = (Vec::new(), 0, false);
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' {
-            in_string = !in_string;
-        } else if !in_string && (c == b'-' || c.is_ascii_digit()) {
-            let start = i;
-            while i < b.len() && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
-                i += 1;
-            }
-            spans.push((start, i));
-            continue;
-        }
-        i += 1;
-    }
-    spans
 }
 
 /// Regression, found while writing this tool and fixed on main by 9cbc39a ("GJK near
