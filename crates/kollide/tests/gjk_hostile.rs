@@ -39,7 +39,7 @@ fn touching_boxes_face_edge_vertex() {
         assert!(out.lower_bound <= 0.0 + 1e-15 && out.upper_bound >= 0.0);
         assert!(intersects(&cube, &id, &cube, &pb), "touching counts as intersecting: {pb:?}");
         // Pulled apart by 1e-9 along x: separated, and the distance says by how much.
-        let apart = Pose { translation: pb.translation + DVec3::X * 1e-9, ..pb };
+        let apart = pb.with_translation(pb.translation + DVec3::X * 1e-9);
         let out = distance(&cube, &id, &cube, &apart);
         assert_close(out.distance, 1e-9, 1e-13, "boxes 1e-9 apart");
         let hit = intersection_test(&cube, &id, &cube, &apart);

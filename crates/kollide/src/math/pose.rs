@@ -7,7 +7,10 @@ use core::fmt;
 ///
 /// A shape's pose maps its local frame into the world frame. Build one with
 /// [`Pose::try_new`] when the numbers come from outside (it checks them), or with the
-/// infallible constructors when they are known to be good.
+/// infallible constructors when they are known to be good. The fields can be read and
+/// written; a struct literal is not possible because of a private filler that keeps the
+/// memory between the fields defined (it makes `Pose3` as fast whatever bytes a caller's
+/// own structs carried, see `math/vector.rs`).
 ///
 /// ```
 /// use kollide::math::Pose3;
@@ -20,6 +23,7 @@ use core::fmt;
 pub struct Pose<V: Vector> {
     /// Where the local origin lands, in the parent (usually world) frame.
     pub translation: V,
+    pad: V::PosePad,
     /// The rotation of the local axes.
     pub rotation: V::Rotation,
 }
@@ -76,12 +80,18 @@ impl<V: Vector> Default for Pose<V> {
 impl<V: Vector> Pose<V> {
     /// The identity pose.
     pub const IDENTITY: Self =
-        Self { translation: V::ZERO, rotation: <V::Rotation as Rotation<V>>::IDENTITY };
+        Self { translation: V::ZERO, pad: V::POSE_PAD, rotation: <V::Rotation as Rotation<V>>::IDENTITY };
 
     /// A pose from parts that are trusted to be finite with a unit rotation.
     #[must_use]
     pub const fn new(translation: V, rotation: V::Rotation) -> Self {
-        Self { translation, rotation }
+        Self { translation, pad: V::POSE_PAD, rotation }
+    }
+
+    /// The same pose moved to another translation.
+    #[must_use]
+    pub const fn with_translation(self, translation: V) -> Self {
+        Self::new(translation, self.rotation)
     }
 
     /// A pose from parts given by a user, checked.
@@ -105,13 +115,13 @@ impl<V: Vector> Pose<V> {
             return Err(PoseError::NonUnitRotation { norm });
         }
         let rotation = rotation.try_normalized().ok_or(PoseError::NonUnitRotation { norm })?;
-        Ok(Self { translation, rotation })
+        Ok(Self::new(translation, rotation))
     }
 
     /// A pure translation.
     #[must_use]
     pub fn from_translation(translation: V) -> Self {
-        Self { translation, ..Self::IDENTITY }
+        Self::new(translation, <V::Rotation as Rotation<V>>::IDENTITY)
     }
 
     /// Maps a point from the local frame to the parent frame.
@@ -146,16 +156,13 @@ impl<V: Vector> Pose<V> {
     #[must_use]
     pub fn inverse(&self) -> Self {
         let rotation = self.rotation.inverse();
-        Self { translation: -rotation.rotate(self.translation), rotation }
+        Self::new(-rotation.rotate(self.translation), rotation)
     }
 
     /// `self ∘ other`: first `other`, then `self`.
     #[must_use]
     pub fn compose(&self, other: &Self) -> Self {
-        Self {
-            translation: self.transform_point(other.translation),
-            rotation: self.rotation.compose(other.rotation),
-        }
+        Self::new(self.transform_point(other.translation), self.rotation.compose(other.rotation))
     }
 
     /// `self⁻¹ ∘ other`: the pose of `other`'s frame expressed in `self`'s frame.
@@ -164,7 +171,11 @@ impl<V: Vector> Pose<V> {
     /// shape A's local frame.
     #[must_use]
     pub fn inv_compose(&self, other: &Self) -> Self {
-        self.inverse().compose(other)
+        // One rotation instead of the two of `self.inverse().compose(other)`.
+        Self::new(
+            self.rotation.inverse_rotate(other.translation - self.translation),
+            self.rotation.inverse().compose(other.rotation),
+        )
     }
 }
 
@@ -172,7 +183,7 @@ impl<V: Vector2> Pose<V> {
     /// A 2D pose from a translation and an angle in radians (counter-clockwise).
     #[must_use]
     pub fn from_angle(translation: V, angle: V::Real) -> Self {
-        Self { translation, rotation: Rot2::from_angle(angle) }
+        Self::new(translation, Rot2::from_angle(angle))
     }
 }
 
@@ -204,5 +215,21 @@ mod tests {
         let nearly = DQuat::from_xyzw(0.0, 0.0, 0.0, 1.00001);
         let p = DPose3::try_new(DVec3::ZERO, nearly).unwrap();
         assert!((p.rotation.length() - 1.0).abs() < 1e-15);
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+
+    /// No pose may leave padding bytes (see `POSE_PAD` in `math/vector.rs`): the size of a
+    /// pose is exactly the sum of its parts.
+    #[test]
+    fn poses_have_no_padding() {
+        use core::mem::size_of;
+        assert_eq!(size_of::<Pose3>(), size_of::<glam::Vec3>() + 4 + size_of::<glam::Quat>());
+        assert_eq!(size_of::<DPose3>(), size_of::<glam::DVec3>() + size_of::<glam::DQuat>());
+        assert_eq!(size_of::<Pose2>(), size_of::<glam::Vec2>() + size_of::<Rot2<f32>>());
+        assert_eq!(size_of::<DPose2>(), size_of::<glam::DVec2>() + size_of::<Rot2<f64>>());
     }
 }

@@ -39,9 +39,16 @@ pub struct DistanceOutput<V: Vector> {
 /// frame. Balls, capsules and segments use closed forms; other pairs run GJK on the cores
 /// (see [`Support`]) in A's frame.
 ///
-/// Accuracy: on polytopes GJK finds the exact answer up to rounding; on curved shapes it
-/// stops when `upper_bound - lower_bound <= 1e-5 × upper_bound` (`f32`) or `1e-10 ×`
-/// (`f64`), see [`GjkSettings`]. The bounds always hold, whatever the status.
+/// Accuracy: the bounds always hold, whatever the status (they include the rounding of the
+/// arithmetic). With `status: Converged` they are also close:
+/// `upper_bound - lower_bound <= max(tol × upper_bound, 80 ε M)`, where `tol` is
+/// [`GjkSettings::rel_tolerance`] (`1e-5` in `f32`, `1e-10` in `f64`), `ε` the machine
+/// epsilon and `M` the size of the coordinates in A's frame (the shapes' sizes plus the
+/// distance between their origins). The second term is the precision the numbers can
+/// carry: about `1e-5` in `f32` for unit-sized shapes a unit apart, so near contact an
+/// `f32` distance is known to that absolute precision, not to `1e-5` relative. On
+/// polytopes GJK lands on the exact answer up to that rounding; on curved shapes it
+/// converges to it.
 ///
 /// Degenerate input: touching shapes give 0 (or a few ulps), identical poses give 0 with
 /// `status: Overlapping`; a user's support function returning NaN gives

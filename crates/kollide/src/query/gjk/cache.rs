@@ -2,14 +2,14 @@
 
 use crate::math::{Pose, Vector};
 
-use super::simplex::Simplex;
+use super::simplex::{Simplex, SimplexVertex};
 
 /// What GJK remembers between two queries on the **same pair of shapes**, so the next query
 /// starts from the last answer instead of from scratch (Box2D's `b2SimplexCache`).
 ///
 /// Pass `SimplexCache::default()` (empty) the first time; keep passing the same cache while
-/// the shapes move. The cache stores the final simplex as points of each shape in that
-/// shape's **own local frame**, which stay points of the shapes whatever the poses become;
+/// the shapes move. The cache stores the final simplex as points of each shape, which stay
+/// points of the shapes whatever the poses become (they move with their shape);
 /// GJK rebuilds its first simplex from them and usually finishes in one or two iterations
 /// when the shapes moved a little. It also keeps the hill-climbing start vertex of each
 /// polytope.
@@ -32,15 +32,19 @@ use super::simplex::Simplex;
 #[derive(Clone, Copy, Debug)]
 pub struct SimplexCache<V: Vector> {
     pub(crate) count: usize,
-    pub(crate) local_a: [V; 4],
-    pub(crate) local_b: [V; 4],
+    /// Points of A's core, in A's frame.
+    pub(crate) a: [V; 4],
+    /// Points of B's core, in A's frame as it was under `pose_ab`.
+    pub(crate) b: [V; 4],
+    /// B's pose in A's frame when the points were stored.
+    pub(crate) pose_ab: Pose<V>,
     pub(crate) hint_a: u32,
     pub(crate) hint_b: u32,
 }
 
 impl<V: Vector> Default for SimplexCache<V> {
     fn default() -> Self {
-        Self { count: 0, local_a: [V::ZERO; 4], local_b: [V::ZERO; 4], hint_a: 0, hint_b: 0 }
+        Self { count: 0, a: [V::ZERO; 4], b: [V::ZERO; 4], pose_ab: Pose::IDENTITY, hint_a: 0, hint_b: 0 }
     }
 }
 
@@ -56,12 +60,24 @@ impl<V: Vector> SimplexCache<V> {
         self.count == 0
     }
 
-    /// Stores the final simplex. `pose_ab` is B's pose in A's frame (the frame of the simplex).
+    /// Stores the final simplex (a copy: the points are re-expressed only when loaded, so
+    /// a query whose cache is thrown away pays nothing for it).
     pub(crate) fn store(&mut self, simplex: &Simplex<V>, pose_ab: &Pose<V>) {
         self.count = simplex.count;
         for (i, v) in simplex.vertices().iter().enumerate() {
-            self.local_a[i] = v.a;
-            self.local_b[i] = pose_ab.inverse_transform_point(v.b);
+            self.a[i] = v.a;
+            self.b[i] = v.b;
+        }
+        self.pose_ab = *pose_ab;
+    }
+
+    /// The stored simplex as vertices under the new `pose_ab`: A's points are unchanged in
+    /// A's frame; B's points move with B from the old pose to the new one.
+    pub(crate) fn load(&self, pose_ab: &Pose<V>, simplex: &mut Simplex<V>) {
+        let moved = pose_ab.compose(&self.pose_ab.inverse());
+        for i in 0..self.count {
+            let (a, b) = (self.a[i], moved.transform_point(self.b[i]));
+            simplex.push(SimplexVertex { w: a - b, a, b });
         }
     }
 }

@@ -19,7 +19,8 @@ pub use simplex::{Simplex, SimplexVertex};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GjkStatus {
-    /// The bounds met within the tolerance (polytopes: the exact answer was found).
+    /// The bounds met within the tolerance, or within the rounding of the coordinates
+    /// (see [`crate::query::distance`] for the exact promise).
     Converged,
     /// The cores overlap: the simplex encloses the origin, or shrank to it.
     Overlapping,
@@ -105,10 +106,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     };
 
     if cache.count > 0 {
-        for i in 0..cache.count {
-            let (pa, pb) = (cache.local_a[i], pose_ab.transform_point(cache.local_b[i]));
-            simplex.push(SimplexVertex { w: pa - pb, a: pa, b: pb });
-        }
+        cache.load(pose_ab, &mut simplex);
         V::solve_simplex(&mut simplex);
     } else {
         let guess = a.interior_point() - b.interior_point();
@@ -156,12 +154,12 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         if vlen - lower <= settings.rel_tolerance * vlen {
             break GjkStatus::Converged;
         }
-        // How small `vv - vw` can get in floating point: v carries an absolute rounding
-        // error of a few ulps of the coordinates (`scale`), which moves v·w by ~eps·scale².
-        // Near contact (|v| much smaller than the shapes) that exceeds any tolerance
-        // relative to |v|. Only a separating direction (vw > 0) can be judged this way.
+        // The gap cannot shrink below the rounding of the coordinates (`scale`): stop there.
+        // (Near contact v itself stays accurate because the solver takes it from the
+        // face normal, see `SubSimplex`.) Only a separating direction (vw > 0) can be judged
+        // this way.
         let scale = scale2.max(w.w.length_squared()).sqrt();
-        let noise = eps * scale * (V::Real::from_usize(16) * vlen + V::Real::TWO * scale);
+        let noise = eps * scale * V::Real::from_usize(16) * vlen;
         if vw > V::Real::ZERO && vv - vw <= noise {
             break GjkStatus::Converged;
         }
