@@ -199,25 +199,25 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cache.hint_b = hint_b;
 
     let (mut lower, mut upper) = (lower, vv.sqrt());
-    let status = match status {
-        GjkStatus::Overlapping => {
-            // Enclosing the origin proves the overlap; |v| at the rounding floor proves
-            // only that the distance is below rounding.
-            lower = V::Real::ZERO;
-            upper = if simplex.count == V::DIM + 1 {
-                V::Real::ZERO
-            } else {
-                upper + rounding_slack(&simplex, &simplex.verts[0])
-            };
-            status
-        }
-        GjkStatus::Stalled if upper - lower <= settings.rel_tolerance * upper => GjkStatus::Converged,
-        s => s,
-    };
-    if status != GjkStatus::Overlapping {
-        let slack = rounding_slack(&simplex, &simplex.verts[0]);
+    let slack = rounding_slack(&simplex, &simplex.verts[0]);
+    let mut status = status;
+    if status == GjkStatus::Overlapping {
+        // Enclosing the origin proves the overlap; |v| at the rounding floor proves only
+        // that the distance is below rounding.
+        lower = V::Real::ZERO;
+        upper = if simplex.count == V::DIM + 1 { V::Real::ZERO } else { upper + slack };
+    } else {
         lower = (lower - slack).max(V::Real::ZERO);
         upper += slack;
+        // The promise of `Converged` (see `query::distance`): the certified gap is within
+        // the relative tolerance or 80 ulps of the coordinates (16 for GJK's own stopping
+        // floor, 2 x 32 for the slack on each bound). A stall that meets it has converged
+        // as far as the numbers allow.
+        let promise = settings.rel_tolerance * upper;
+        let floor = slack * V::Real::from_usize(80) / V::Real::from_usize(8 * (V::DIM + 1));
+        if status == GjkStatus::Stalled && upper - lower <= promise.max(floor) {
+            status = GjkStatus::Converged;
+        }
     }
     CoreResult { simplex, lower, upper, iterations, status }
 }
