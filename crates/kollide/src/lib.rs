@@ -34,6 +34,7 @@ pub mod prelude {
         distance, distance_cached, intersection_test, intersects, DistanceOutput, GjkStatus, SimplexCache,
     };
     pub use crate::shape::{
-        Ball, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Segment, Support, Triangle,
+        Ball, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Segment,
+        Support, Triangle,
     };
 }

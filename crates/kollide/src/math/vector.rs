@@ -1,7 +1,7 @@
 //! The vector trait that lets GJK and the shapes be written once for 2D and 3D, `f32` and `f64`.
 
 use super::{Real, Rot2, Rotation};
-use crate::query::gjk::simplex::Simplex;
+use crate::query::gjk::simplex::{Simplex, SubSimplex};
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Div, Index, Mul, Neg, Sub, SubAssign};
 use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
@@ -81,9 +81,10 @@ pub trait Vector:
     fn any_orthogonal(self) -> Self;
 
     /// The simplex sub-algorithm of GJK for this dimension (signed volumes): finds the
-    /// point of the simplex closest to the origin and keeps only the vertices it needs.
+    /// point of the simplex closest to the origin and the vertices it needs. Pure: the
+    /// caller applies the answer with `Simplex::reduce_to`.
     #[doc(hidden)]
-    fn solve_simplex(simplex: &mut Simplex<Self>);
+    fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self>;
 
     /// Squared length.
     #[inline(always)]
@@ -186,7 +187,7 @@ macro_rules! impl_vector2 {
                 self.perp().normalize_or(Self::X)
             }
             #[inline]
-            fn solve_simplex(simplex: &mut Simplex<Self>) {
+            fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self> {
                 crate::query::gjk::simplex2d::solve(simplex)
             }
         }
@@ -230,7 +231,7 @@ macro_rules! impl_vector3 {
                 self.normalize_or($v::X).any_orthonormal_vector()
             }
             #[inline]
-            fn solve_simplex(simplex: &mut Simplex<Self>) {
+            fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self> {
                 crate::query::gjk::simplex3d::solve(simplex)
             }
         }

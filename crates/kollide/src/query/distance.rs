@@ -2,7 +2,7 @@
 
 use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm};
-use super::gjk::{self, GjkSettings, GjkStatus, Goal, SimplexCache};
+use super::gjk::{self, GjkSettings, GjkStatus, GjkStep, Goal, SimplexCache};
 use crate::math::{Pose, Real, Vector};
 use crate::shape::{Support, Transformed};
 
@@ -100,6 +100,47 @@ pub fn distance_with<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cache: &mut SimplexCache<V>,
     settings: &GjkSettings<V::Real>,
 ) -> DistanceOutput<V> {
+    distance_impl(a, pose_a, b, pose_b, cache, settings, None)
+}
+
+/// [`distance_with`], recording every GJK iteration into `trace` (appended; in A's local
+/// frame) so a viewer or a picture can replay how the answer was reached. Closed-form
+/// pairs (balls, capsules, segments) record nothing.
+///
+/// ```
+/// use kollide::query::{distance_traced, GjkSettings, SimplexCache};
+/// use kollide::shape::Cuboid;
+/// use kollide::math::{Pose2, Vec2};
+/// let square = Cuboid::new(Vec2::ONE);
+/// let mut steps = Vec::new();
+/// let out = distance_traced(&square, &Pose2::IDENTITY, &square, &Pose2::from_angle(Vec2::new(3.0, 0.5), 0.3),
+///                           &mut SimplexCache::default(), &GjkSettings::default(), &mut steps);
+/// assert_eq!(steps.len() as u32, out.iterations);
+/// // The upper bound |v| only shrinks (up to rounding):
+/// assert!(steps.windows(2).all(|s| s[1].upper <= s[0].upper * (1.0 + 1e-6)));
+/// ```
+#[must_use]
+pub fn distance_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    cache: &mut SimplexCache<V>,
+    settings: &GjkSettings<V::Real>,
+    trace: &mut Vec<GjkStep<V>>,
+) -> DistanceOutput<V> {
+    distance_impl(a, pose_a, b, pose_b, cache, settings, Some(trace))
+}
+
+fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    cache: &mut SimplexCache<V>,
+    settings: &GjkSettings<V::Real>,
+    trace: Option<&mut Vec<GjkStep<V>>>,
+) -> DistanceOutput<V> {
     let pose_ab = pose_a.inv_compose(pose_b);
     let radius = a.radius() + b.radius();
     let core = match choose(a, &Transformed { shape: b, pose: pose_ab }) {
@@ -108,7 +149,7 @@ pub fn distance_with<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             CoreAnswer::exact(pa, pb)
         }
         Algorithm::Gjk => {
-            let r = gjk::run(a, b, &pose_ab, cache, settings, Goal::Distance);
+            let r = gjk::run(a, b, &pose_ab, cache, settings, Goal::Distance, trace);
             let (pa, pb) = r.simplex.witnesses();
             CoreAnswer { pa, pb, lower: r.lower, upper: r.upper, iterations: r.iterations, status: r.status }
         }
@@ -233,7 +274,7 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
         Algorithm::Gjk => {
             let settings = GjkSettings::default();
             let goal = Goal::Separation { threshold: radius };
-            let r = gjk::run(a, b, &pose_ab, &mut SimplexCache::default(), &settings, goal);
+            let r = gjk::run(a, b, &pose_ab, &mut SimplexCache::default(), &settings, goal, None);
             // Separated only when proven: the certified lower bound (rounding slack taken
             // off) clears the radii. Touching within rounding counts as intersecting, and so
             // does an undecided run (capped or stalled), which errs on the side of contact.

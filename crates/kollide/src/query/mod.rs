@@ -6,10 +6,10 @@ mod distance;
 pub mod gjk;
 
 pub use distance::{
-    distance, distance_cached, distance_with, intersection_test, intersects, DistanceOutput,
+    distance, distance_cached, distance_traced, distance_with, intersection_test, intersects, DistanceOutput,
     IntersectionOutput,
 };
-pub use gjk::{GjkSettings, GjkStatus, SimplexCache};
+pub use gjk::{GjkSettings, GjkStatus, GjkStep, SimplexCache};
 
 /// The status of a distance query (the same as GJK's).
 pub type DistanceStatus = GjkStatus;

@@ -28,6 +28,9 @@ const SCAN_LIMIT: usize = 16;
 pub struct ConvexPolygon<V> {
     vertices: Vec<V>,
     normals: Vec<V>,
+    /// The extreme vertex along each of 8 directions 45° apart (E, NE, N, ...): where an
+    /// unhinted search starts, a few steps from any answer.
+    starts: [u32; 8],
 }
 
 impl<V: Vector2> ConvexPolygon<V> {
@@ -56,7 +59,17 @@ impl<V: Vector2> ConvexPolygon<V> {
                 out / out.length()
             })
             .collect();
-        Ok(Self { vertices, normals })
+        let starts = core::array::from_fn(|k| {
+            let d = octant_direction::<V>(k);
+            let mut best = 0;
+            for (i, p) in vertices.iter().enumerate() {
+                if p.dot(d) > vertices[best].dot(d) {
+                    best = i;
+                }
+            }
+            best as u32
+        });
+        Ok(Self { vertices, normals, starts })
     }
 
     /// The convex hull of `points`.
@@ -78,6 +91,44 @@ impl<V: Vector2> ConvexPolygon<V> {
     #[must_use]
     pub fn normals(&self) -> &[V] {
         &self.normals
+    }
+}
+
+/// The unit direction of octant `k` (0 = +x, counter-clockwise in steps of 45°).
+fn octant_direction<V: Vector2>(k: usize) -> V {
+    let h = V::Real::from_f64(core::f64::consts::FRAC_1_SQRT_2);
+    let (o, z) = (V::Real::ONE, V::Real::ZERO);
+    let xy = [(o, z), (h, h), (z, o), (-h, h), (-o, z), (-h, -h), (z, -o), (h, -h)][k];
+    V::new2(xy.0, xy.1)
+}
+
+/// The octant (as in [`octant_direction`]) nearest to the direction of `d`, by comparisons.
+#[inline(always)]
+fn octant_of<V: Vector2>(d: V) -> usize {
+    let (x, y) = (d[0], d[1]);
+    let (ax, ay) = (x.abs(), y.abs());
+    // tan(22.5°) = 0.41421356: within it of an axis, the axis; otherwise the diagonal.
+    let t = V::Real::from_f64(0.414_213_562_373_095_1);
+    let z = V::Real::ZERO;
+    if ay <= t * ax {
+        if x >= z {
+            0
+        } else {
+            4
+        }
+    } else if ax <= t * ay {
+        if y >= z {
+            2
+        } else {
+            6
+        }
+    } else {
+        match (x >= z, y >= z) {
+            (true, true) => 1,
+            (false, true) => 3,
+            (false, false) => 5,
+            (true, false) => 7,
+        }
     }
 }
 
@@ -112,7 +163,7 @@ fn monotone_chain<V: Vector2>(points: &[V]) -> Vec<V> {
 impl<V: Vector2> Support<V> for ConvexPolygon<V> {
     #[inline]
     fn support(&self, dir: V) -> V {
-        let mut hint = 0;
+        let mut hint = super::NO_HINT;
         self.support_hinted(dir, &mut hint)
     }
 
@@ -133,23 +184,28 @@ impl<V: Vector2> Support<V> for ConvexPolygon<V> {
             *hint = best as u32;
             return v[best];
         }
-        // The dot product along a convex polygon's boundary rises to one maximum and falls:
-        // walk from the hint towards the rising neighbour (at most n steps).
-        let mut i = (*hint as usize).min(n - 1);
+        // The dot product along a convex polygon's boundary rises to one maximum and falls.
+        // Start from the better of the hinted vertex and the extreme vertex of the nearest
+        // of 8 directions (so no walk is longer than about n/8, even when GJK's direction
+        // swings), pick the uphill side once, then walk it with one dot product a step.
+        let mut i = self.starts[octant_of(dir)] as usize;
         let mut d = v[i].dot(dir);
+        if let Some(h) = v.get(*hint as usize) {
+            let dh = h.dot(dir);
+            if dh > d {
+                (i, d) = (*hint as usize, dh);
+            }
+        }
+        let next = |k: usize| if k + 1 == n { 0 } else { k + 1 };
+        let prev = |k: usize| if k == 0 { n - 1 } else { k - 1 };
+        let forward = v[next(i)].dot(dir) > d;
         for _ in 0..n {
-            let next = if i + 1 == n { 0 } else { i + 1 };
-            let prev = if i == 0 { n - 1 } else { i - 1 };
-            let (dn, dp) = (v[next].dot(dir), v[prev].dot(dir));
-            if dn > d && dn >= dp {
-                i = next;
-                d = dn;
-            } else if dp > d {
-                i = prev;
-                d = dp;
-            } else {
+            let j = if forward { next(i) } else { prev(i) };
+            let dj = v[j].dot(dir);
+            if dj <= d {
                 break;
             }
+            (i, d) = (j, dj);
         }
         *hint = i as u32;
         v[i]
@@ -161,5 +217,45 @@ impl<V: Vector2> Support<V> for ConvexPolygon<V> {
         let n = self.vertices.len();
         let third = V::Real::ONE / (V::Real::TWO + V::Real::ONE);
         (self.vertices[0] + self.vertices[n / 3] + self.vertices[2 * n / 3]) * third
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DVec2, Vec2};
+    use rand::{Rng, SeedableRng};
+
+    /// Support with no hint, any hint, or a stale one equals the brute-force maximum of the
+    /// dot product over all input points, for small (scanned) and large (walked) polygons.
+    fn check<V: Vector2>(n: usize, seed: u64) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let pts: Vec<V> = (0..n)
+            .map(|_| {
+                let a: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+                let r: f64 = rng.random_range(0.8..1.0);
+                V::from_f64_array([r * a.cos(), r * a.sin(), 0.0])
+            })
+            .collect();
+        let poly = ConvexPolygon::from_points(&pts);
+        let mut hint = crate::shape::NO_HINT;
+        for k in 0..2000 {
+            let a: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+            let d = V::from_f64_array([a.cos(), a.sin(), 0.0]);
+            let best = pts.iter().map(|p| p.dot(d)).fold(V::Real::MAX * -V::Real::ONE, |m, x| m.max(x));
+            assert_eq!(poly.support(d).dot(d), best, "no hint, direction {d:?}");
+            if k % 7 == 0 {
+                hint = rng.random_range(0..(2 * n as u32));
+            }
+            assert_eq!(poly.support_hinted(d, &mut hint).dot(d), best, "hint, direction {d:?}");
+        }
+    }
+
+    #[test]
+    fn support_matches_brute_force() {
+        for (n, seed) in [(5, 1), (16, 2), (64, 3), (500, 4)] {
+            check::<Vec2>(n, seed);
+            check::<DVec2>(n, seed + 10);
+        }
     }
 }

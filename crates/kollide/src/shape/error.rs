@@ -32,6 +32,13 @@ pub enum ShapeError {
         /// Points needed.
         needed: usize,
     },
+    /// More points than vertex indices (`u32`) can address.
+    TooManyPoints {
+        /// Points given.
+        count: usize,
+        /// The most accepted.
+        max: usize,
+    },
     /// All points of a 2D polygon lie on one line (or coincide): the polygon has no area.
     Collinear {
         /// Points given.
@@ -53,6 +60,7 @@ impl fmt::Display for ShapeError {
             Self::TooFewPoints { count, needed } => {
                 write!(f, "{count} points given, at least {needed} needed")
             }
+            Self::TooManyPoints { count, max } => write!(f, "{count} points given, at most {max} accepted"),
             Self::Collinear { count } => {
                 write!(f, "all {count} points are collinear: the polygon would have no area")
             }

@@ -8,6 +8,10 @@
 
 use crate::math::{Pose, Real, Vector};
 
+/// The `hint` of [`Support::support_hinted`] that means "no previous vertex": the shape
+/// chooses where to start.
+pub const NO_HINT: u32 = u32::MAX;
+
 /// The support mapping of a convex shape: the one method a user's own shape implements.
 ///
 /// All points and directions are in the shape's **local frame**.
@@ -48,8 +52,9 @@ pub trait Support<V: Vector> {
 
     /// [`support`](Support::support) with a hint: polytopes with many vertices keep in
     /// `hint` the index of the vertex they returned last, and start their search there.
-    /// Callers pass the same `hint` for a run of nearby directions; `0` is always a valid
-    /// start. Shapes without vertices ignore it.
+    /// Callers pass the same `hint` for a run of nearby directions, starting from
+    /// [`NO_HINT`] (then the shape picks its own start). Shapes without vertices ignore it;
+    /// a shape must accept any value (out of range means no hint).
     #[inline(always)]
     fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
         let _ = hint;

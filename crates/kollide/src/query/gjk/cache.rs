@@ -1,6 +1,7 @@
 //! The warm-start cache of GJK (temporal coherence).
 
 use crate::math::{Pose, Vector};
+use crate::shape::NO_HINT;
 
 use super::simplex::{Simplex, SimplexVertex};
 
@@ -44,7 +45,14 @@ pub struct SimplexCache<V: Vector> {
 
 impl<V: Vector> Default for SimplexCache<V> {
     fn default() -> Self {
-        Self { count: 0, a: [V::ZERO; 4], b: [V::ZERO; 4], pose_ab: Pose::IDENTITY, hint_a: 0, hint_b: 0 }
+        Self {
+            count: 0,
+            a: [V::ZERO; 4],
+            b: [V::ZERO; 4],
+            pose_ab: Pose::IDENTITY,
+            hint_a: NO_HINT,
+            hint_b: NO_HINT,
+        }
     }
 }
 

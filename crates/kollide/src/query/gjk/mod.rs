@@ -7,6 +7,8 @@
 
 pub(crate) mod cache;
 pub(crate) mod simplex;
+#[doc(hidden)]
+pub use simplex::SubSimplex;
 pub(crate) mod simplex2d;
 pub(crate) mod simplex3d;
 
@@ -62,6 +64,24 @@ impl<R: Real> Default for GjkSettings<R> {
     }
 }
 
+/// One GJK iteration as recorded by [`crate::query::distance_traced`], in A's local frame:
+/// the simplex it started from, its closest point `v`, the new support point `w` of the
+/// Minkowski difference of the cores in direction `-v`, and the bounds on the core distance
+/// after it (before rounding slack).
+#[derive(Clone, Copy, Debug)]
+pub struct GjkStep<V: Vector> {
+    /// The simplex at the start of the iteration.
+    pub simplex: Simplex<V>,
+    /// Its point closest to the origin.
+    pub v: V,
+    /// The support point found along `-v`.
+    pub w: V,
+    /// The best lower bound so far.
+    pub lower: V::Real,
+    /// The upper bound `|v|`.
+    pub upper: V::Real,
+}
+
 /// How many steps that leave |v| unchanged (within rounding) GJK takes before it stops as
 /// `Stalled`.
 const MAX_FLAT_STEPS: u32 = 3;
@@ -95,6 +115,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cache: &mut SimplexCache<V>,
     settings: &GjkSettings<V::Real>,
     goal: Goal<V::Real>,
+    mut trace: Option<&mut Vec<GjkStep<V>>>,
 ) -> CoreResult<V> {
     let b = Transformed { shape: b, pose: *pose_ab };
     let (mut hint_a, mut hint_b) = (cache.hint_a, cache.hint_b);
@@ -107,7 +128,8 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 
     if cache.count > 0 {
         cache.load(pose_ab, &mut simplex);
-        V::solve_simplex(&mut simplex);
+        let sub = V::solve_simplex(&simplex);
+        simplex.reduce_to(&sub);
     } else {
         let guess = a.interior_point() - b.interior_point();
         let dir = if guess.length_squared() > V::Real::ZERO { -guess } else { V::axis(0) };
@@ -144,6 +166,9 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         let vlen = vv.sqrt();
         let vw = v.dot(w.w);
         lower = lower.max(vw / vlen);
+        if let Some(t) = trace.as_deref_mut() {
+            t.push(GjkStep { simplex, v, w: w.w, lower, upper: vlen });
+        }
         if let Goal::Separation { threshold } = goal {
             // Separated once the lower bound clears the threshold by more than rounding
             // (the same slack that certifies the bounds below).
@@ -168,23 +193,23 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             // be 0 and a test above would have stopped; here rounding blocks progress.
             break GjkStatus::Stalled;
         }
-        let previous = simplex;
         simplex.push(w);
-        V::solve_simplex(&mut simplex);
-        let v_new = simplex.closest();
+        let sub = V::solve_simplex(&simplex);
+        let v_new = sub.v;
         let vv_new = v_new.length_squared();
-        if simplex.count <= V::DIM && vv_new >= vv {
+        if sub.count <= V::DIM && vv_new >= vv {
             // |v| did not decrease. Near a face-face contact a step gains only second order
             // in |v| (lost in rounding) but first order in the direction of v, which is
             // what tightens the lower bound: accept a step that is no worse than rounding,
             // a few times, and stop when it is clearly worse or keeps happening (cycling).
-            let noise = (vv + vv.sqrt() * simplex.max_norm_squared().sqrt()) * eps * V::Real::from_usize(16);
+            let noise = (vv + vv.sqrt() * scale2.sqrt()) * eps * V::Real::from_usize(16);
             flat_steps += 1;
             if vv_new > vv + noise || flat_steps > MAX_FLAT_STEPS {
-                simplex = previous;
+                simplex.pop();
                 break GjkStatus::Stalled;
             }
         }
+        simplex.reduce_to(&sub);
         v = v_new;
         vv = vv_new;
         if let Goal::Separation { threshold } = goal {

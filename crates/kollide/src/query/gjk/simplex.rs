@@ -78,15 +78,25 @@ impl<V: Vector> Simplex<V> {
         m
     }
 
-    /// Keeps only the vertices `sub` names, with its weights and closest point.
+    /// Keeps only the vertices `sub` names, with its weights and closest point. In place:
+    /// the solver lists indices in ascending order, so no vertex is overwritten before it
+    /// is moved.
     pub(crate) fn reduce_to(&mut self, sub: &SubSimplex<V>) {
-        let old = self.verts;
         for k in 0..sub.count {
-            self.verts[k] = old[sub.index[k]];
+            let i = sub.index[k];
+            debug_assert!(i >= k);
+            if i != k {
+                self.verts[k] = self.verts[i];
+            }
             self.lambdas[k] = sub.lambda[k];
         }
         self.count = sub.count;
         self.v = sub.v;
+    }
+
+    /// Drops the newest vertex (a step that did not help).
+    pub(crate) fn pop(&mut self) {
+        self.count -= 1;
     }
 }
 
@@ -97,12 +107,13 @@ impl<V: Vector> Simplex<V> {
 /// projection of the origin on the triangle's plane along the normal, whose direction is
 /// exact to a few ulps even when |v| is tiny next to the coordinates (near contact), where
 /// `Σ λᵢ wᵢ` would lose the direction to cancellation.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct SubSimplex<V: Vector> {
-    pub index: [usize; 4],
-    pub lambda: [V::Real; 4],
-    pub count: usize,
-    pub v: V,
+pub struct SubSimplex<V: Vector> {
+    pub(crate) index: [usize; 4],
+    pub(crate) lambda: [V::Real; 4],
+    pub(crate) count: usize,
+    pub(crate) v: V,
 }
 
 impl<V: Vector> SubSimplex<V> {

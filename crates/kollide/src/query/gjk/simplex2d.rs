@@ -11,8 +11,8 @@ fn area2<V: Vector2>(p: V, q: V, r: V) -> V::Real {
     (q - p).perp_dot2(r - p)
 }
 
-/// Reduces `simplex` to the sub-simplex whose hull holds the point closest to the origin.
-pub(crate) fn solve<V: Vector2>(simplex: &mut Simplex<V>) {
+/// The sub-simplex whose hull holds the point closest to the origin.
+pub(crate) fn solve<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V> {
     let w = &simplex.verts;
     let mut sub = match simplex.count {
         1 => SubSimplex::vertex(w, 0),
@@ -30,7 +30,7 @@ pub(crate) fn solve<V: Vector2>(simplex: &mut Simplex<V>) {
             sub.v = n * (p.dot(n) / nn);
         }
     }
-    simplex.reduce_to(&sub);
+    sub
 }
 
 fn solve_triangle<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V> {

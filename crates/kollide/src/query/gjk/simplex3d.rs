@@ -1,29 +1,21 @@
 //! The simplex sub-algorithm in 3D: signed volumes (Montanari, Petrinic, Barbieri 2017,
 //! "Improving the GJK algorithm for faster and more reliable distance queries between
 //! convex objects", ACM TOG 36(3)). Weights are ratios of signed volumes (areas for a
-//! triangle, projected on the plane where it is largest), which stays accurate for the
-//! thin and nearly flat simplices GJK meets near convergence.
+//! triangle, measured along its normal after projecting the origin on its plane), which
+//! stays accurate for the thin and nearly flat simplices GJK meets near convergence.
 
 use super::simplex::{nearest, same_sign, solve_segment, Simplex, SimplexVertex, SubSimplex};
 use crate::math::{Real, Vector3};
 
-/// Reduces `simplex` to the sub-simplex whose hull holds the point closest to the origin.
-pub(crate) fn solve<V: Vector3>(simplex: &mut Simplex<V>) {
-    let sub = match simplex.count {
+/// The sub-simplex whose hull holds the point closest to the origin.
+pub(crate) fn solve<V: Vector3>(simplex: &Simplex<V>) -> SubSimplex<V> {
+    match simplex.count {
         1 => SubSimplex::vertex(&simplex.verts, 0),
         2 => solve_segment(&simplex.verts, 0, 1),
         3 => solve_triangle(&simplex.verts, [0, 1, 2]),
         _ => solve_tetrahedron(&simplex.verts),
     }
-    .without_zero_weights();
-    simplex.reduce_to(&sub);
-}
-
-/// Twice the signed area of `p q r` projected on the coordinate plane `(i, j)`.
-#[inline(always)]
-fn area2_on<V: Vector3>(p: V, q: V, r: V, i: usize, j: usize) -> V::Real {
-    let (u, v) = (q - p, r - p);
-    u[i] * v[j] - u[j] * v[i]
+    .without_zero_weights()
 }
 
 fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSimplex<V> {
@@ -38,19 +30,13 @@ fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSi
         // Collinear or coincident corners: the answer is on one of the edges.
         return nearest(w, edges.iter().map(|&(i, j)| solve_segment(w, i, j)));
     }
-    // Project the origin on the triangle's plane, then measure areas on the coordinate
-    // plane where the triangle's shadow is largest (|n_k| largest).
+    // Project the origin on the triangle's plane; each weight is the signed area of the
+    // triangle with that corner replaced by the projection, measured along the normal
+    // (`mu = n·n` is the whole triangle's).
     let p0 = n * (a.dot(n) / nn);
-    let k = if n[0].abs() >= n[1].abs() && n[0].abs() >= n[2].abs() {
-        0
-    } else if n[1].abs() >= n[2].abs() {
-        1
-    } else {
-        2
-    };
-    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-    let mu = area2_on(a, b, c, i, j);
-    let cs = [area2_on(p0, b, c, i, j), area2_on(a, p0, c, i, j), area2_on(a, b, p0, i, j)];
+    let (pa, pb, pc) = (a - p0, b - p0, c - p0);
+    let cs = [pb.cross3(pc).dot(n), pc.cross3(pa).dot(n), pa.cross3(pb).dot(n)];
+    let mu = nn;
     if cs.iter().all(|&x| same_sign(mu, x)) {
         let inv = V::Real::ONE / mu;
         return SubSimplex {
