@@ -11,7 +11,8 @@ use crate::json::{join, number, InputError, Obj, Result};
 use crate::shapes::{Round, Shape2, Shape3};
 use kollide::math::{Vector, Vector2, Vector3};
 use kollide::shape::{
-    Ball, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Segment, ShapeError, Triangle,
+    Ball, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Segment,
+    ShapeError, Triangle,
 };
 
 /// What a shape is, whatever its name in this dimension.
@@ -133,9 +134,10 @@ fn shape_error(path: &str, e: &ShapeError) -> InputError {
         ShapeError::Negative { field, value } => {
             InputError::new(at(field), format!("must be >= 0, got {value}"))
         }
-        ShapeError::TooFewPoints { .. } | ShapeError::Collinear { .. } | ShapeError::Coplanar { .. } => {
-            InputError::new(at("points"), e.to_string())
-        }
+        ShapeError::TooFewPoints { .. }
+        | ShapeError::TooManyPoints { .. }
+        | ShapeError::Collinear { .. }
+        | ShapeError::Coplanar { .. } => InputError::new(at("points"), e.to_string()),
     }
 }
 
@@ -204,10 +206,7 @@ pub fn shape3<V: Vector3>(obj: &Obj) -> Result<Shape3<V>> {
         Kind::Triangle => {
             Shape3::Triangle(built(obj, Triangle::try_new(obj.vec("a")?, obj.vec("b")?, obj.vec("c")?))?)
         }
-        Kind::Convex => {
-            let _ = obj.points::<V>("points")?;
-            return Err(InputError::new(obj.at("type"), "convex_hull: not available in this build"));
-        }
+        Kind::Convex => Shape3::ConvexHull(built(obj, ConvexHull::try_from_points(&obj.points("points")?))?),
     };
     rounded(obj, core)
 }

@@ -8,8 +8,8 @@
 
 use kollide::math::{Vector, Vector2, Vector3};
 use kollide::shape::{
-    Ball, Capsule, Cone, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Primitive, Rounded, Segment, Support,
-    Triangle,
+    Ball, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Primitive, Rounded, Segment,
+    Support, Triangle,
 };
 
 /// A 2D shape read from a query line.
@@ -52,6 +52,8 @@ pub enum Shape3<V: Vector3> {
     Segment(Segment<V>),
     /// `"triangle"`.
     Triangle(Triangle<V>),
+    /// `"convex_hull"`.
+    ConvexHull(ConvexHull<V>),
     /// Any of the above with `"round": r`. Boxed because the enum contains itself.
     Rounded(Box<Rounded<Shape3<V>, V::Real>>),
 }
@@ -102,7 +104,7 @@ delegate_support!(
 delegate_support!(
     Shape3,
     Vector3,
-    [Ball, Cuboid, Capsule, Cylinder, Cone, Ellipsoid, Segment, Triangle, Rounded]
+    [Ball, Cuboid, Capsule, Cylinder, Cone, Ellipsoid, Segment, Triangle, ConvexHull, Rounded]
 );
 
 /// Wraps a shape in [`Rounded`]: how each enum builds its `Rounded` variant.

@@ -142,6 +142,44 @@ fn circle_rectangle_2d() {
 }
 
 #[test]
+fn convex_hull_of_box_corners_is_that_box() {
+    // The 8 corners of a box (half extents h) plus points inside and on its faces: the hull
+    // is the box, so the distance to a ball is |p - clamp(p)| - r. The box is turned a
+    // quarter turn about z, which swaps its x and y extents.
+    let h = [0.5, 1.0, 1.5];
+    let mut points: Vec<[f64; 3]> = Vec::new();
+    for i in 0..8 {
+        points.push([0, 1, 2].map(|k| if i >> k & 1 == 1 { h[k] } else { -h[k] }));
+    }
+    points.extend([[0.0, 0.0, 0.0], [0.1, -0.2, 0.3], [0.5, 0.0, 0.0], [0.0, 1.0, 1.5]]);
+    let quarter = std::f64::consts::FRAC_1_SQRT_2;
+    let hull = json!({"shape": {"type": "convex_hull", "points": points}, "translation": [1.0, 2.0, 3.0],
+                      "rotation": [0.0, 0.0, quarter, quarter]});
+    let world_half = [h[1], h[0], h[2]];
+    for (args, tol) in PRECISIONS {
+        let mut rng = Rng(11);
+        let centres: Vec<[f64; 3]> =
+            (0..40).map(|_| [rng.range(-1.0, 3.0), rng.range(0.0, 4.0), rng.range(0.0, 6.0)]).collect();
+        let queries: Vec<Value> = centres
+            .iter()
+            .map(|c| query("distance", hull.clone(), body(json!({"type": "ball", "radius": 0.25}), c)))
+            .collect();
+        let run = ask(&queries, args);
+        assert_eq!(run.code, 0, "{}", run.stdout);
+        let mut separated = 0;
+        for (out, c) in run.lines.iter().zip(&centres) {
+            let local = [c[0] - 1.0, c[1] - 2.0, c[2] - 3.0];
+            let outside =
+                (0..3).map(|k| (local[k].abs() - world_half[k]).max(0.0)).map(|d| d * d).sum::<f64>();
+            let want = (outside.sqrt() - 0.25).max(0.0);
+            close(&format!("distance to {c:?}"), num(out, "distance"), want, tol);
+            separated += usize::from(want > 0.0);
+        }
+        assert!((8..36).contains(&separated), "{separated} of 40 separated");
+    }
+}
+
+#[test]
 fn f32_flag_computes_in_f32_and_prints_f32_numbers() {
     let q = query(
         "distance",
@@ -243,6 +281,7 @@ fn the_examples_file_runs_clean_and_shows_every_shape() {
         "segment",
         "triangle",
         "convex_polygon",
+        "convex_hull",
     ];
     for t in every {
         assert!(types.contains(&t), "examples lack a {t}");
