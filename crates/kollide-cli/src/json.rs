@@ -150,11 +150,8 @@ impl<'v, 'p> Obj<'v, 'p> {
         match v {
             Value::Object(map) => Ok(Self { map, path }),
             other => {
-                let what = if path.is_empty() { "the line" } else { path };
-                Err(InputError::new(
-                    path,
-                    format!("expected {what} to be a JSON object, got {}", type_name(other)),
-                ))
+                let what = if path.is_empty() { "the line to be " } else { "" };
+                Err(InputError::new(path, format!("expected {what}a JSON object, got {}", type_name(other))))
             }
         }
     }

@@ -29,6 +29,7 @@ fn malformed_lines_name_what_is_wrong_and_the_rest_are_answered() {
         ("3", r#""translation": [0, 0, 0]"#, r#""translation": [0, 0, 0], "rotation": [0, 0, 1]"#),
         ("3", r#""translation": [0, 0, 0]"#, r#""position": [0, 0, 0]"#),
         ("3", r#""query": "distance", "#, ""),
+        ("3", r#"{"type": "ball", "radius": 1}"#, "3"),
         (
             "3",
             r#""type": "cuboid", "half_extents": [1, 1, 1]"#,
@@ -72,6 +73,7 @@ fn malformed_lines_name_what_is_wrong_and_the_rest_are_answered() {
         "a.rotation: expected 4 numbers [x, y, z, w] (a unit quaternion), got 3",
         "a.position: unknown field for a body (expected shape, translation, rotation, angle)",
         "query: missing field",
+        "a.shape: expected a JSON object, got a number",
         "b.shape.points: all 4 points are coplanar: the hull would have no volume",
         "b.shape.points: 3 points given, at least 4 needed",
         "b.shape.type: \"convex_polygon\" is a 2D shape but this body is 3D (its translation has 3 numbers); use \"convex_hull\"",
