@@ -1,1 +1,109 @@
-fn main() {}
+//! `kollide`: collision queries from the command line.
+//!
+//! `kollide query [FILE] [--f32]` reads JSON lines (one query each) and writes one JSON line
+//! per query; `kollide demo` runs the shipped examples. The format is described in this
+//! crate's README.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod answer;
+mod demo;
+mod json;
+mod run;
+mod shape_json;
+mod shapes;
+mod space;
+
+use answer::Precision;
+use clap::{Parser, Subcommand};
+use run::RunError;
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Collision queries between convex shapes, as JSON lines.
+#[derive(Debug, Parser)]
+#[command(name = "kollide", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Answer queries: one JSON object per input line, one JSON line per answer.
+    ///
+    /// Exit code: 0 when every line was answered, 1 when some line was malformed (its
+    /// answer is {"line": n, "error": "..."}; the other lines are still answered), 2 when
+    /// the input cannot be read.
+    Query {
+        /// The file of queries; `-` or nothing reads standard input.
+        file: Option<PathBuf>,
+        /// Compute in f32 (Vec2/Vec3) instead of f64 (DVec2/DVec3).
+        #[arg(long)]
+        f32: bool,
+    },
+    /// Run the example queries shipped with kollide and show each with its answer.
+    Demo {
+        /// Compute in f32 instead of f64.
+        #[arg(long)]
+        f32: bool,
+    },
+}
+
+/// The precision the `--f32` flag asks for.
+fn precision(f32: bool) -> Precision {
+    if f32 {
+        Precision::F32
+    } else {
+        Precision::F64
+    }
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Query { file, f32 } => query(file, precision(f32)),
+        Command::Demo { f32 } => match demo::demo(&mut io::stdout().lock(), precision(f32)) {
+            Ok(0) => ExitCode::SUCCESS,
+            Ok(_) => ExitCode::from(1),
+            Err(e) => write_failed(&e),
+        },
+    }
+}
+
+/// `kollide query`: answers the file (or stdin) on stdout; returns the exit code.
+fn query(file: Option<PathBuf>, precision: Precision) -> ExitCode {
+    let (input, name): (Box<dyn Read>, String) = match file {
+        Some(path) if path.as_os_str() != "-" => match File::open(&path) {
+            Ok(f) => (Box::new(f), path.display().to_string()),
+            Err(e) => {
+                eprintln!("kollide: cannot read {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        _ => (Box::new(io::stdin().lock()), "standard input".to_string()),
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match run::run(&mut BufReader::new(input), &mut out, precision) {
+        Ok(s) if s.failed == 0 => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(RunError::Read(e)) => {
+            eprintln!("kollide: cannot read {name}: {e}");
+            ExitCode::from(2)
+        }
+        Err(RunError::Write(e)) => write_failed(&e),
+    }
+}
+
+/// A closed pipe (`kollide query big.jsonl | head`) ends the run quietly; other write
+/// errors are reported.
+fn write_failed(e: &io::Error) -> ExitCode {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("kollide: cannot write the output: {e}");
+    ExitCode::from(2)
+}

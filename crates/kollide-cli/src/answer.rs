@@ -1,0 +1,194 @@
+//! One input line in, one output line out: parse, pick the vector type, run the query.
+
+use crate::json::{array, scalar_name, InputError, Obj, Result};
+use crate::space::{body, Space};
+use kollide::math::{DVec2, DVec3, Real, Vec2, Vec3};
+use kollide::query::{distance, intersection_test, GjkStatus};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The scalar type the queries are computed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// `f32` (`Vec2`, `Vec3`, `Pose2`, `Pose3`): `--f32`.
+    F32,
+    /// `f64` (`DVec2`, `DVec3`, `DPose2`, `DPose3`): the default.
+    F64,
+}
+
+/// The answer to one line: the JSON text to print (no newline) and whether it is an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// One line of JSON.
+    pub json: String,
+    /// `true` when the line was answered, `false` for an `{"line": n, "error": ...}`.
+    pub ok: bool,
+}
+
+/// What the line asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Query {
+    /// `"intersects"`: [`intersection_test`].
+    Intersects,
+    /// `"distance"`: [`distance`].
+    Distance,
+}
+
+/// `{"line": n, "intersects": bool}`.
+#[derive(Serialize)]
+struct IntersectsReply {
+    line: usize,
+    intersects: bool,
+}
+
+/// `{"line": n, "distance": d, ...}`: [`kollide::query::DistanceOutput`] in the world frame,
+/// fields in the order of the docs.
+#[derive(Serialize)]
+struct DistanceReply<R> {
+    line: usize,
+    distance: R,
+    lower_bound: R,
+    upper_bound: R,
+    point_a: Vec<R>,
+    point_b: Vec<R>,
+    normal: Vec<R>,
+    iterations: u32,
+    status: &'static str,
+}
+
+/// `{"line": n, "error": "..."}`.
+#[derive(Serialize)]
+struct ErrorReply<'a> {
+    line: usize,
+    error: &'a str,
+}
+
+/// Answers line number `line` (1-based) whose text is `text`.
+///
+/// Never panics: every problem with the line becomes an `{"line": n, "error": ...}` reply.
+#[must_use]
+pub fn respond(line: usize, text: &str, precision: Precision) -> Reply {
+    match evaluate(line, text, precision) {
+        Ok(json) => Reply { json, ok: true },
+        Err(e) => {
+            let message = e.to_string();
+            let json = serde_json::to_string(&ErrorReply { line, error: &message })
+                .unwrap_or_else(|_| format!("{{\"line\":{line},\"error\":\"unprintable error\"}}"));
+            Reply { json, ok: false }
+        }
+    }
+}
+
+/// Parses the line, reads the dimension from the bodies' translations and answers in the
+/// matching vector type.
+fn evaluate(line: usize, text: &str, precision: Precision) -> Result<String> {
+    let value: Value = serde_json::from_str(text).map_err(json_syntax_error)?;
+    let top = Obj::new(&value, "")?;
+    top.only(&["query", "a", "b"], "in a query")?;
+    let query = match top.str("query")? {
+        "intersects" => Query::Intersects,
+        "distance" => Query::Distance,
+        other => {
+            let msg = format!("unknown query \"{other}\" (expected \"intersects\" or \"distance\")");
+            return Err(InputError::new("query", msg));
+        }
+    };
+    let (a, b) = (top.get("a")?, top.get("b")?);
+    let dim = dimension(a, "a")?;
+    let dim_b = dimension(b, "b")?;
+    if dim_b != dim {
+        let msg =
+            format!("has {dim_b} numbers but a.translation has {dim}: both bodies must be 2D or both 3D");
+        return Err(InputError::new("b.translation", msg));
+    }
+    match (dim, precision) {
+        (2, Precision::F32) => answer::<Vec2>(line, query, a, b),
+        (2, Precision::F64) => answer::<DVec2>(line, query, a, b),
+        (_, Precision::F32) => answer::<Vec3>(line, query, a, b),
+        (_, Precision::F64) => answer::<DVec3>(line, query, a, b),
+    }
+}
+
+/// Says what is wrong with a line that is not JSON. serde_json's message ends with the
+/// position (`at line 1 column 7`); within one line only the column says anything.
+fn json_syntax_error(e: serde_json::Error) -> InputError {
+    let full = e.to_string();
+    let what = full.split(" at line ").next().unwrap_or(&full);
+    let hint = if what.contains("number out of range") {
+        " (every number must be finite and within f64 range; JSON has no NaN or infinity)"
+    } else {
+        ""
+    };
+    InputError::new("", format!("invalid JSON at column {}: {what}{hint}", e.column()))
+}
+
+/// The dimension of the body at `path`: the length of its translation, 2 or 3.
+fn dimension(v: &Value, path: &str) -> Result<usize> {
+    let obj = Obj::new(v, path)?;
+    // Before the translation is needed: a misspelt `"position"` is named as such.
+    obj.only(&["shape", "translation", "rotation", "angle"], "for a body")?;
+    let at = obj.at("translation");
+    match array(obj.get("translation")?, &at)?.len() {
+        n @ (2 | 3) => Ok(n),
+        n => Err(InputError::new(at, format!("expected 2 or 3 numbers, got {n}"))),
+    }
+}
+
+/// Reads both bodies in the vector type `V`, runs the query and writes the reply.
+fn answer<V: Space>(line: usize, query: Query, a: &Value, b: &Value) -> Result<String> {
+    let a = body::<V>(a, "a")?;
+    let b = body::<V>(b, "b")?;
+    let json = match query {
+        Query::Intersects => {
+            let out = intersection_test(&a.shape, &a.pose, &b.shape, &b.pose);
+            if out.status == GjkStatus::NonFiniteSupport {
+                return Err(overflow::<V>(out.status));
+            }
+            serde_json::to_string(&IntersectsReply { line, intersects: out.intersects })
+        }
+        Query::Distance => {
+            let out = distance(&a.shape, &a.pose, &b.shape, &b.pose);
+            let numbers = [out.distance, out.lower_bound, out.upper_bound];
+            let vectors = [out.point_a, out.point_b, out.normal];
+            if !(numbers.iter().all(|x| x.is_finite()) && vectors.iter().all(|v| v.is_finite_vec())) {
+                return Err(overflow::<V>(out.status));
+            }
+            serde_json::to_string(&DistanceReply {
+                line,
+                distance: tidy(out.distance),
+                lower_bound: tidy(out.lower_bound),
+                upper_bound: tidy(out.upper_bound),
+                point_a: components(out.point_a),
+                point_b: components(out.point_b),
+                normal: components(out.normal),
+                iterations: out.iterations,
+                status: out.status.as_str(),
+            })
+        }
+    };
+    json.map_err(|e| InputError::new("", format!("could not write the answer: {e}")))
+}
+
+/// The error for a query whose answer is not finite: valid shapes only get there when the
+/// arithmetic overflows (coordinates near the largest float). Printing `null` or an
+/// infinite distance would pass a made-up answer on as a real one.
+fn overflow<V: Space>(status: GjkStatus) -> InputError {
+    let msg = format!(
+        "no finite answer in {} (status {}): coordinates or sizes too large for the arithmetic",
+        scalar_name::<V::Real>(),
+        status.as_str()
+    );
+    InputError::new("", msg)
+}
+
+/// `-0` becomes `0` (adding `+0` does that and changes nothing else), so a normal prints
+/// as `[1.0, 0.0]` rather than `[1.0, -0.0]`.
+fn tidy<R: Real>(x: R) -> R {
+    x + R::ZERO
+}
+
+/// The components of a vector, as a JSON array of its own scalar type (so `f32` results
+/// print as the shortest `f32`, `0.1`, not as the `f64` `0.10000000149011612`).
+fn components<V: Space>(v: V) -> Vec<V::Real> {
+    (0..V::DIM).map(|i| tidy(v[i])).collect()
+}

@@ -1,0 +1,242 @@
+//! Reading a parsed JSON value field by field, with errors that name the JSON path.
+//!
+//! serde's derive would parse the input in one line, but its messages for tagged shapes
+//! and nested arrays do not say *where* in the line the problem is; the query format is
+//! small, so it is read by hand and every error carries its path (`a.shape.points[2]`).
+
+use core::fmt;
+use kollide::math::{Real, Vector};
+use serde_json::{Map, Value};
+
+/// Why an input line could not be answered: the JSON path of the offending value and what
+/// is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// Where in the line, like `a.shape.radius` (empty for the line as a whole).
+    pub path: String,
+    /// What is wrong, like `must be > 0, got -1`.
+    pub message: String,
+}
+
+impl InputError {
+    /// An error at `path`.
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { path: path.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// The result of reading input.
+pub type Result<T> = core::result::Result<T, InputError>;
+
+/// `parent.key`, or `key` at the top level.
+#[must_use]
+pub fn join(parent: &str, key: &str) -> String {
+    if parent.is_empty() {
+        key.to_string()
+    } else {
+        format!("{parent}.{key}")
+    }
+}
+
+/// The JSON type of a value, for messages.
+#[must_use]
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Reads a number at `path` as the scalar `R`, refusing values that are not finite in `R`.
+///
+/// serde_json never produces NaN or infinity (it refuses `1e999` while parsing), but a
+/// finite `f64` such as `1e39` overflows `f32`: that is reported here, naming the value.
+///
+/// # Errors
+/// When `v` is not a number, or does not fit `R`.
+pub fn number<R: Real>(v: &Value, path: &str) -> Result<R> {
+    let x = match v {
+        Value::Number(n) => n.as_f64(),
+        Value::Null => return Err(InputError::new(
+            path,
+            "expected a number, got null (JSON has no NaN or infinity, and serializers write them as null)",
+        )),
+        other => return Err(InputError::new(path, format!("expected a number, got {}", type_name(other)))),
+    };
+    let Some(x) = x.filter(|x| x.is_finite()) else {
+        return Err(InputError::new(path, "not a finite number"));
+    };
+    let r = R::from_f64(x);
+    if r.is_finite() {
+        Ok(r)
+    } else {
+        Err(InputError::new(path, format!("{x:e} is out of range for {}", scalar_name::<R>())))
+    }
+}
+
+/// `"f32"` or `"f64"`.
+#[must_use]
+pub fn scalar_name<R: Real>() -> &'static str {
+    if core::mem::size_of::<R>() == 4 {
+        "f32"
+    } else {
+        "f64"
+    }
+}
+
+/// Reads an array of exactly `V::DIM` numbers at `path` as a vector.
+///
+/// # Errors
+/// When `v` is not an array, has the wrong length, or holds a bad number (named by index).
+pub fn vector<V: Vector>(v: &Value, path: &str) -> Result<V> {
+    let a = numbers::<V::Real>(v, path, V::DIM)?;
+    let mut xyz = [0.0; 3];
+    for (slot, x) in xyz.iter_mut().zip(a) {
+        *slot = x.to_f64();
+    }
+    Ok(V::from_f64_array(xyz))
+}
+
+/// Reads an array of exactly `n` numbers at `path`.
+///
+/// # Errors
+/// When `v` is not an array, has the wrong length, or holds a bad number (named by index).
+pub fn numbers<R: Real>(v: &Value, path: &str, n: usize) -> Result<Vec<R>> {
+    let items = array(v, path)?;
+    if items.len() != n {
+        return Err(InputError::new(path, format!("expected {n} numbers, got {}", items.len())));
+    }
+    items.iter().enumerate().map(|(i, x)| number(x, &format!("{path}[{i}]"))).collect()
+}
+
+/// The items of an array at `path`.
+///
+/// # Errors
+/// When `v` is not an array.
+pub fn array<'v>(v: &'v Value, path: &str) -> Result<&'v [Value]> {
+    match v {
+        Value::Array(items) => Ok(items),
+        other => Err(InputError::new(path, format!("expected an array, got {}", type_name(other)))),
+    }
+}
+
+/// A JSON object being read, with its path for messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Obj<'v, 'p> {
+    map: &'v Map<String, Value>,
+    path: &'p str,
+}
+
+impl<'v, 'p> Obj<'v, 'p> {
+    /// Views `v` (found at `path`) as an object.
+    ///
+    /// # Errors
+    /// When `v` is not an object.
+    pub fn new(v: &'v Value, path: &'p str) -> Result<Self> {
+        match v {
+            Value::Object(map) => Ok(Self { map, path }),
+            other => {
+                let what = if path.is_empty() { "the line to be " } else { "" };
+                Err(InputError::new(path, format!("expected {what}a JSON object, got {}", type_name(other))))
+            }
+        }
+    }
+
+    /// This object's path.
+    #[must_use]
+    pub fn path(&self) -> &'p str {
+        self.path
+    }
+
+    /// The path of one of this object's fields.
+    #[must_use]
+    pub fn at(&self, key: &str) -> String {
+        join(self.path, key)
+    }
+
+    /// A field that may be absent.
+    #[must_use]
+    pub fn opt(&self, key: &str) -> Option<&'v Value> {
+        self.map.get(key)
+    }
+
+    /// A field that must be present.
+    ///
+    /// # Errors
+    /// `missing field` at the field's path.
+    pub fn get(&self, key: &str) -> Result<&'v Value> {
+        self.map.get(key).ok_or_else(|| InputError::new(self.at(key), "missing field"))
+    }
+
+    /// A string field that must be present.
+    ///
+    /// # Errors
+    /// When absent or not a string.
+    pub fn str(&self, key: &str) -> Result<&'v str> {
+        match self.get(key)? {
+            Value::String(s) => Ok(s),
+            other => {
+                Err(InputError::new(self.at(key), format!("expected a string, got {}", type_name(other))))
+            }
+        }
+    }
+
+    /// A number field that must be present, as the scalar `R`.
+    ///
+    /// # Errors
+    /// When absent, not a number, or out of range for `R`.
+    pub fn num<R: Real>(&self, key: &str) -> Result<R> {
+        number(self.get(key)?, &self.at(key))
+    }
+
+    /// A vector field (an array of `V::DIM` numbers) that must be present.
+    ///
+    /// # Errors
+    /// When absent or not an array of `V::DIM` numbers.
+    pub fn vec<V: Vector>(&self, key: &str) -> Result<V> {
+        vector(self.get(key)?, &self.at(key))
+    }
+
+    /// A field holding an array of points (each an array of `V::DIM` numbers).
+    ///
+    /// # Errors
+    /// When absent, not an array, or a point is malformed (named by index).
+    pub fn points<V: Vector>(&self, key: &str) -> Result<Vec<V>> {
+        let path = self.at(key);
+        array(self.get(key)?, &path)?
+            .iter()
+            .enumerate()
+            .map(|(i, p)| vector(p, &format!("{path}[{i}]")))
+            .collect()
+    }
+
+    /// Refuses fields other than `allowed`, so a misspelt optional field (`"rounded"`)
+    /// is an error rather than silently ignored. `context` ends the message (`for a
+    /// cuboid`).
+    ///
+    /// # Errors
+    /// The first unknown field (alphabetically), with the allowed ones.
+    pub fn only(&self, allowed: &[&str], context: &str) -> Result<()> {
+        match self.map.keys().find(|k| !allowed.contains(&k.as_str())) {
+            None => Ok(()),
+            Some(k) => Err(InputError::new(
+                self.at(k),
+                format!("unknown field {context} (expected {})", allowed.join(", ")),
+            )),
+        }
+    }
+}

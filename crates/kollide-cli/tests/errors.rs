@@ -1,0 +1,187 @@
+//! Malformed input: every error names what is wrong, the other lines are still answered,
+//! and no input makes the tool crash.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[test]
+fn malformed_lines_name_what_is_wrong_and_the_rest_are_answered() {
+    let cases: &[(&str, &str, &str)] = &[
+        // (line, replace this, with this) applied to GOOD3 or GOOD2 -> the whole error.
+        ("3", r#""radius": 1"#, r#""radius": -1"#),
+        ("3", "[3, 0, 0]", "[3, 0, 0, 1]"),
+        ("3", r#""translation": [0, 0, 0]"#, r#""translation": [0, 0, 0], "rotation": [0, 0, 0, 2]"#),
+        ("3", r#""query": "distance""#, r#""query": "closest""#),
+        ("3", r#""type": "ball""#, r#""type": "sphere""#),
+        ("3", r#""half_extents": [1, 1, 1]"#, r#""half_extent": [1, 1, 1]"#),
+        ("3", r#""half_extents": [1, 1, 1]"#, r#""half_extents": [1, 0, 1]"#),
+        ("3", r#""radius": 1"#, r#""radius": 1e999"#),
+        ("3", r#""radius": 1"#, r#""radius": null"#),
+        ("3", r#""radius": 1"#, r#""radius": "1""#),
+        ("3", "[3, 0, 0]", "[3, 0]"),
+        ("3", r#""type": "ball""#, r#""type": "circle""#),
+        ("3", r#""radius": 1}"#, r#""radius": 1, "round": -0.5}"#),
+        ("3", r#""radius": 1}"#, r#""radius": 1, "rounded": 0.5}"#),
+        ("3", r#""translation": [0, 0, 0]"#, r#""translation": [0, 0, 0], "rotation": [0, 0, 1]"#),
+        ("3", r#""translation": [0, 0, 0]"#, r#""position": [0, 0, 0]"#),
+        ("3", r#""query": "distance", "#, ""),
+        ("3", r#"{"type": "ball", "radius": 1}"#, "3"),
+        (
+            "3",
+            r#""type": "cuboid", "half_extents": [1, 1, 1]"#,
+            r#""type": "convex_hull", "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]"#,
+        ),
+        (
+            "3",
+            r#""type": "cuboid", "half_extents": [1, 1, 1]"#,
+            r#""type": "convex_hull", "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]"#,
+        ),
+        (
+            "3",
+            r#""type": "cuboid", "half_extents": [1, 1, 1]"#,
+            r#""type": "convex_polygon", "points": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]"#,
+        ),
+        ("2", r#""type": "circle""#, r#""type": "ball""#),
+        ("2", r#""type": "convex_polygon""#, r#""type": "convex_hull""#),
+        ("2", r#""type": "circle", "radius": 1"#, r#""type": "cylinder", "half_height": 1, "radius": 1"#),
+        ("2", r#""angle": 0.5"#, r#""rotation": [0, 0, 0, 1]"#),
+        ("2", "[[0, 0], [1, 0], [0, 1]]", "[[0, 0], [1, 0, 0], [0, 1]]"),
+        ("2", "[[0, 0], [1, 0], [0, 1]]", "[[0, 0], [1, 1], [2, 2]]"),
+        ("2", "[[0, 0], [1, 0], [0, 1]]", "[[0, 0], [1, 0]]"),
+        ("2", r#""angle": 0.5"#, r#""angle": [0.5]"#),
+        ("2", r#""query": "intersects""#, r#""query": 3"#),
+    ];
+    let want = [
+        "a.shape.radius: must be > 0, got -1",
+        "b.translation: expected 2 or 3 numbers, got 4",
+        "a.rotation: rotation norm is 2, not 1 (within 0.0001): not a unit quaternion / complex",
+        "query: unknown query \"closest\" (expected \"intersects\" or \"distance\")",
+        "a.shape.type: unknown shape type \"sphere\" (3D shapes: ball, cuboid, capsule, cylinder, cone, ellipsoid, segment, triangle, convex_hull)",
+        "b.shape.half_extent: unknown field for a cuboid (expected type, half_extents, round)",
+        "b.shape.half_extents[1]: must be > 0, got 0",
+        "invalid JSON at column 69: number out of range (every number must be finite and within f64 range; JSON has no NaN or infinity)",
+        "a.shape.radius: expected a number, got null (JSON has no NaN or infinity, and serializers write them as null)",
+        "a.shape.radius: expected a number, got a string",
+        "b.translation: has 2 numbers but a.translation has 3: both bodies must be 2D or both 3D",
+        "a.shape.type: \"circle\" is a 2D shape but this body is 3D (its translation has 3 numbers); use \"ball\"",
+        "a.shape.round: must be >= 0, got -0.5",
+        "a.shape.rounded: unknown field for a ball (expected type, radius, round)",
+        "a.rotation: expected 4 numbers [x, y, z, w] (a unit quaternion), got 3",
+        "a.position: unknown field for a body (expected shape, translation, rotation, angle)",
+        "query: missing field",
+        "a.shape: expected a JSON object, got a number",
+        "b.shape.points: all 4 points are coplanar: the hull would have no volume",
+        "b.shape.points: 3 points given, at least 4 needed",
+        "b.shape.type: \"convex_polygon\" is a 2D shape but this body is 3D (its translation has 3 numbers); use \"convex_hull\"",
+        "a.shape.type: \"ball\" is a 3D shape but this body is 2D (its translation has 2 numbers); use \"circle\"",
+        "b.shape.type: \"convex_hull\" is a 3D shape but this body is 2D (its translation has 2 numbers); use \"convex_polygon\"",
+        "a.shape.type: \"cylinder\" is a 3D shape but this body is 2D (its translation has 2 numbers) (2D shapes: circle, rectangle, capsule, ellipse, segment, triangle, convex_polygon)",
+        "b.rotation: unknown field for a 2D body (expected shape, translation, angle)",
+        "b.shape.points[1]: expected 2 numbers, got 3",
+        "b.shape.points: all 3 points are collinear: the polygon would have no area",
+        "b.shape.points: 2 points given, at least 3 needed",
+        "b.angle: expected a number, got an array",
+        "query: expected a string, got a number",
+    ];
+    assert_eq!(cases.len(), want.len());
+    // Each bad line between two good ones: the good ones are still answered.
+    let mut text = String::new();
+    for (dim, from, to) in cases {
+        let good = if *dim == "3" { GOOD3 } else { GOOD2 };
+        assert!(good.contains(from), "{from} not in the {dim}D line");
+        text += &format!("{good}\n{}\n", good.replacen(from, to, 1));
+    }
+    text += GOOD2;
+    let run = kollide(&["query"], &text);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert_eq!(run.lines.len(), 2 * cases.len() + 1);
+    for (i, out) in run.lines.iter().enumerate() {
+        assert_eq!(out["line"], i + 1);
+        if i % 2 == 0 {
+            assert!(out.get("error").is_none(), "line {} should be answered: {out}", i + 1);
+        } else {
+            assert_eq!(out["error"], want[i / 2], "line {}", i + 1);
+        }
+    }
+}
+
+#[test]
+fn invalid_utf8_is_an_error_line_not_a_crash() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kollide"))
+        .arg("query")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = format!("{GOOD2}\n").into_bytes();
+    input.extend_from_slice(b"{\"query\": \"\xff\"}\n");
+    input.extend_from_slice(GOOD2.as_bytes());
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1], json!({"line": 2, "error": "line is not valid UTF-8 (bad byte at column 12)"}));
+}
+
+/// Never panic on any input: every example line cut at every byte, and every number in it
+/// replaced by awkward values, gets exactly one answer line with its own number.
+#[test]
+fn mangled_lines_never_crash() {
+    let text = std::fs::read_to_string(examples_path()).unwrap();
+    let awkward =
+        ["-1", "0", "1e-320", "1e39", "1e308", "-1e308", "null", "\"x\"", "[]", "{}", "[1, 2, 3, 4]"];
+    let mut lines = Vec::new();
+    for line in text.lines().chain([GOOD2, GOOD3]) {
+        lines
+            .extend(line.char_indices().map(|(i, _)| line[..i].to_string()).filter(|l| !l.trim().is_empty()));
+        let numbers: Vec<(usize, usize)> = number_spans(line);
+        for &(s, e) in &numbers {
+            lines.extend(awkward.iter().map(|w| format!("{}{w}{}", &line[..s], &line[e..])));
+        }
+    }
+    for args in [&[][..], &["--f32"][..]] {
+        let mut all = vec!["query"];
+        all.extend_from_slice(args);
+        let run = kollide(&all, &(lines.join("\n") + "\n"));
+        assert!(run.code == 0 || run.code == 1, "exit {}: {}", run.code, run.stderr);
+        assert_eq!(run.lines.len(), lines.len());
+        for (i, out) in run.lines.iter().enumerate() {
+            assert_eq!(out["line"], i + 1, "{out}");
+            let has = |k: &str| out.get(k).is_some();
+            assert!(has("error") || has("intersects") || has("distance"), "{out}");
+            // Never a made-up answer: no null (non-finite) number in an answer.
+            assert!(
+                has("error") || !out.to_string().contains("null"),
+                "non-finite answer for {}: {out}",
+                lines[i]
+            );
+        }
+    }
+}
+
+/// Byte spans of the JSON numbers in `line` (outside strings).
+fn number_spans(line: &str) -> Vec<(usize, usize)> {
+    let b = line.as_bytes();
+    let (mut spans, mut i, mut in_string) = (Vec::new(), 0, false);
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' {
+            in_string = !in_string;
+        } else if !in_string && (c == b'-' || c.is_ascii_digit()) {
+            let start = i;
+            while i < b.len() && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                i += 1;
+            }
+            spans.push((start, i));
+            continue;
+        }
+        i += 1;
+    }
+    spans
+}
