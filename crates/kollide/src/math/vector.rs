@@ -80,6 +80,11 @@ pub trait Vector:
     /// any orthogonal vector in 3D.
     fn any_orthogonal(self) -> Self;
 
+    /// The cross product in 3D; zero in 2D (where the separating-axis tests need no
+    /// edge-edge axes).
+    #[doc(hidden)]
+    fn cross_or_zero(self, other: Self) -> Self;
+
     /// The simplex sub-algorithm of GJK for this dimension (signed volumes): finds the
     /// point of the simplex closest to the origin and the vertices it needs. Pure: the
     /// caller applies the answer with `Simplex::reduce_to`.
@@ -186,6 +191,10 @@ macro_rules! impl_vector2 {
             fn any_orthogonal(self) -> Self {
                 self.perp().normalize_or(Self::X)
             }
+            #[inline(always)]
+            fn cross_or_zero(self, _other: Self) -> Self {
+                Self::ZERO
+            }
             #[inline]
             fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self> {
                 crate::query::gjk::simplex2d::solve(simplex)
@@ -229,6 +238,10 @@ macro_rules! impl_vector3 {
             #[inline]
             fn any_orthogonal(self) -> Self {
                 self.normalize_or($v::X).any_orthonormal_vector()
+            }
+            #[inline(always)]
+            fn cross_or_zero(self, other: Self) -> Self {
+                self.cross(other)
             }
             #[inline]
             fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self> {

@@ -4,7 +4,7 @@
 //! has a closed form, everything else goes to GJK. The order of the pair never matters:
 //! point-segment is segment-segment with a zero-length segment.
 
-use crate::math::{Pose, Vector};
+use crate::math::{Pose, Real, Vector};
 use crate::shape::{Primitive, Support};
 
 /// The algorithm chosen for a pair.
@@ -13,15 +13,25 @@ pub(crate) enum Algorithm<V> {
     /// Both cores are points or segments: exact closest points, computed in the **world
     /// frame** (a point is a zero-length segment).
     SegmentSegment { a: (V, V), b: (V, V) },
+    /// Two boxes with no rounding, asked only whether they overlap: a separating-axis test
+    /// (half extents of A and B).
+    BoxBox(V, V),
     /// General convex cores: GJK in A's frame.
     Gjk,
+}
+
+/// What is asked of the pair: some algorithms answer only one of the questions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Question {
+    Distance,
+    Intersection,
 }
 
 fn as_segment<V: Copy>(p: Primitive<V>) -> Option<(V, V)> {
     match p {
         Primitive::Point(x) => Some((x, x)),
         Primitive::Segment(x, y) => Some((x, y)),
-        Primitive::General => None,
+        Primitive::Box(_) | Primitive::General => None,
     }
 }
 
@@ -59,8 +69,15 @@ pub(crate) fn choose<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_a: &Pose<V>,
     b: &B,
     pose_b: &Pose<V>,
+    question: Question,
 ) -> Algorithm<V> {
-    match (as_segment(a.primitive()), as_segment(b.primitive())) {
+    let (pa, pb) = (a.primitive(), b.primitive());
+    if let (Primitive::Box(ha), Primitive::Box(hb), Question::Intersection) = (pa, pb, question) {
+        if a.radius() == V::Real::ZERO && b.radius() == V::Real::ZERO {
+            return Algorithm::BoxBox(ha, hb);
+        }
+    }
+    match (as_segment(pa), as_segment(pb)) {
         (Some(a), Some(b)) => {
             Algorithm::SegmentSegment { a: place_segment(pose_a, a), b: place_segment(pose_b, b) }
         }

@@ -1,8 +1,9 @@
 //! The distance and intersection queries between two convex shapes.
 
 use super::closed_form::segment_segment;
-use super::dispatch::{choose, Algorithm};
+use super::dispatch::{choose, Algorithm, Question};
 use super::gjk::{self, GjkSettings, GjkStatus, GjkStep, Goal, SimplexCache};
+use super::sat::boxes_intersect;
 use crate::math::{Pose, Real, Vector};
 use crate::shape::Support;
 
@@ -144,12 +145,13 @@ fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     trace: Option<&mut Vec<GjkStep<V>>>,
 ) -> DistanceOutput<V> {
     let radius = a.radius() + b.radius();
-    match choose(a, pose_a, b, pose_b) {
+    match choose(a, pose_a, b, pose_b, Question::Distance) {
         Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => {
             let (pa, pb) = segment_segment(p0, p1, q0, q1);
             CoreAnswer::exact(pa, pb).grow(a.radius(), radius)
         }
-        Algorithm::Gjk => {
+        // (Box-box is chosen only for intersection; a distance between boxes is GJK's.)
+        Algorithm::BoxBox(..) | Algorithm::Gjk => {
             let pose_ab = pose_a.inv_compose(pose_b);
             let r = gjk::run(a, b, &pose_ab, cache, settings, Goal::Distance, trace);
             let (pa, pb) = r.simplex.witnesses();
@@ -286,10 +288,14 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     pose_b: &Pose<V>,
 ) -> IntersectionOutput {
     let radius = a.radius() + b.radius();
-    match choose(a, pose_a, b, pose_b) {
+    match choose(a, pose_a, b, pose_b, Question::Intersection) {
         Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => {
             let (pa, pb) = segment_segment(p0, p1, q0, q1);
             let intersects = (pb - pa).length_squared() <= radius * radius;
+            IntersectionOutput { intersects, iterations: 0, status: GjkStatus::Converged }
+        }
+        Algorithm::BoxBox(ha, hb) => {
+            let intersects = boxes_intersect(ha, hb, &pose_a.inv_compose(pose_b));
             IntersectionOutput { intersects, iterations: 0, status: GjkStatus::Converged }
         }
         Algorithm::Gjk => {

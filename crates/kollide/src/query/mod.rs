@@ -4,6 +4,7 @@ mod closed_form;
 mod dispatch;
 mod distance;
 pub mod gjk;
+mod sat;
 
 pub use distance::{
     distance, distance_cached, distance_traced, distance_with, intersection_test, intersects, DistanceOutput,

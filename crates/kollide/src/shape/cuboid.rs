@@ -1,7 +1,7 @@
 //! Cuboid (3D box) / rectangle (2D), centred and axis-aligned in its local frame.
 
 use super::error::check_positive_vec;
-use super::{ShapeError, Support};
+use super::{Primitive, ShapeError, Support};
 use crate::math::Vector;
 
 /// An axis-aligned box centred on its local origin (a rectangle in 2D).
@@ -43,5 +43,9 @@ impl<V: Vector> Support<V> for Cuboid<V> {
     #[inline(always)]
     fn support(&self, dir: V) -> V {
         self.half_extents.mul_elem(dir.sign_elem())
+    }
+    #[inline(always)]
+    fn primitive(&self) -> Primitive<V> {
+        Primitive::Box(self.half_extents)
     }
 }

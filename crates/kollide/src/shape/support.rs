@@ -83,6 +83,8 @@ pub enum Primitive<V> {
     Point(V),
     /// The core is the segment from `.0` to `.1` (a capsule, a segment).
     Segment(V, V),
+    /// The core is the box `[-h, h]` centred on the local origin (a cuboid, a rectangle).
+    Box(V),
     /// Anything else: use GJK.
     General,
 }
@@ -144,7 +146,8 @@ impl<V: Vector, S: Support<V>> Support<V> for Transformed<S, V> {
             Primitive::Segment(a, b) => {
                 Primitive::Segment(self.pose.transform_point(a), self.pose.transform_point(b))
             }
-            Primitive::General => Primitive::General,
+            // A box turned by a pose is no longer centred and axis-aligned.
+            Primitive::Box(_) | Primitive::General => Primitive::General,
         }
     }
     #[inline(always)]

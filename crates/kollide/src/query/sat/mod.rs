@@ -1,0 +1,5 @@
+//! Separating-axis tests.
+
+mod box_box;
+
+pub(crate) use box_box::boxes_intersect;
