@@ -38,3 +38,8 @@ pub mod prelude {
         Support, Triangle,
     };
 }
+
+/// The README's Rust example, compiled and run as a doctest so it cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
