@@ -145,8 +145,9 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     let mut v = simplex.closest();
     let mut vv = v.length_squared();
     let status = loop {
-        // |v| at the rounding floor of the coordinates means the origin is in the simplex
-        // as far as floating point can tell: the cores touch or overlap.
+        // |v| at the rounding floor of the coordinates (of the points on A and B, see
+        // `max_norm_squared`) means the origin is in the simplex as far as floating point
+        // can tell: the cores touch or overlap.
         let scale2 = simplex.max_norm_squared();
         let touch = eps * V::Real::from_usize(16);
         if simplex.count == V::DIM + 1 || vv <= touch * touch * scale2 {
@@ -183,7 +184,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         // (Near contact v itself stays accurate because the solver takes it from the
         // face normal, see `SubSimplex`.) Only a separating direction (vw > 0) can be judged
         // this way.
-        let scale = scale2.max(w.w.length_squared()).sqrt();
+        let scale = scale2.max(w.a.length_squared()).max(w.b.length_squared()).sqrt();
         let noise = eps * scale * V::Real::from_usize(16) * vlen;
         if vw > V::Real::ZERO && vv - vw <= noise {
             break GjkStatus::Converged;

@@ -69,11 +69,13 @@ impl<V: Vector> Simplex<V> {
         (a, b)
     }
 
-    /// The largest |w| of the vertices: the scale rounding errors are measured against.
+    /// The largest |a| or |b| of the vertices, squared: the scale rounding errors are
+    /// measured against (each `w = a - b` is rounded relative to its parts, which may be
+    /// much larger than `w` when the shapes are far from A's origin).
     pub(crate) fn max_norm_squared(&self) -> V::Real {
         let mut m = V::Real::ZERO;
-        for i in 0..self.count {
-            m = m.max(self.verts[i].w.length_squared());
+        for v in self.vertices() {
+            m = m.max(v.a.length_squared()).max(v.b.length_squared());
         }
         m
     }
@@ -160,6 +162,7 @@ impl<V: Vector> SubSimplex<V> {
 ///
 /// The parameter is the origin's projection clamped to the segment; coincident ends keep
 /// the first one (no division by a zero length).
+#[inline(always)]
 pub(crate) fn solve_segment<V: Vector>(w: &[SimplexVertex<V>; 4], i: usize, j: usize) -> SubSimplex<V> {
     let (p, q) = (w[i].w, w[j].w);
     let t = q - p;
@@ -184,6 +187,7 @@ pub(crate) fn same_sign<R: Real>(reference: R, x: R) -> bool {
 }
 
 /// Picks the candidate nearest to the origin among those produced by `candidates`.
+#[inline(always)]
 pub(crate) fn nearest<V: Vector>(
     w: &[SimplexVertex<V>; 4],
     candidates: impl Iterator<Item = SubSimplex<V>>,
