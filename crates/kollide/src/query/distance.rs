@@ -75,7 +75,7 @@ pub fn distance<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     b: &B,
     pose_b: &Pose<V>,
 ) -> DistanceOutput<V> {
-    distance_cached(a, pose_a, b, pose_b, &mut SimplexCache::default())
+    distance_impl(a, pose_a, b, pose_b, None, &GjkSettings::default(), None)
 }
 
 /// [`distance`], warm-started from `cache` and leaving the final simplex in it.
@@ -103,7 +103,7 @@ pub fn distance_with<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cache: &mut SimplexCache<V>,
     settings: &GjkSettings<V::Real>,
 ) -> DistanceOutput<V> {
-    distance_impl(a, pose_a, b, pose_b, cache, settings, None)
+    distance_impl(a, pose_a, b, pose_b, Some(cache), settings, None)
 }
 
 /// [`distance_with`], recording every GJK iteration into `trace` (appended; in A's local
@@ -132,7 +132,7 @@ pub fn distance_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized
     settings: &GjkSettings<V::Real>,
     trace: &mut Vec<GjkStep<V>>,
 ) -> DistanceOutput<V> {
-    distance_impl(a, pose_a, b, pose_b, cache, settings, Some(trace))
+    distance_impl(a, pose_a, b, pose_b, Some(cache), settings, Some(trace))
 }
 
 fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
@@ -140,7 +140,7 @@ fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_a: &Pose<V>,
     b: &B,
     pose_b: &Pose<V>,
-    cache: &mut SimplexCache<V>,
+    cache: Option<&mut SimplexCache<V>>,
     settings: &GjkSettings<V::Real>,
     trace: Option<&mut Vec<GjkStep<V>>>,
 ) -> DistanceOutput<V> {
@@ -303,7 +303,7 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
             let pose_ab = pose_a.inv_compose(pose_b);
             let settings = GjkSettings::default();
             let goal = Goal::Separation { threshold: radius };
-            let r = gjk::run(a, b, &pose_ab, &mut SimplexCache::default(), &settings, goal, None);
+            let r = gjk::run(a, b, &pose_ab, None, &settings, goal, None);
             // Separated only when proven: the certified lower bound (rounding slack taken
             // off) clears the radii. Touching within rounding counts as intersecting, and so
             // does an undecided run (capped or stalled), which errs on the side of contact.

@@ -13,7 +13,7 @@ pub(crate) mod simplex2d;
 pub(crate) mod simplex3d;
 
 use crate::math::{Pose, Real, Vector};
-use crate::shape::{Support, Transformed};
+use crate::shape::{Support, Transformed, NO_HINT};
 pub use cache::SimplexCache;
 pub use simplex::{Simplex, SimplexVertex};
 
@@ -112,13 +112,13 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
-    cache: &mut SimplexCache<V>,
+    cache: Option<&mut SimplexCache<V>>,
     settings: &GjkSettings<V::Real>,
     goal: Goal<V::Real>,
     mut trace: Option<&mut Vec<GjkStep<V>>>,
 ) -> CoreResult<V> {
     let b = Transformed { shape: b, pose: *pose_ab };
-    let (mut hint_a, mut hint_b) = (cache.hint_a, cache.hint_b);
+    let (mut hint_a, mut hint_b) = cache.as_ref().map_or((NO_HINT, NO_HINT), |c| (c.hint_a, c.hint_b));
     let mut simplex = Simplex::<V>::default();
     let support = |dir: V, ha: &mut u32, hb: &mut u32| {
         let pa = a.support_hinted(dir, ha);
@@ -126,7 +126,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         SimplexVertex { w: pa - pb, a: pa, b: pb }
     };
 
-    if cache.count > 0 {
+    if let Some(cache) = cache.as_deref().filter(|c| c.count > 0) {
         cache.load(pose_ab, &mut simplex);
         let sub = V::solve_simplex(&simplex);
         simplex.reduce_to(&sub);
@@ -142,13 +142,16 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     let mut lower = V::Real::ZERO;
     let mut iterations = 0;
     let mut flat_steps = 0;
+    // The largest |a|² or |b|² of the support points seen: the scale rounding is measured
+    // against (see `Simplex::max_norm_squared`), kept as a running maximum rather than
+    // recomputed over the simplex each iteration (it can only be larger: still sound).
+    let mut scale2 = simplex.max_norm_squared();
     let mut v = simplex.closest();
     let mut vv = v.length_squared();
     let status = loop {
         // |v| at the rounding floor of the coordinates (of the points on A and B, see
         // `max_norm_squared`) means the origin is in the simplex as far as floating point
         // can tell: the cores touch or overlap.
-        let scale2 = simplex.max_norm_squared();
         let touch = eps * V::Real::from_usize(16);
         if simplex.count == V::DIM + 1 || vv <= touch * touch * scale2 {
             break GjkStatus::Overlapping;
@@ -184,7 +187,8 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         // (Near contact v itself stays accurate because the solver takes it from the
         // face normal, see `SubSimplex`.) Only a separating direction (vw > 0) can be judged
         // this way.
-        let scale = scale2.max(w.a.length_squared()).max(w.b.length_squared()).sqrt();
+        scale2 = scale2.max(w.a.length_squared()).max(w.b.length_squared());
+        let scale = scale2.sqrt();
         let noise = eps * scale * V::Real::from_usize(16) * vlen;
         if vw > V::Real::ZERO && vv - vw <= noise {
             break GjkStatus::Converged;
@@ -220,9 +224,11 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         }
     };
 
-    cache.store(&simplex, pose_ab);
-    cache.hint_a = hint_a;
-    cache.hint_b = hint_b;
+    if let Some(cache) = cache {
+        cache.store(&simplex, pose_ab);
+        cache.hint_a = hint_a;
+        cache.hint_b = hint_b;
+    }
 
     let (mut lower, mut upper) = (lower, vv.sqrt());
     let slack = rounding_slack(&simplex, &simplex.verts[0]);
