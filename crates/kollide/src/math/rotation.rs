@@ -2,7 +2,7 @@
 
 use super::{Real, Vector};
 use core::fmt::Debug;
-use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
+use glam::{DMat3, DQuat, DVec2, DVec3, Mat3, Quat, Vec2, Vec3};
 
 /// How far the norm of a rotation given by a user may be from 1 before it is refused
 /// rather than renormalized (see [`Pose::try_new`](super::Pose::try_new)).
@@ -26,6 +26,17 @@ pub trait Rotation<V>: Copy + Debug + PartialEq + Send + Sync + 'static {
     fn is_finite_rot(self) -> bool;
     /// The same rotation scaled to norm 1, or `None` when the norm is 0 or not finite.
     fn try_normalized(self) -> Option<Self>;
+
+    /// The form fastest to apply many times: a 3x3 matrix in 3D (three independent dot
+    /// products, where the quaternion formula is a chain of dependent cross products), the
+    /// complex number itself in 2D. GJK converts B's rotation once per query.
+    type Applied: Copy + Debug + Send + Sync + 'static;
+    /// This rotation in its [`Rotation::Applied`] form.
+    fn applied(self) -> Self::Applied;
+    /// Rotates `v` by an applied rotation.
+    fn apply(m: &Self::Applied, v: V) -> V;
+    /// Rotates `v` by the inverse of an applied rotation.
+    fn apply_inverse(m: &Self::Applied, v: V) -> V;
 }
 
 /// A 2D rotation stored as a unit complex number `(cos θ, sin θ)`.
@@ -99,12 +110,25 @@ macro_rules! impl_rot2 {
                 let n = self.cos.hypot(self.sin);
                 (n > 0.0 && n.is_finite()).then(|| Rot2 { cos: self.cos / n, sin: self.sin / n })
             }
+            type Applied = Self;
+            #[inline(always)]
+            fn applied(self) -> Self {
+                self
+            }
+            #[inline(always)]
+            fn apply(m: &Self, v: $v) -> $v {
+                m.rotate(v)
+            }
+            #[inline(always)]
+            fn apply_inverse(m: &Self, v: $v) -> $v {
+                m.inverse_rotate(v)
+            }
         }
     };
 }
 
 macro_rules! impl_quat {
-    ($v:ident, $q:ident) => {
+    ($v:ident, $q:ident, $m:ident) => {
         impl Rotation<$v> for $q {
             const IDENTITY: Self = $q::IDENTITY;
             #[inline(always)]
@@ -136,14 +160,28 @@ macro_rules! impl_quat {
                 let n = self.length();
                 (n > 0.0 && n.is_finite()).then(|| self / n)
             }
+            type Applied = $m;
+            #[inline(always)]
+            fn applied(self) -> $m {
+                $m::from_quat(self)
+            }
+            #[inline(always)]
+            fn apply(m: &$m, v: $v) -> $v {
+                *m * v
+            }
+            #[inline(always)]
+            fn apply_inverse(m: &$m, v: $v) -> $v {
+                // The inverse of a rotation matrix is its transpose: dot with the columns.
+                $v::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v))
+            }
         }
     };
 }
 
 impl_rot2!(Vec2, f32);
 impl_rot2!(DVec2, f64);
-impl_quat!(Vec3, Quat);
-impl_quat!(DVec3, DQuat);
+impl_quat!(Vec3, Quat, Mat3);
+impl_quat!(DVec3, DQuat, DMat3);
 
 /// Shorthand used by generic code: the rotation type of `V`.
 pub type RotationOf<V> = <V as Vector>::Rotation;

@@ -45,7 +45,7 @@ pub struct DistanceOutput<V: Vector> {
 /// Accuracy: the bounds always hold, whatever the status (they include the rounding of the
 /// arithmetic). With `status: Converged` they are also close:
 /// `upper_bound - lower_bound <= max(tol × upper_bound, 80 ε M)`, where `tol` is
-/// [`GjkSettings::rel_tolerance`] (`1e-5` in `f32`, `1e-10` in `f64`), `ε` the machine
+/// [`GjkSettings::rel_tolerance`] (`1e-5` in `f32`, `1e-9` in `f64`), `ε` the machine
 /// epsilon and `M` the size of the coordinates in A's frame (the shapes' sizes plus the
 /// distance between their origins). The second term is the precision the numbers can
 /// carry: about `1e-5` in `f32` for unit-sized shapes a unit apart, so near contact an

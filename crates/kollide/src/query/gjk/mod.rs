@@ -12,8 +12,9 @@ pub use simplex::SubSimplex;
 pub(crate) mod simplex2d;
 pub(crate) mod simplex3d;
 
+use crate::math::Rotation;
 use crate::math::{Pose, Real, Vector};
-use crate::shape::{Support, Transformed, NO_HINT};
+use crate::shape::{Support, NO_HINT};
 pub use cache::SimplexCache;
 pub use simplex::{Simplex, SimplexVertex};
 
@@ -52,7 +53,7 @@ impl GjkStatus {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GjkSettings<R> {
     /// Stop when `upper - lower <= rel_tolerance * upper` (default
-    /// [`Real::GJK_REL_TOLERANCE`]: `1e-5` for `f32`, `1e-10` for `f64`).
+    /// [`Real::GJK_REL_TOLERANCE`]: `1e-5` for `f32`, `1e-9` for `f64`).
     pub rel_tolerance: R,
     /// Iteration cap (default 64; GJK on polytopes usually needs fewer than 10).
     pub max_iterations: u32,
@@ -82,8 +83,8 @@ pub struct GjkStep<V: Vector> {
     pub upper: V::Real,
 }
 
-/// How many steps that leave |v| unchanged (within rounding) GJK takes before it stops as
-/// `Stalled`.
+/// How many consecutive steps that improve neither |v| (beyond rounding) nor the lower
+/// bound GJK takes before it stops as `Stalled`.
 const MAX_FLAT_STEPS: u32 = 3;
 
 /// What GJK found about the cores, all in A's frame.
@@ -117,7 +118,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     goal: Goal<V::Real>,
     mut trace: Option<&mut Vec<GjkStep<V>>>,
 ) -> CoreResult<V> {
-    let b = Transformed { shape: b, pose: *pose_ab };
+    let b = Placed::new(b, pose_ab);
     let (mut hint_a, mut hint_b) = cache.as_ref().map_or((NO_HINT, NO_HINT), |c| (c.hint_a, c.hint_b));
     let mut simplex = Simplex::<V>::default();
     let support = |dir: V, ha: &mut u32, hb: &mut u32| {
@@ -169,6 +170,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         }
         let vlen = vv.sqrt();
         let vw = v.dot(w.w);
+        let lower_before = lower;
         lower = lower.max(vw / vlen);
         if let Some(t) = trace.as_deref_mut() {
             t.push(GjkStep { simplex, v, w: w.w, lower, upper: vlen });
@@ -203,12 +205,14 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         let v_new = sub.v;
         let vv_new = v_new.length_squared();
         if sub.count <= V::DIM && vv_new >= vv {
-            // |v| did not decrease. Near a face-face contact a step gains only second order
-            // in |v| (lost in rounding) but first order in the direction of v, which is
-            // what tightens the lower bound: accept a step that is no worse than rounding,
-            // a few times, and stop when it is clearly worse or keeps happening (cycling).
+            // |v| did not decrease. Near a face-face contact, and near convergence on a
+            // smooth surface, a step gains only second order in |v| (lost in rounding) but
+            // first order in the direction of v, which is what tightens the lower bound:
+            // accept a step that is no worse than rounding; stop when it is clearly worse,
+            // or after a few such steps in a row that did not raise the lower bound either
+            // (cycling).
             let noise = (vv + vv.sqrt() * scale2.sqrt()) * eps * V::Real::from_usize(16);
-            flat_steps += 1;
+            flat_steps = if lower > lower_before { 0 } else { flat_steps + 1 };
             if vv_new > vv + noise || flat_steps > MAX_FLAT_STEPS {
                 simplex.pop();
                 break GjkStatus::Stalled;
@@ -263,4 +267,31 @@ fn rounding_slack<V: Vector>(simplex: &Simplex<V>, extra: &SimplexVertex<V>) -> 
         mag = mag.max(s.a.length_squared()).max(s.b.length_squared());
     }
     V::Real::EPSILON * V::Real::from_usize(8 * (V::DIM + 1)) * mag.sqrt()
+}
+
+/// Shape B in A's frame with its rotation in applied (matrix) form: B's support is asked
+/// for several times a query, each time rotating a direction in and a point out, and the
+/// quaternion formula's chain of dependent cross products was the hottest code of GJK.
+struct Placed<'a, V: Vector, B: ?Sized> {
+    shape: &'a B,
+    rotation: <V::Rotation as Rotation<V>>::Applied,
+    translation: V,
+}
+
+impl<'a, V: Vector, B: Support<V> + ?Sized> Placed<'a, V, B> {
+    #[inline(always)]
+    fn new(shape: &'a B, pose: &Pose<V>) -> Self {
+        Self { shape, rotation: pose.rotation.applied(), translation: pose.translation }
+    }
+
+    #[inline(always)]
+    fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
+        let local = self.shape.support_hinted(V::Rotation::apply_inverse(&self.rotation, dir), hint);
+        V::Rotation::apply(&self.rotation, local) + self.translation
+    }
+
+    #[inline(always)]
+    fn interior_point(&self) -> V {
+        V::Rotation::apply(&self.rotation, self.shape.interior_point()) + self.translation
+    }
 }
