@@ -136,7 +136,8 @@ fn octant_of<V: Vector2>(d: V) -> usize {
 /// point. Collinear and duplicate points are dropped by the `<= 0` turn test.
 fn monotone_chain<V: Vector2>(points: &[V]) -> Vec<V> {
     let mut pts: Vec<V> = points.to_vec();
-    pts.sort_by(|p, q| p[0].partial_cmp(&q[0]).unwrap().then(p[1].partial_cmp(&q[1]).unwrap()));
+    // Coordinates were checked finite, so the order is total.
+    pts.sort_by(|p, q| p[0].to_f64().total_cmp(&q[0].to_f64()).then(p[1].to_f64().total_cmp(&q[1].to_f64())));
     pts.dedup();
     if pts.len() < 3 {
         return pts;
