@@ -8,7 +8,6 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 #[test]
 fn ball_ball_distance_is_center_distance_minus_radii() {
@@ -339,12 +338,7 @@ fn overlapping_aligned_cuboids_intersect() {
 #[test]
 fn answers_stream_line_by_line() {
     use std::io::{BufRead, BufReader};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kollide"))
-        .arg("query")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = command(&["query"]).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();

@@ -6,7 +6,6 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 #[test]
 fn malformed_lines_name_what_is_wrong_and_the_rest_are_answered() {
@@ -111,12 +110,7 @@ fn malformed_lines_name_what_is_wrong_and_the_rest_are_answered() {
 
 #[test]
 fn invalid_utf8_is_an_error_line_not_a_crash() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kollide"))
-        .arg("query")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = command(&["query"]).spawn().unwrap();
     let mut input = format!("{GOOD2}\n").into_bytes();
     input.extend_from_slice(b"{\"query\": \"\xff\"}\n");
     input.extend_from_slice(GOOD2.as_bytes());

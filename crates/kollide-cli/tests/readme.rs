@@ -5,9 +5,10 @@
 //! within 1e-6 (so a change in the last digits of GJK does not fail the docs, but a wrong
 //! answer, field or message does).
 
+mod common;
+
 use serde_json::Value;
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// The fenced block right after the first line at or after `from` that starts with
 /// `marker`: (the marker line, the block's text, where the block ends).
@@ -21,12 +22,7 @@ fn block_after(text: &str, marker: &str, from: usize) -> Option<(String, String,
 }
 
 fn run(args: &[&str], input: &str) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kollide"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn kollide");
+    let mut child = common::command(args).spawn().expect("spawn kollide");
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     (out.status.code().expect("exited normally"), String::from_utf8(out.stdout).unwrap())

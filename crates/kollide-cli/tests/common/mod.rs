@@ -17,15 +17,16 @@ pub struct Run {
     pub stderr: String,
 }
 
+/// The built `kollide` binary with `args`, its standard input and output piped.
+pub fn command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kollide"));
+    command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped());
+    command
+}
+
 /// Runs `kollide ARGS` with `stdin` as its input.
 pub fn kollide(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kollide"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn kollide");
+    let mut child = command(args).stderr(Stdio::piped()).spawn().expect("spawn kollide");
     let mut pipe = child.stdin.take().expect("stdin");
     let input = stdin.to_string();
     // Written from a thread so a large input cannot deadlock against a full stdout pipe.
