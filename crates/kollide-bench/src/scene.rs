@@ -50,20 +50,46 @@ impl Pair3 {
     }
 }
 
-/// A pool of A shapes, a pool of B shapes, and pairs drawn from them.
+/// A pool of A shapes, a pool of B shapes, and pairs drawn from them (`P` is [`Pair3`] or
+/// [`Pair2`]).
 #[derive(Clone, Debug)]
-pub struct Scene3<A, B> {
+pub struct Scene<A, B, P> {
     /// The A pool.
     pub shapes_a: Vec<A>,
     /// The B pool.
     pub shapes_b: Vec<B>,
     /// The pairs.
-    pub pairs: Vec<Pair3>,
+    pub pairs: Vec<P>,
 }
 
-impl<A: Spec3, B: Spec3> Scene3<A, B> {
-    /// `n_pairs` pairs with shapes drawn uniformly from the pools and placed by
-    /// [`gen::place3`].
+/// 3D pools and pairs.
+pub type Scene3<A, B> = Scene<A, B, Pair3>;
+/// 2D pools and pairs.
+pub type Scene2<A, B> = Scene<A, B, Pair2>;
+
+impl<A, B, P> Scene<A, B, P> {
+    /// `n_pairs` pairs with shapes drawn uniformly from the pools, each placed by `place`
+    /// (given the two shapes and their indices).
+    fn draw(
+        rng: &mut BenchRng,
+        n_pairs: usize,
+        shapes_a: Vec<A>,
+        shapes_b: Vec<B>,
+        mut place: impl FnMut(&mut BenchRng, (usize, &A), (usize, &B)) -> P,
+    ) -> Self {
+        let pairs = (0..n_pairs)
+            .map(|_| {
+                let ia = rng.random_range(0..shapes_a.len());
+                let ib = rng.random_range(0..shapes_b.len());
+                place(rng, (ia, &shapes_a[ia]), (ib, &shapes_b[ib]))
+            })
+            .collect();
+        Self { shapes_a, shapes_b, pairs }
+    }
+}
+
+impl<A: Spec3, B: Spec3> Scene<A, B, Pair3> {
+    /// `n_pairs` pairs placed by [`gen::place3`].
     pub fn new(
         rng: &mut BenchRng,
         n_pairs: usize,
@@ -71,16 +97,10 @@ impl<A: Spec3, B: Spec3> Scene3<A, B> {
         shapes_b: Vec<B>,
         spread: Spread,
     ) -> Self {
-        let pairs = (0..n_pairs)
-            .map(|_| {
-                let ia = rng.random_range(0..shapes_a.len());
-                let ib = rng.random_range(0..shapes_b.len());
-                let (sa, sb) = (&shapes_a[ia], &shapes_b[ib]);
-                let [a, b] = gen::place3(rng, |d| sa.extent(d), |d| sb.extent(d), spread);
-                Pair3 { ia, ib, a, b }
-            })
-            .collect();
-        Self { shapes_a, shapes_b, pairs }
+        Self::draw(rng, n_pairs, shapes_a, shapes_b, |rng, (ia, sa), (ib, sb)| {
+            let [a, b] = gen::place3(rng, |d| sa.extent(d), |d| sb.extent(d), spread);
+            Pair3 { ia, ib, a, b }
+        })
     }
 }
 
@@ -127,20 +147,8 @@ impl Pair2 {
     }
 }
 
-/// 2D pools and pairs.
-#[derive(Clone, Debug)]
-pub struct Scene2<A, B> {
-    /// The A pool.
-    pub shapes_a: Vec<A>,
-    /// The B pool.
-    pub shapes_b: Vec<B>,
-    /// The pairs.
-    pub pairs: Vec<Pair2>,
-}
-
-impl<A: Spec2, B: Spec2> Scene2<A, B> {
-    /// `n_pairs` pairs with shapes drawn uniformly from the pools and placed by
-    /// [`gen::place2`].
+impl<A: Spec2, B: Spec2> Scene<A, B, Pair2> {
+    /// `n_pairs` pairs placed by [`gen::place2`].
     pub fn new(
         rng: &mut BenchRng,
         n_pairs: usize,
@@ -148,15 +156,9 @@ impl<A: Spec2, B: Spec2> Scene2<A, B> {
         shapes_b: Vec<B>,
         spread: Spread,
     ) -> Self {
-        let pairs = (0..n_pairs)
-            .map(|_| {
-                let ia = rng.random_range(0..shapes_a.len());
-                let ib = rng.random_range(0..shapes_b.len());
-                let (sa, sb) = (&shapes_a[ia], &shapes_b[ib]);
-                let [a, b] = gen::place2(rng, |d| sa.extent(d), |d| sb.extent(d), spread);
-                Pair2 { ia, ib, a, b }
-            })
-            .collect();
-        Self { shapes_a, shapes_b, pairs }
+        Self::draw(rng, n_pairs, shapes_a, shapes_b, |rng, (ia, sa), (ib, sb)| {
+            let [a, b] = gen::place2(rng, |d| sa.extent(d), |d| sb.extent(d), spread);
+            Pair2 { ia, ib, a, b }
+        })
     }
 }
