@@ -1,6 +1,6 @@
 //! Convex hull (3D): the convex hull of a point set, as a closed triangle mesh.
 
-use super::error::check_finite_vec;
+use super::error::check_points;
 use super::hull_build3d::convex_hull;
 use super::{ShapeError, Support};
 use crate::math::{Real, Vector3};
@@ -89,12 +89,7 @@ impl<V: Vector3> ConvexHull<V> {
     /// points span no volume (all within `tol` of one plane, one line or one point),
     /// [`ShapeError::TooManyPoints`] for `u32::MAX` points or more (indices are `u32`).
     pub fn try_from_points(points: &[V]) -> Result<Self, ShapeError> {
-        for (i, &p) in points.iter().enumerate() {
-            check_finite_vec(&format!("points[{i}]"), p)?;
-        }
-        if points.len() < 4 {
-            return Err(ShapeError::TooFewPoints { count: points.len(), needed: 4 });
-        }
+        check_points(points, 4)?;
         if points.len() >= u32::MAX as usize {
             return Err(ShapeError::TooManyPoints { count: points.len(), max: u32::MAX as usize - 1 });
         }

@@ -1,6 +1,6 @@
 //! Convex polygon (2D): the convex hull of a point set.
 
-use super::error::check_finite_vec;
+use super::error::check_points;
 use super::{ShapeError, Support};
 use crate::math::{Real, Vector2};
 
@@ -41,12 +41,7 @@ impl<V: Vector2> ConvexPolygon<V> {
     /// [`ShapeError::TooFewPoints`] for fewer than 3 points, [`ShapeError::Collinear`] when
     /// the points span no area.
     pub fn try_from_points(points: &[V]) -> Result<Self, ShapeError> {
-        for (i, &p) in points.iter().enumerate() {
-            check_finite_vec(&format!("points[{i}]"), p)?;
-        }
-        if points.len() < 3 {
-            return Err(ShapeError::TooFewPoints { count: points.len(), needed: 3 });
-        }
+        check_points(points, 3)?;
         let vertices = monotone_chain(points);
         if vertices.len() < 3 {
             return Err(ShapeError::Collinear { count: points.len() });

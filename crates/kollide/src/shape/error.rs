@@ -119,3 +119,15 @@ pub(crate) fn check_positive_vec<V: crate::math::Vector>(field: &str, v: V) -> R
     }
     Ok(())
 }
+
+/// Checks a point set: every coordinate finite (the error names `points[i].x`), at least
+/// `needed` points. The field name is formatted only for the bad point.
+pub(crate) fn check_points<V: crate::math::Vector>(points: &[V], needed: usize) -> Result<(), ShapeError> {
+    if let Some(i) = points.iter().position(|p| !p.is_finite_vec()) {
+        check_finite_vec(&format!("points[{i}]"), points[i])?;
+    }
+    if points.len() < needed {
+        return Err(ShapeError::TooFewPoints { count: points.len(), needed });
+    }
+    Ok(())
+}
