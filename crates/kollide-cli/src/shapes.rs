@@ -81,9 +81,15 @@ macro_rules! delegate_support {
                 }
             }
             #[inline]
-            fn primitive(&self) -> Primitive<V> {
+            fn primitive(&self) -> Primitive<'_, V> {
                 match self {
                     $(Self::$variant(s) => s.primitive(),)+
+                }
+            }
+            #[inline]
+            fn support_face(&self, dir: V, face: &mut kollide::shape::SupportFace<V>) {
+                match self {
+                    $(Self::$variant(s) => s.support_face(dir, face),)+
                 }
             }
             #[inline]

@@ -1,7 +1,13 @@
 //! The vector trait that lets GJK and the shapes be written once for 2D and 3D, `f32` and `f64`.
 
+use super::Pose;
 use super::{Real, Rot2, Rotation};
+use crate::query::contact::CoreContact;
+use crate::query::epa::EpaResult;
 use crate::query::gjk::simplex::{Simplex, SubSimplex};
+use crate::query::manifold::Manifold;
+use crate::query::sat::SatOutcome;
+use crate::shape::{Primitive, Support, SupportFace};
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Div, Index, Mul, Neg, Sub, SubAssign};
 use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
@@ -90,6 +96,40 @@ pub trait Vector:
     /// caller applies the answer with `Simplex::reduce_to`.
     #[doc(hidden)]
     fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self>;
+
+    /// EPA for this dimension, on the cores of `a` and `b` (B placed by `pose_ab`) starting
+    /// from GJK's final simplex, which encloses the origin or touches it.
+    #[doc(hidden)]
+    fn penetration<A: Support<Self> + ?Sized, B: Support<Self> + ?Sized>(
+        a: &A,
+        b: &B,
+        pose_ab: &Pose<Self>,
+        simplex: &Simplex<Self>,
+    ) -> EpaResult<Self>;
+
+    /// The separating-axis contact of two polytope cores (boxes, polygons, hulls) of this
+    /// dimension, B placed by `pose_ab`; `threshold` is how far apart the cores are of
+    /// interest.
+    #[doc(hidden)]
+    fn polytope_contact(
+        a: Primitive<'_, Self>,
+        b: Primitive<'_, Self>,
+        pose_ab: &Pose<Self>,
+        threshold: Self::Real,
+    ) -> SatOutcome<Self>;
+
+    /// Clips the support faces of the cores (both in A's frame) along the contact `contact`
+    /// (radii added) into `out`, in A's frame.
+    #[doc(hidden)]
+    fn clip_faces(
+        face_a: &SupportFace<Self>,
+        face_b: &SupportFace<Self>,
+        contact: &CoreContact<Self>,
+        radius_a: Self::Real,
+        radius_b: Self::Real,
+        margin: Self::Real,
+        out: &mut Manifold<Self>,
+    );
 
     /// Squared length.
     #[inline(always)]
@@ -199,6 +239,38 @@ macro_rules! impl_vector2 {
             fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self> {
                 crate::query::gjk::simplex2d::solve(simplex)
             }
+            #[inline]
+            fn penetration<A: Support<Self> + ?Sized, B: Support<Self> + ?Sized>(
+                a: &A,
+                b: &B,
+                pose_ab: &Pose<Self>,
+                simplex: &Simplex<Self>,
+            ) -> EpaResult<Self> {
+                crate::query::epa::epa2d::penetration(a, b, pose_ab, simplex)
+            }
+            #[inline]
+            fn polytope_contact(
+                a: Primitive<'_, Self>,
+                b: Primitive<'_, Self>,
+                pose_ab: &Pose<Self>,
+                threshold: $r,
+            ) -> SatOutcome<Self> {
+                crate::query::sat::polygon2d::contact(a, b, pose_ab, threshold)
+            }
+            #[inline]
+            fn clip_faces(
+                face_a: &SupportFace<Self>,
+                face_b: &SupportFace<Self>,
+                contact: &CoreContact<Self>,
+                radius_a: $r,
+                radius_b: $r,
+                margin: $r,
+                out: &mut Manifold<Self>,
+            ) {
+                crate::query::manifold::clip2d::clip(
+                    face_a, face_b, contact, radius_a, radius_b, margin, out,
+                );
+            }
         }
         impl Vector2 for $v {
             #[inline(always)]
@@ -246,6 +318,38 @@ macro_rules! impl_vector3 {
             #[inline]
             fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self> {
                 crate::query::gjk::simplex3d::solve(simplex)
+            }
+            #[inline]
+            fn penetration<A: Support<Self> + ?Sized, B: Support<Self> + ?Sized>(
+                a: &A,
+                b: &B,
+                pose_ab: &Pose<Self>,
+                simplex: &Simplex<Self>,
+            ) -> EpaResult<Self> {
+                crate::query::epa::epa3d::penetration(a, b, pose_ab, simplex)
+            }
+            #[inline]
+            fn polytope_contact(
+                a: Primitive<'_, Self>,
+                b: Primitive<'_, Self>,
+                pose_ab: &Pose<Self>,
+                threshold: $r,
+            ) -> SatOutcome<Self> {
+                crate::query::sat::polytope3d::contact(a, b, pose_ab, threshold)
+            }
+            #[inline]
+            fn clip_faces(
+                face_a: &SupportFace<Self>,
+                face_b: &SupportFace<Self>,
+                contact: &CoreContact<Self>,
+                radius_a: $r,
+                radius_b: $r,
+                margin: $r,
+                out: &mut Manifold<Self>,
+            ) {
+                crate::query::manifold::clip3d::clip(
+                    face_a, face_b, contact, radius_a, radius_b, margin, out,
+                );
             }
         }
         impl Vector3 for $v {

@@ -16,6 +16,9 @@ pub(crate) enum Algorithm<V> {
     /// Two boxes with no rounding, asked only whether they overlap: a separating-axis test
     /// (half extents of A and B).
     BoxBox(V, V),
+    /// Boxes, polygons and hulls asked for a contact: a separating-axis test in A's frame
+    /// (per dimension, see `Vector::polytope_contact`).
+    Polytopes,
     /// General convex cores: GJK in A's frame.
     Gjk,
 }
@@ -25,13 +28,14 @@ pub(crate) enum Algorithm<V> {
 pub(crate) enum Question {
     Distance,
     Intersection,
+    Contact,
 }
 
-fn as_segment<V: Copy>(p: Primitive<V>) -> Option<(V, V)> {
+fn as_segment<V: Copy>(p: Primitive<'_, V>) -> Option<(V, V)> {
     match p {
         Primitive::Point(x) => Some((x, x)),
         Primitive::Segment(x, y) => Some((x, y)),
-        Primitive::Box(_) | Primitive::General => None,
+        Primitive::Box(_) | Primitive::Polygon(_) | Primitive::Hull(_) | Primitive::General => None,
     }
 }
 
@@ -76,6 +80,11 @@ pub(crate) fn choose<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         if a.radius() == V::Real::ZERO && b.radius() == V::Real::ZERO {
             return Algorithm::BoxBox(ha, hb);
         }
+    }
+    let polytope =
+        |p: &Primitive<'_, V>| matches!(p, Primitive::Box(_) | Primitive::Polygon(_) | Primitive::Hull(_));
+    if question == Question::Contact && polytope(&pa) && polytope(&pb) {
+        return Algorithm::Polytopes;
     }
     match (as_segment(pa), as_segment(pb)) {
         (Some(a), Some(b)) => {

@@ -1,16 +1,21 @@
 //! Queries between shapes: distance, closest points, intersection.
 
 mod closed_form;
+pub(crate) mod contact;
 mod dispatch;
 mod distance;
+pub(crate) mod epa;
 pub mod gjk;
-mod sat;
+pub(crate) mod manifold;
+pub(crate) mod sat;
 
+pub use contact::{contact, Contact, ContactStatus};
 pub use distance::{
     distance, distance_cached, distance_traced, distance_with, intersection_test, intersects, DistanceOutput,
     IntersectionOutput,
 };
 pub use gjk::{GjkSettings, GjkStatus, GjkStep, SimplexCache};
+pub use manifold::{manifold, ContactId, Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
 
 /// The status of a distance query (the same as GJK's).
 pub type DistanceStatus = GjkStatus;

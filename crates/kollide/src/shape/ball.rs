@@ -50,7 +50,7 @@ impl<V: Vector> Support<V> for Ball<V> {
         self.radius
     }
     #[inline(always)]
-    fn primitive(&self) -> Primitive<V> {
+    fn primitive(&self) -> Primitive<'_, V> {
         Primitive::Point(V::ZERO)
     }
 }

@@ -1,7 +1,8 @@
 //! Capsule: a segment along the local y axis grown by a radius (2D and 3D).
 
 use super::error::{check_non_negative, check_positive};
-use super::{Primitive, ShapeError, Support};
+use super::support_face::segment_face;
+use super::{Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector};
 
 /// A capsule whose core segment runs from `(0, -half_height)` to `(0, +half_height)` along
@@ -62,8 +63,13 @@ impl<V: Vector> Support<V> for Capsule<V> {
         self.radius
     }
     #[inline(always)]
-    fn primitive(&self) -> Primitive<V> {
+    fn primitive(&self) -> Primitive<'_, V> {
         let (a, b) = self.segment();
         Primitive::Segment(a, b)
+    }
+    #[inline]
+    fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
+        let (a, b) = self.segment();
+        segment_face(a, b, dir, face);
     }
 }

@@ -16,6 +16,7 @@ mod hull_build3d;
 mod hull_predicates3d;
 mod segment;
 mod support;
+mod support_face;
 mod triangle;
 
 pub use ball::Ball;
@@ -29,4 +30,5 @@ pub use ellipsoid::Ellipsoid;
 pub use error::ShapeError;
 pub use segment::Segment;
 pub use support::{MinkowskiDifference, Primitive, Rounded, Support, Transformed, NO_HINT};
+pub use support_face::{Feature, SupportFace, MAX_FACE_POINTS};
 pub use triangle::Triangle;

@@ -1,7 +1,8 @@
 //! Segment: two end points (2D and 3D).
 
 use super::error::check_finite_vec;
-use super::{Primitive, ShapeError, Support};
+use super::support_face::segment_face;
+use super::{Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector};
 
 /// The segment between two points of the local frame. Equal end points are allowed (a point).
@@ -52,8 +53,12 @@ impl<V: Vector> Support<V> for Segment<V> {
         }
     }
     #[inline(always)]
-    fn primitive(&self) -> Primitive<V> {
+    fn primitive(&self) -> Primitive<'_, V> {
         Primitive::Segment(self.a, self.b)
+    }
+    #[inline]
+    fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
+        segment_face(self.a, self.b, dir, face);
     }
     #[inline(always)]
     fn interior_point(&self) -> V {

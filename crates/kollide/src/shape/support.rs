@@ -6,6 +6,8 @@
 //! adds the radii at the end, which is both faster and more exact than sampling a curved
 //! surface (the design of Jolt's `AddConvexRadius` and Box2D's proxies).
 
+use super::support_face::{Feature, SupportFace};
+use super::{ConvexHull, ConvexPolygon};
 use crate::math::{Pose, Real, Vector};
 
 /// The `hint` of [`Support::support_hinted`] that means "no previous vertex": the shape
@@ -64,8 +66,17 @@ pub trait Support<V: Vector> {
     /// Which closed-form primitive the core is, if any, so the dispatcher can skip GJK
     /// (see [`crate::query::distance`]). Leave the default for general shapes.
     #[inline(always)]
-    fn primitive(&self) -> Primitive<V> {
+    fn primitive(&self) -> Primitive<'_, V> {
         Primitive::General
+    }
+
+    /// The whole feature of the core farthest along `dir` (a face, an edge or a vertex), for
+    /// contact manifolds; see [`SupportFace`]. The default is the single support point with
+    /// [`Feature::Unknown`], right for curved shapes; polytopes give their face so that a
+    /// box resting on a box touches at four corners, not one.
+    #[inline]
+    fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
+        face.set_point(self.support(dir), Feature::Unknown);
     }
 
     /// A point inside the core, used to pick GJK's first direction. The default is the
@@ -76,15 +87,20 @@ pub trait Support<V: Vector> {
     }
 }
 
-/// A core simple enough for closed-form queries (in the shape's local frame).
+/// A core simple enough for closed-form queries or separating-axis tests (in the shape's
+/// local frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Primitive<V> {
+pub enum Primitive<'a, V> {
     /// The core is one point (a ball, or a zero-length capsule).
     Point(V),
     /// The core is the segment from `.0` to `.1` (a capsule, a segment).
     Segment(V, V),
     /// The core is the box `[-h, h]` centred on the local origin (a cuboid, a rectangle).
     Box(V),
+    /// The core is this convex polygon (2D).
+    Polygon(&'a ConvexPolygon<V>),
+    /// The core is this convex hull (3D).
+    Hull(&'a ConvexHull<V>),
     /// Anything else: use GJK.
     General,
 }
@@ -103,8 +119,12 @@ impl<V: Vector, S: Support<V> + ?Sized> Support<V> for &S {
         (**self).support_hinted(dir, hint)
     }
     #[inline(always)]
-    fn primitive(&self) -> Primitive<V> {
+    fn primitive(&self) -> Primitive<'_, V> {
         (**self).primitive()
+    }
+    #[inline]
+    fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
+        (**self).support_face(dir, face);
     }
     #[inline(always)]
     fn interior_point(&self) -> V {
@@ -139,15 +159,23 @@ impl<V: Vector, S: Support<V>> Support<V> for Transformed<S, V> {
         let local = self.shape.support_hinted(self.pose.inverse_transform_vector(dir), hint);
         self.pose.transform_point(local)
     }
+    #[inline]
+    fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
+        self.shape.support_face(self.pose.inverse_transform_vector(dir), face);
+        face.map_points(|p| self.pose.transform_point(p));
+    }
     #[inline(always)]
-    fn primitive(&self) -> Primitive<V> {
+    fn primitive(&self) -> Primitive<'_, V> {
         match self.shape.primitive() {
             Primitive::Point(p) => Primitive::Point(self.pose.transform_point(p)),
             Primitive::Segment(a, b) => {
                 Primitive::Segment(self.pose.transform_point(a), self.pose.transform_point(b))
             }
-            // A box turned by a pose is no longer centred and axis-aligned.
-            Primitive::Box(_) | Primitive::General => Primitive::General,
+            // A box turned by a pose is no longer centred and axis-aligned; polytopes are
+            // stored in their own frame.
+            Primitive::Box(_) | Primitive::Polygon(_) | Primitive::Hull(_) | Primitive::General => {
+                Primitive::General
+            }
         }
     }
     #[inline(always)]
@@ -210,8 +238,12 @@ impl<V: Vector, S: Support<V>> Support<V> for Rounded<S, V::Real> {
         self.shape.support_hinted(dir, hint)
     }
     #[inline(always)]
-    fn primitive(&self) -> Primitive<V> {
+    fn primitive(&self) -> Primitive<'_, V> {
         self.shape.primitive()
+    }
+    #[inline]
+    fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
+        self.shape.support_face(dir, face);
     }
     #[inline(always)]
     fn interior_point(&self) -> V {

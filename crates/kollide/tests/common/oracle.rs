@@ -79,6 +79,13 @@ pub fn boundary_triangles(v: &[DVec3]) -> Vec<[usize; 3]> {
 
 /// Separating-axis test over face normals and all cross products of vertex-pair directions.
 pub fn polytopes_overlap_3d(va: &[DVec3], vb: &[DVec3]) -> bool {
+    !sat_axes_3d(va, vb).iter().any(|n| separated_along(va, vb, *n))
+}
+
+/// Every candidate separating axis of two point sets' hulls (unnormalised): face normals,
+/// cross products of all vertex-pair directions, and for flat or degenerate sets their
+/// in-plane normals. A superset of the face normals of the Minkowski difference.
+pub fn sat_axes_3d(va: &[DVec3], vb: &[DVec3]) -> Vec<DVec3> {
     let mut axes = vec![];
     for v in [va, vb] {
         for t in boundary_triangles(v) {
@@ -125,13 +132,63 @@ pub fn polytopes_overlap_3d(va: &[DVec3], vb: &[DVec3]) -> bool {
     // at 1e-6 scale must not lose its axes to an absolute cut-off).
     let size = va.iter().chain(vb).map(|p| p.length()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
     let cut = |n: &DVec3, power: i32| n.length() > 1e-13 * size.powi(power);
-    let keep: Vec<DVec3> = axes
-        .iter()
+    axes.iter()
         .enumerate()
         .filter(|(i, n)| cut(n, if *i < triple_start { 2 } else { 3 }))
         .map(|(_, n)| *n)
-        .collect();
-    !keep.iter().any(|n| separated_along(va, vb, *n))
+        .collect()
+}
+
+/// Penetration depth of two overlapping polytopes (hulls of point sets) and the unit
+/// normal from A to B: the least overlap `max_A u - min_B u` over unit candidate axes `u`
+/// (both signs). The depth is the least over all directions and is reached at a face
+/// normal of the Minkowski difference (a face of A, a face of B, or the cross product of
+/// an edge of each), all of which are candidates; extra candidates cannot go below it.
+pub fn penetration_3d(va: &[DVec3], vb: &[DVec3]) -> (f64, DVec3) {
+    least_overlap(va, vb, sat_axes_3d(va, vb).iter().map(|n| n.normalize()), |p: &DVec3, u| p.dot(u))
+}
+
+/// [`penetration_3d`] in 2D: the candidates are the perpendiculars of every vertex-pair
+/// direction (a superset of the edge normals of both polygons).
+pub fn penetration_2d(va: &[DVec2], vb: &[DVec2]) -> (f64, DVec2) {
+    let size = va.iter().chain(vb).map(|p| p.length()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    let mut axes = vec![];
+    for v in [va, vb] {
+        for i in 0..v.len() {
+            for j in i + 1..v.len() {
+                axes.push((v[j] - v[i]).perp());
+            }
+        }
+    }
+    // Degenerate sets (points, segments): the differences between the sets.
+    for p in va {
+        for q in vb {
+            axes.push(*q - *p);
+        }
+    }
+    let axes: Vec<DVec2> =
+        axes.into_iter().filter(|n| n.length() > 1e-13 * size).map(|n| n.normalize()).collect();
+    least_overlap(va, vb, axes.into_iter(), |p: &DVec2, u| p.dot(u))
+}
+
+fn least_overlap<P, U: Copy + core::ops::Neg<Output = U>>(
+    va: &[P],
+    vb: &[P],
+    axes: impl Iterator<Item = U>,
+    dot: impl Fn(&P, U) -> f64,
+) -> (f64, U) {
+    let mut best: Option<(f64, U)> = None;
+    for n in axes {
+        for u in [n, -n] {
+            let ha = va.iter().map(|p| dot(p, u)).fold(f64::MIN, f64::max);
+            let lb = vb.iter().map(|p| dot(p, u)).fold(f64::MAX, f64::min);
+            let overlap = ha - lb;
+            if best.is_none_or(|(d, _)| overlap < d) {
+                best = Some((overlap, u));
+            }
+        }
+    }
+    best.expect("no candidate axis: both sets are single equal points")
 }
 
 fn separated_along(va: &[DVec3], vb: &[DVec3], n: DVec3) -> bool {

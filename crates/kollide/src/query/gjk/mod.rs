@@ -104,7 +104,14 @@ pub(crate) struct CoreResult<V: Vector> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Goal<R> {
     Distance,
-    Separation { threshold: R },
+    Separation {
+        threshold: R,
+    },
+    /// The distance, unless it is proven above `threshold` (then stop, `Converged`, with
+    /// the lower bound above it).
+    DistanceWithin {
+        threshold: R,
+    },
 }
 
 /// Runs GJK on the cores of `a` (in its own frame, which is the working frame) and `b`
@@ -175,7 +182,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         if let Some(t) = trace.as_deref_mut() {
             t.push(GjkStep { simplex, v, w: w.w, lower, upper: vlen });
         }
-        if let Goal::Separation { threshold } = goal {
+        if let Goal::Separation { threshold } | Goal::DistanceWithin { threshold } = goal {
             // Separated once the lower bound clears the threshold by more than rounding
             // (the same slack that certifies the bounds below).
             if lower > threshold && lower - rounding_slack(&simplex, &w) > threshold {

@@ -1,0 +1,367 @@
+//! The contact query: signed distance, normal and a point on each surface, for separated and
+//! penetrating pairs alike.
+
+use super::closed_form::segment_segment;
+use super::dispatch::{choose, Algorithm, Question};
+use super::gjk::{self, GjkSettings, GjkStatus, Goal};
+use super::sat::SatOutcome;
+use crate::math::{Pose, Real, Vector};
+use crate::shape::Support;
+
+/// How a [`contact`] or [`crate::query::manifold`] query ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ContactStatus {
+    /// The answer is within the documented tolerance (closed forms and separating-axis
+    /// tests are exact up to rounding; GJK and EPA converged).
+    Converged,
+    /// Rounding stopped GJK or EPA before the tolerance was met: the normal is a valid unit
+    /// vector and the distance the best one found (for penetration, EPA's best face: the
+    /// depth is not overstated).
+    Stalled,
+    /// GJK or EPA hit its iteration cap: as `Stalled`.
+    MaxIterations,
+    /// The cores touch or overlap in a flat way that leaves no polytope for EPA (a sliver,
+    /// coincident faces): the normal is a valid unit direction and the distance is measured
+    /// along it.
+    Degenerate,
+    /// A support function returned NaN or infinity (only a user's own shape can): nothing
+    /// but this status is meaningful (the normal is an arbitrary unit vector, the distance
+    /// 0, the points the shapes' origins).
+    NonFiniteSupport,
+}
+
+impl ContactStatus {
+    /// The name used by the command-line tool: `"converged"`, `"stalled"`, ...
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Converged => "converged",
+            Self::Stalled => "stalled",
+            Self::MaxIterations => "max_iterations",
+            Self::Degenerate => "degenerate",
+            Self::NonFiniteSupport => "non_finite_support",
+        }
+    }
+}
+
+/// The answer of [`contact`], in the **world frame**.
+///
+/// `point_b = point_a + distance * normal` (up to rounding): when the shapes penetrate,
+/// `distance < 0` and `point_a` lies inside B, `point_b` inside A.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact<V: Vector> {
+    /// Signed distance between the surfaces: positive when apart, negative when
+    /// penetrating (minus the penetration depth: the length of the shortest translation of
+    /// B that separates the shapes).
+    pub distance: V::Real,
+    /// Unit normal from A towards B: moving B by `-distance * normal` makes the shapes
+    /// touch.
+    pub normal: V,
+    /// A point on A's surface.
+    pub point_a: V,
+    /// A point on B's surface.
+    pub point_b: V,
+    /// How the query ended.
+    pub status: ContactStatus,
+}
+
+/// The contact of two cores in A's frame (radii not added).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct CoreContact<V: Vector> {
+    /// Signed distance between the cores.
+    pub distance: V::Real,
+    /// Unit normal from A towards B.
+    pub normal: V,
+    /// On A's core.
+    pub point_a: V,
+    /// On B's core.
+    pub point_b: V,
+    /// How it was found.
+    pub status: ContactStatus,
+}
+
+impl<V: Vector> CoreContact<V> {
+    /// Adds the radii: moves the points out along the normal.
+    #[inline]
+    pub(crate) fn grow(self, radius_a: V::Real, radius_b: V::Real) -> Self {
+        Self {
+            distance: self.distance - radius_a - radius_b,
+            point_a: self.point_a + self.normal * radius_a,
+            point_b: self.point_b - self.normal * radius_b,
+            ..self
+        }
+    }
+
+    /// Maps to the world with A's pose.
+    #[inline]
+    pub(crate) fn to_world(self, pose_a: &Pose<V>) -> Contact<V> {
+        Contact {
+            distance: self.distance,
+            normal: pose_a.transform_vector(self.normal),
+            point_a: pose_a.transform_point(self.point_a),
+            point_b: pose_a.transform_point(self.point_b),
+            status: self.status,
+        }
+    }
+}
+
+/// The contact between two convex shapes: signed distance, unit normal from A to B and a
+/// point on each surface, or `None` when they are more than `margin` apart.
+///
+/// Poses and results are in the **world frame**. A `margin` of 0 reports touching and
+/// penetrating pairs only; a positive margin also reports pairs up to that far apart
+/// (speculative contacts). The method is chosen per pair in one place: closed forms for
+/// balls, capsules and segments, separating-axis tests for boxes, polygons and hulls, GJK
+/// for separated cores and EPA for overlapping ones (shapes are a core plus a radius, see
+/// [`Support`]).
+///
+/// Accuracy: the distance is within the tolerance of [`crate::query::distance`] when the
+/// cores are apart; when they overlap, the depth is exact up to rounding for closed forms
+/// and separating axes, and within `1e-5` relative (`f32`) or `1e-10` (`f64`) of the depth
+/// for EPA on polytopes, plus the rounding of the coordinates (`~ 100 ε M`).
+///
+/// Degenerate input: touching shapes give a distance of 0 (within rounding) and a normal;
+/// identical shapes at the same pose give the depth along a valid normal. The normal is
+/// always a unit vector and nothing is NaN; see [`ContactStatus`] for what each status
+/// promises.
+///
+/// ```
+/// use kollide::query::{contact, ContactStatus};
+/// use kollide::shape::{Ball, Cuboid};
+/// use kollide::math::{DPose3, DVec3};
+/// let ball = Ball::new(0.5);
+/// let floor = Cuboid::new(DVec3::new(5.0, 1.0, 5.0));
+/// // A ball sunk 0.1 into the top of the floor:
+/// let c = contact(&floor, &DPose3::IDENTITY, &ball, &DPose3::from_translation(DVec3::new(0.0, 1.4, 0.0)), 0.0)
+///     .unwrap();
+/// assert_eq!(c.status, ContactStatus::Converged);
+/// assert!((c.distance + 0.1).abs() < 1e-12);
+/// assert!((c.normal - DVec3::Y).length() < 1e-12);
+/// // Farther apart than the margin: no contact.
+/// assert!(contact(&floor, &DPose3::IDENTITY, &ball, &DPose3::from_translation(DVec3::Y * 3.0), 0.5).is_none());
+/// ```
+#[must_use]
+pub fn contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+) -> Option<Contact<V>> {
+    let pose_ab = pose_a.inv_compose(pose_b);
+    contact_local(a, b, &pose_ab, margin).map(|c| c.to_world(pose_a))
+}
+
+/// [`contact`] in A's frame (`pose_ab` places B in A's frame), radii added.
+pub(crate) fn contact_local<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    margin: V::Real,
+) -> Option<CoreContact<V>> {
+    let (ra, rb) = (a.radius(), b.radius());
+    // The cores are of interest up to this far apart.
+    let threshold = margin.max(V::Real::ZERO) + ra + rb;
+    let core = match choose(a, &Pose::IDENTITY, b, pose_ab, Question::Contact) {
+        Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => segments(p0, p1, q0, q1),
+        Algorithm::Polytopes => match V::polytope_contact(a.primitive(), b.primitive(), pose_ab, threshold) {
+            SatOutcome::Separated => return None,
+            SatOutcome::Penetrating(c) => c,
+            SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold),
+        },
+        Algorithm::BoxBox(..) | Algorithm::Gjk => gjk_epa(a, b, pose_ab, threshold),
+    };
+    if core.distance > threshold {
+        return None;
+    }
+    Some(core.grow(ra, rb))
+}
+
+/// GJK on the cores; EPA when they overlap.
+fn gjk_epa<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    threshold: V::Real,
+) -> CoreContact<V> {
+    let settings = GjkSettings::default();
+    let r = gjk::run(a, b, pose_ab, None, &settings, Goal::DistanceWithin { threshold }, None);
+    let zero = V::Real::ZERO;
+    match r.status {
+        GjkStatus::NonFiniteSupport => CoreContact {
+            distance: zero,
+            normal: V::axis(0),
+            point_a: V::ZERO,
+            point_b: pose_ab.translation,
+            status: ContactStatus::NonFiniteSupport,
+        },
+        GjkStatus::Overlapping => {
+            let e = V::penetration(a, b, pose_ab, &r.simplex);
+            CoreContact {
+                distance: -e.depth,
+                normal: e.normal,
+                point_a: e.point_a,
+                point_b: e.point_b,
+                status: e.status.into(),
+            }
+        }
+        status => {
+            let (pa, pb) = r.simplex.witnesses();
+            let gap = pb - pa;
+            let len = gap.length();
+            if r.lower > threshold {
+                // Proven farther than asked: the caller drops it.
+                return CoreContact {
+                    distance: r.lower,
+                    normal: V::axis(0),
+                    point_a: pa,
+                    point_b: pb,
+                    status: ContactStatus::Converged,
+                };
+            }
+            if len > zero {
+                CoreContact {
+                    distance: len,
+                    normal: gap / len,
+                    point_a: pa,
+                    point_b: pb,
+                    status: status.into(),
+                }
+            } else {
+                // Exactly touching cores with no direction left in v: EPA finds one.
+                let e = V::penetration(a, b, pose_ab, &r.simplex);
+                CoreContact {
+                    distance: -e.depth,
+                    normal: e.normal,
+                    point_a: e.point_a,
+                    point_b: e.point_b,
+                    status: e.status.into(),
+                }
+            }
+        }
+    }
+}
+
+impl From<GjkStatus> for ContactStatus {
+    fn from(s: GjkStatus) -> Self {
+        match s {
+            GjkStatus::Converged | GjkStatus::Overlapping => Self::Converged,
+            GjkStatus::Stalled => Self::Stalled,
+            GjkStatus::MaxIterations => Self::MaxIterations,
+            GjkStatus::NonFiniteSupport => Self::NonFiniteSupport,
+        }
+    }
+}
+
+impl From<super::epa::EpaStatus> for ContactStatus {
+    fn from(s: super::epa::EpaStatus) -> Self {
+        use super::epa::EpaStatus as E;
+        match s {
+            E::Converged => Self::Converged,
+            E::Stalled => Self::Stalled,
+            E::MaxIterations => Self::MaxIterations,
+            E::Degenerate => Self::Degenerate,
+            E::NonFiniteSupport => Self::NonFiniteSupport,
+        }
+    }
+}
+
+/// Two segment cores (points are zero-length segments), both in one frame: the closest
+/// points when they are apart; when they cross, the shortest separating translation of the
+/// segments themselves (their Minkowski difference is a parallelogram containing the
+/// origin: flat in 3D, so the depth is 0 along its normal; in 2D the depth to its nearest
+/// side).
+fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
+    let (pa, pb) = segment_segment(p0, p1, q0, q1);
+    let gap = pb - pa;
+    let len = gap.length();
+    let zero = V::Real::ZERO;
+    // Below this the direction of `gap` is rounding noise.
+    let mag =
+        p0.abs_elem().max_elem(p1.abs_elem()).max_elem(q0.abs_elem()).max_elem(q1.abs_elem()).max_component();
+    let noise = V::Real::EPSILON * V::Real::from_usize(64) * mag;
+    if len > noise {
+        return CoreContact {
+            distance: len,
+            normal: gap / len,
+            point_a: pa,
+            point_b: pb,
+            status: ContactStatus::Converged,
+        };
+    }
+    let (d1, d2) = (p1 - p0, q1 - q0);
+    // Candidate normals: the sides of the parallelogram A ⊖ B.
+    let mut best: Option<(V::Real, V, V, V)> = None;
+    let mut consider = |n: V| {
+        let l = n.length();
+        if l <= zero {
+            return;
+        }
+        let n = n / l;
+        for n in [n, -n] {
+            // Move B along n: A's extreme along n, B's least along n.
+            let ha = p0.dot(n).max(p1.dot(n));
+            let (lb, b_pt) = if q0.dot(n) <= q1.dot(n) { (q0.dot(n), q0) } else { (q1.dot(n), q1) };
+            let depth = (ha - lb).max(zero);
+            if best.is_none_or(|(d, ..)| depth < d) {
+                // B's deepest end, and its partner on A (on A's segment for the side of
+                // least depth, whose foot lies on that side of the parallelogram).
+                best = Some((depth, n, b_pt + n * depth, b_pt));
+            }
+        }
+    };
+    if V::DIM == 3 {
+        let c = d1.cross_or_zero(d2);
+        if c.length_squared() > (noise * noise) * (d1.length_squared() + d2.length_squared()) {
+            // Crossing in 3D: the parallelogram is flat, depth 0 along its normal, pointing
+            // from A's centre towards B's.
+            let centre = (q0 + q1 - p0 - p1) * V::Real::HALF;
+            let n = c / c.length();
+            let n = if n.dot(centre) < zero { -n } else { n };
+            return CoreContact {
+                distance: zero,
+                normal: n,
+                point_a: pa,
+                point_b: pb,
+                status: ContactStatus::Converged,
+            };
+        }
+    } else {
+        consider(V::from_f64_array([-d1[1].to_f64(), d1[0].to_f64(), 0.0]));
+        consider(V::from_f64_array([-d2[1].to_f64(), d2[0].to_f64(), 0.0]));
+    }
+    match best {
+        Some((depth, n, point_a, point_b)) if depth > zero => {
+            CoreContact { distance: -depth, normal: n, point_a, point_b, status: ContactStatus::Converged }
+        }
+        _ => {
+            // Collinear, or points: the difference is a segment or a point through the
+            // origin; any direction square to it has depth 0. Prefer the one from A's
+            // centre towards B's.
+            let axis = if d1.length_squared() >= d2.length_squared() { d1 } else { d2 };
+            let centre = (q0 + q1 - p0 - p1) * V::Real::HALF;
+            let n = if axis.length_squared() > zero {
+                let u = axis / axis.length();
+                let off = centre - u * centre.dot(u);
+                if off.length() > noise {
+                    off / off.length()
+                } else {
+                    u.any_orthogonal()
+                }
+            } else if centre.length() > noise {
+                centre / centre.length()
+            } else {
+                V::axis(0)
+            };
+            CoreContact {
+                distance: zero,
+                normal: n,
+                point_a: pa,
+                point_b: pb,
+                status: ContactStatus::Converged,
+            }
+        }
+    }
+}
