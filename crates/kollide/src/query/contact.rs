@@ -150,6 +150,25 @@ pub fn contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_b: &Pose<V>,
     margin: V::Real,
 ) -> Option<Contact<V>> {
+    // Segment cores (balls, capsules, segments) are placed in the world and answered there:
+    // no pose composition, nothing to map back.
+    if let Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } =
+        choose(a, pose_a, b, pose_b, Question::Contact)
+    {
+        let c = segments(p0, p1, q0, q1);
+        let (ra, rb) = (a.radius(), b.radius());
+        if c.distance > margin.max(V::Real::ZERO) + ra + rb {
+            return None;
+        }
+        let c = c.grow(ra, rb);
+        return Some(Contact {
+            distance: c.distance,
+            normal: c.normal,
+            point_a: c.point_a,
+            point_b: c.point_b,
+            status: c.status,
+        });
+    }
     let pose_ab = pose_a.inv_compose(pose_b);
     contact_local(a, b, &pose_ab, margin).map(|c| c.to_world(pose_a))
 }
@@ -273,11 +292,26 @@ impl From<super::epa::EpaStatus> for ContactStatus {
 /// segments themselves (their Minkowski difference is a parallelogram containing the
 /// origin: flat in 3D, so the depth is 0 along its normal; in 2D the depth to its nearest
 /// side).
+#[inline]
 fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
+    let zero = V::Real::ZERO;
+    if p0 == p1 && q0 == q1 {
+        // Two points (balls): the common case, without the segment machinery.
+        let gap = q0 - p0;
+        let len = gap.length();
+        if len > zero {
+            return CoreContact {
+                distance: len,
+                normal: gap / len,
+                point_a: p0,
+                point_b: q0,
+                status: ContactStatus::Converged,
+            };
+        }
+    }
     let (pa, pb) = segment_segment(p0, p1, q0, q1);
     let gap = pb - pa;
     let len = gap.length();
-    let zero = V::Real::ZERO;
     // Below this the direction of `gap` is rounding noise.
     let mag =
         p0.abs_elem().max_elem(p1.abs_elem()).max_elem(q0.abs_elem()).max_elem(q1.abs_elem()).max_component();
