@@ -316,19 +316,25 @@ fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
     let mag =
         p0.abs_elem().max_elem(p1.abs_elem()).max_elem(q0.abs_elem()).max_elem(q1.abs_elem()).max_component();
     let noise = V::Real::EPSILON * V::Real::from_usize(64) * mag;
-    if len > noise {
-        return CoreContact {
-            distance: len,
-            normal: gap / len,
-            point_a: pa,
-            point_b: pb,
-            status: ContactStatus::Converged,
-        };
+    let apart = CoreContact {
+        distance: len,
+        normal: gap / len,
+        point_a: pa,
+        point_b: pb,
+        status: ContactStatus::Converged,
+    };
+    // Closest points of nearly parallel segments are only accurate to about `√ε` of their
+    // size, so below that the gap may hide a crossing (2D) or point the wrong way (3D):
+    // decide from the segments' directions instead.
+    if len > V::Real::EPSILON.sqrt() * mag {
+        return apart;
     }
     let (d1, d2) = (p1 - p0, q1 - q0);
     // Candidate normals: the sides of the parallelogram A ⊖ B.
     let mut best: Option<(V::Real, V, V, V)> = None;
-    let mut consider = |n: V| {
+    // `a_face`: the axis is square to A's segment (a side of P made of A and one end of B),
+    // so B's end is the witness and its partner is on A; otherwise the other way round.
+    let mut consider = |n: V, a_face: bool| {
         let l = n.length();
         if l <= zero {
             return;
@@ -336,35 +342,48 @@ fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
         let n = n / l;
         for n in [n, -n] {
             // Move B along n: A's extreme along n, B's least along n.
-            let ha = p0.dot(n).max(p1.dot(n));
+            let (ha, a_pt) = if p0.dot(n) >= p1.dot(n) { (p0.dot(n), p0) } else { (p1.dot(n), p1) };
             let (lb, b_pt) = if q0.dot(n) <= q1.dot(n) { (q0.dot(n), q0) } else { (q1.dot(n), q1) };
-            let depth = (ha - lb).max(zero);
+            let depth = ha - lb;
             if best.is_none_or(|(d, ..)| depth < d) {
-                // B's deepest end, and its partner on A (on A's segment for the side of
-                // least depth, whose foot lies on that side of the parallelogram).
-                best = Some((depth, n, b_pt + n * depth, b_pt));
+                // The foot of the origin on the nearest side of P lies within that side.
+                best = Some(if a_face {
+                    (depth, n, b_pt + n * depth, b_pt)
+                } else {
+                    (depth, n, a_pt, a_pt - n * depth)
+                });
             }
         }
     };
     if V::DIM == 3 {
         let c = d1.cross_or_zero(d2);
         if c.length_squared() > (noise * noise) * (d1.length_squared() + d2.length_squared()) {
-            // Crossing in 3D: the parallelogram is flat, depth 0 along its normal, pointing
-            // from A's centre towards B's.
-            let centre = (q0 + q1 - p0 - p1) * V::Real::HALF;
+            // Crossing or nearly so in 3D: the parallelogram is flat, and the distance is
+            // measured along its normal, oriented by the gap or, when the cores cross, from
+            // A's centre towards B's.
             let n = c / c.length();
-            let n = if n.dot(centre) < zero { -n } else { n };
+            let along = gap.dot(n);
+            let centre = (q0 + q1 - p0 - p1) * V::Real::HALF;
+            let toward = if along.abs() > noise { along } else { n.dot(centre) };
+            let n = if toward < zero { -n } else { n };
             return CoreContact {
-                distance: zero,
+                distance: gap.dot(n).max(zero),
                 normal: n,
                 point_a: pa,
                 point_b: pb,
                 status: ContactStatus::Converged,
             };
         }
+        if len > noise {
+            return apart;
+        }
     } else {
-        consider(V::from_f64_array([-d1[1].to_f64(), d1[0].to_f64(), 0.0]));
-        consider(V::from_f64_array([-d2[1].to_f64(), d2[0].to_f64(), 0.0]));
+        consider(V::from_f64_array([-d1[1].to_f64(), d1[0].to_f64(), 0.0]), true);
+        consider(V::from_f64_array([-d2[1].to_f64(), d2[0].to_f64(), 0.0]), false);
+        // The two side normals of P decide exactly whether the origin is inside it.
+        if len > noise && best.is_none_or(|(d, ..)| d <= zero) {
+            return apart;
+        }
     }
     match best {
         Some((depth, n, point_a, point_b)) if depth > zero => {
