@@ -4,8 +4,9 @@
 use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm, Question};
 use super::gjk::{self, GjkSettings, GjkStatus, Goal};
-use super::sat::SatOutcome;
+use super::sat::{segment_box, SatOutcome};
 use crate::math::{Pose, Real, Vector};
+use crate::shape::Primitive;
 use crate::shape::Support;
 
 /// How a [`contact`] or [`crate::query::manifold`] query ended.
@@ -190,12 +191,49 @@ pub(crate) fn contact_local<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?
             SatOutcome::Penetrating(c) => c,
             SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold),
         },
+        Algorithm::BoxSegment { box_is_a } => {
+            match box_segment(a.primitive(), b.primitive(), pose_ab, box_is_a, threshold) {
+                SatOutcome::Separated => return None,
+                SatOutcome::Penetrating(c) => c,
+                SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold),
+            }
+        }
         Algorithm::BoxBox(..) | Algorithm::Gjk => gjk_epa(a, b, pose_ab, threshold),
     };
     if core.distance > threshold {
         return None;
     }
     Some(core.grow(ra, rb))
+}
+
+/// A box against a point or segment core, in the box's frame, answered in A's frame.
+fn box_segment<V: Vector>(
+    pa: Primitive<'_, V>,
+    pb: Primitive<'_, V>,
+    pose_ab: &Pose<V>,
+    box_is_a: bool,
+    threshold: V::Real,
+) -> SatOutcome<V> {
+    let (h, seg) = if box_is_a { (pa, pb) } else { (pb, pa) };
+    let (Primitive::Box(h), Primitive::Point(p) | Primitive::Segment(p, _)) = (h, seg) else {
+        return SatOutcome::NotApplicable;
+    };
+    let q = if let Primitive::Segment(_, q) = seg { q } else { p };
+    if box_is_a {
+        return segment_box(h, pose_ab.transform_point(p), pose_ab.transform_point(q), threshold);
+    }
+    // B is the box: work in B's frame, then swap the roles back and map to A's frame.
+    let (p, q) = (pose_ab.inverse_transform_point(p), pose_ab.inverse_transform_point(q));
+    match segment_box(h, p, q, threshold) {
+        SatOutcome::Penetrating(c) => SatOutcome::Penetrating(CoreContact {
+            distance: c.distance,
+            normal: -pose_ab.transform_vector(c.normal),
+            point_a: pose_ab.transform_point(c.point_b),
+            point_b: pose_ab.transform_point(c.point_a),
+            status: c.status,
+        }),
+        other => other,
+    }
 }
 
 /// GJK on the cores; EPA when they overlap.
