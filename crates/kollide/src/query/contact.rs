@@ -156,8 +156,28 @@ pub fn contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     if let Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } =
         choose(a, pose_a, b, pose_b, Question::Contact)
     {
-        let c = segments(p0, p1, q0, q1);
         let (ra, rb) = (a.radius(), b.radius());
+        if p0 == p1 && q0 == q1 {
+            // Two balls, answered here: returned from `segments` through memory, the 12-byte
+            // vectors were stored piecewise and reloaded whole (a store-forwarding stall that
+            // doubled the cost of the query).
+            let gap = q0 - p0;
+            let len = gap.length();
+            if len > V::Real::ZERO {
+                if len > margin.max(V::Real::ZERO) + ra + rb {
+                    return None;
+                }
+                let normal = gap / len;
+                return Some(Contact {
+                    distance: len - ra - rb,
+                    normal,
+                    point_a: p0 + normal * ra,
+                    point_b: q0 - normal * rb,
+                    status: ContactStatus::Converged,
+                });
+            }
+        }
+        let c = segments(p0, p1, q0, q1);
         if c.distance > margin.max(V::Real::ZERO) + ra + rb {
             return None;
         }
@@ -333,20 +353,6 @@ impl From<super::epa::EpaStatus> for ContactStatus {
 #[inline]
 fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
     let zero = V::Real::ZERO;
-    if p0 == p1 && q0 == q1 {
-        // Two points (balls): the common case, without the segment machinery.
-        let gap = q0 - p0;
-        let len = gap.length();
-        if len > zero {
-            return CoreContact {
-                distance: len,
-                normal: gap / len,
-                point_a: p0,
-                point_b: q0,
-                status: ContactStatus::Converged,
-            };
-        }
-    }
     let (pa, pb) = segment_segment(p0, p1, q0, q1);
     let gap = pb - pa;
     let len = gap.length();
