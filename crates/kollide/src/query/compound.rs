@@ -4,6 +4,12 @@
 //! support calls), skips the pieces whose bounding boxes (computed once at construction)
 //! are too far from it, and runs the convex query ([`distance`], [`intersects`],
 //! [`contact`], [`manifold`]) on the rest, in world poses, combining the answers.
+//!
+//! The pieces' boxes are scanned linearly (and sorted by distance for `compound_distance`):
+//! cheap for tens of pieces, but a polygon of thousands of pieces would want a bounding
+//! volume hierarchy over them (not built yet). Measured on random star-shaped polygons
+//! (release build): distance plus intersection test against a small circle takes about
+//! 1.5 µs for 8 pieces, 5 µs for 58, 23 µs for 269 and 100 µs for 1,154.
 
 use super::contact::{contact, Contact, ContactStatus};
 use super::distance::{distance, intersects, DistanceOutput};

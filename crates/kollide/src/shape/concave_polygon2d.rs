@@ -55,7 +55,9 @@ impl<V: Vector2> ConcavePolygon<V> {
     /// The checks use exact orientation predicates (an error-bounded `f64` filter, then
     /// exact expansion arithmetic; `f32` coordinates are exact in `f64`), so "touching"
     /// means touching exactly, with no tolerance. The simplicity check compares every pair
-    /// of edges: O(n²), a few milliseconds for a few thousand vertices.
+    /// of edges and ear clipping scans the remaining vertices for each ear: O(n²) in all.
+    /// Measured (release build, shared x86_64 machine): 0.2 ms for 100 vertices, 2 ms for
+    /// 500, 65 ms for 2,000, 0.27 s for 5,000.
     ///
     /// A convex piece whose area is below the rounding of its own coordinates (a sliver
     /// that is flat in `V`'s precision, though not exactly) cannot be a [`ConvexPolygon`]

@@ -41,10 +41,20 @@ fn ear_clip(ex: &Exact) -> Vec<[usize; 3]> {
             return false;
         }
         // No other remaining vertex in the closed triangle (one on the diagonal p-q would
-        // make the diagonal touch the boundary).
+        // make the diagonal touch the boundary). The triangle's box rejects most vertices
+        // with comparisons alone.
+        let (a, b, c) = (ex.p[p], ex.p[i], ex.p[q]);
+        let lo = [a[0].min(b[0]).min(c[0]), a[1].min(b[1]).min(c[1])];
+        let hi = [a[0].max(b[0]).max(c[0]), a[1].max(b[1]).max(c[1])];
         let mut j = next[q];
         while j != p {
-            if alive[j] && ex.orient(p, i, j) >= 0 && ex.orient(i, q, j) >= 0 && ex.orient(q, p, j) >= 0 {
+            let r = ex.p[j];
+            if alive[j]
+                && (lo[0] <= r[0] && r[0] <= hi[0] && lo[1] <= r[1] && r[1] <= hi[1])
+                && ex.orient(p, i, j) >= 0
+                && ex.orient(i, q, j) >= 0
+                && ex.orient(q, p, j) >= 0
+            {
                 return false;
             }
             j = next[j];
