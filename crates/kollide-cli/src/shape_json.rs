@@ -137,7 +137,9 @@ fn shape_error(path: &str, e: &ShapeError) -> InputError {
         ShapeError::TooFewPoints { .. }
         | ShapeError::TooManyPoints { .. }
         | ShapeError::Collinear { .. }
-        | ShapeError::Coplanar { .. } => InputError::new(at("points"), e.to_string()),
+        | ShapeError::Coplanar { .. }
+        | ShapeError::RepeatedPoint { .. }
+        | ShapeError::SelfIntersecting { .. } => InputError::new(at("points"), e.to_string()),
     }
 }
 

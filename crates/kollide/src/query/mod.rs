@@ -1,6 +1,7 @@
 //! Queries between shapes: distance, closest points, intersection.
 
 mod closed_form;
+mod compound;
 pub(crate) mod contact;
 mod dispatch;
 mod distance;
@@ -9,6 +10,7 @@ pub mod gjk;
 pub(crate) mod manifold;
 pub(crate) mod sat;
 
+pub use compound::{compound_contact, compound_distance, compound_intersects, compound_manifold};
 pub use contact::{contact, Contact, ContactStatus};
 pub use distance::{
     distance, distance_cached, distance_traced, distance_with, intersection_test, intersects, DistanceOutput,

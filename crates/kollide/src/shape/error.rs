@@ -49,6 +49,23 @@ pub enum ShapeError {
         /// Points given.
         count: usize,
     },
+    /// Two consecutive points of a polygon boundary are equal: `points[index]` and
+    /// `points[next]` (`next = index + 1`, or 0 for the last point), a zero-length edge.
+    RepeatedPoint {
+        /// The first of the two points.
+        index: usize,
+        /// The point after it.
+        next: usize,
+    },
+    /// A polygon boundary is not simple: edge `first` (from `points[first]` to the next
+    /// point) and edge `second` cross or touch, or (when they are adjacent) fold back onto
+    /// each other. `first < second`.
+    SelfIntersecting {
+        /// The lower-numbered edge.
+        first: usize,
+        /// The higher-numbered edge.
+        second: usize,
+    },
 }
 
 impl fmt::Display for ShapeError {
@@ -67,6 +84,14 @@ impl fmt::Display for ShapeError {
             Self::Coplanar { count } => {
                 write!(f, "all {count} points are coplanar: the hull would have no volume")
             }
+            Self::RepeatedPoint { index, next } => {
+                write!(f, "points[{index}] and points[{next}] are equal: the edge between them has no length")
+            }
+            Self::SelfIntersecting { first, second } => write!(
+                f,
+                "edge {first} (points[{first}] to the next point) and edge {second} cross, touch or fold \
+                 back: the polygon is not simple"
+            ),
         }
     }
 }

@@ -5,15 +5,18 @@
 
 mod ball;
 mod capsule;
+mod concave_polygon2d;
 mod cone3d;
 mod convex_hull3d;
 mod convex_polygon2d;
 mod cuboid;
 mod cylinder3d;
+mod decompose2d;
 mod ellipsoid;
 pub(crate) mod error;
 mod hull_build3d;
 mod hull_predicates3d;
+mod predicates2d;
 mod segment;
 mod support;
 mod support_face;
@@ -21,6 +24,7 @@ mod triangle;
 
 pub use ball::Ball;
 pub use capsule::Capsule;
+pub use concave_polygon2d::ConcavePolygon;
 pub use cone3d::Cone;
 pub use convex_hull3d::ConvexHull;
 pub use convex_polygon2d::ConvexPolygon;
