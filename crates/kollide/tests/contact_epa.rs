@@ -107,9 +107,10 @@ where
                 st.worst_rel = st.worst_rel.max(err / sz);
             }
             ContactStatus::Stalled | ContactStatus::MaxIterations => {
-                // The best face: a lower bound, close to the truth.
+                // The least push found along a separating direction: an upper bound, close
+                // to the truth.
                 st.not_converged += 1;
-                assert!(depth <= truth + tol, "{ctx}: {:?} depth {depth:e} above oracle {truth:e}", c.status);
+                assert!(depth >= truth - tol, "{ctx}: {:?} depth {depth:e} below oracle {truth:e}", c.status);
                 assert!(err <= 100.0 * tol, "{ctx}: {:?} depth {depth:e} vs oracle {truth:e}", c.status);
             }
             s => panic!("{ctx}: status {s:?}"),
@@ -589,9 +590,10 @@ where
             ContactStatus::Converged => common::assert_close(depth, truth, tolerance::<V>(truth, 4.0), &ctx),
             // A curved surface is approached geometrically; nearly concentric spheres are
             // close to tied in every direction and need more vertices than the cap allows.
-            // The answer is still the best face: a lower bound, close.
+            // The answer is the least push found along a separating direction: an upper
+            // bound, close.
             ContactStatus::Stalled | ContactStatus::MaxIterations => {
-                assert!(depth <= truth + tolerance::<V>(truth, 4.0), "{ctx}: {depth} above {truth}");
+                assert!(depth >= truth - tolerance::<V>(truth, 4.0), "{ctx}: {depth} below {truth}");
                 // Measured: 1.9e-2 at worst (offset 0.0055, depth 1.49) after the 256-iteration
                 // cap: a known limit of EPA on nearly concentric curved shapes (every
                 // direction nearly ties, so the polytope must refine the whole sphere).

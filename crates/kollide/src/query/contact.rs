@@ -16,9 +16,12 @@ pub enum ContactStatus {
     /// The answer is within the documented tolerance (closed forms and separating-axis
     /// tests are exact up to rounding; GJK and EPA converged).
     Converged,
-    /// Rounding stopped GJK or EPA before the tolerance was met: the normal is a valid unit
-    /// vector and the distance the best one found (for penetration, EPA's best face: the
-    /// depth is not overstated).
+    /// Rounding stopped GJK or EPA before the tolerance was met; the normal is a valid unit
+    /// vector. Apart: the distance is the best one found (realized by the points, so at
+    /// least the true one). Penetrating: the normal is the searched direction with the least
+    /// push found, which separates: moving B by `-distance * normal` makes the shapes touch
+    /// or come apart (the reported depth is at least the true one, at most a little more;
+    /// EPA stalls this way on the sharp rims of curved shapes such as cones).
     Stalled,
     /// GJK or EPA hit its iteration cap: as `Stalled`.
     MaxIterations,

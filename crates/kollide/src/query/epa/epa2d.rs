@@ -6,8 +6,8 @@
 //! polygon stays convex and its closest edge stays a lower bound (van den Bergen 2001).
 
 use super::{
-    blow_up, clamp_weights, degenerate, finite, from_face, non_finite, rel_tolerance, Cores, EpaResult,
-    EpaStatus, Start, MAX_FLAT_STEPS, MAX_ITERATIONS, MAX_VERTICES,
+    blow_up, clamp_weights, degenerate, finite, from_face, non_finite, rel_tolerance, track_upper,
+    unfinished, Cores, EpaResult, EpaStatus, Start, MAX_FLAT_STEPS, MAX_ITERATIONS, MAX_VERTICES,
 };
 use crate::math::{Pose, Real, Rotation, Vector2};
 use crate::query::gjk::{Simplex, SimplexVertex};
@@ -55,6 +55,7 @@ where
     let rel = rel_tolerance::<V::Real>();
     let mut iterations = 0;
     let (mut lower, mut flat_steps) = (-V::Real::MAX, 0);
+    let mut upper = None;
     loop {
         let len = ring.len();
         let mut best: Option<(V::Real, V, usize)> = None;
@@ -71,13 +72,18 @@ where
         };
         let ends = [verts[ring[i]], verts[ring[(i + 1) % len]]];
         if iterations >= MAX_ITERATIONS {
-            return answer(&ends, n, d, iterations, EpaStatus::MaxIterations);
+            return unfinished(
+                upper,
+                answer(&ends, n, d, iterations, EpaStatus::MaxIterations),
+                EpaStatus::MaxIterations,
+            );
         }
         let s = cores.support(n);
         iterations += 1;
         if !finite(&s) {
             return non_finite(iterations);
         }
+        track_upper(&mut upper, n, &s);
         let noise = cores.noise();
         let gap = n.dot(s.w) - d;
         if gap <= rel * d.max(V::Real::ZERO) || gap <= noise {
@@ -90,10 +96,18 @@ where
             flat_steps += 1;
         }
         if verts.iter().any(|v| v.w == s.w) || flat_steps > MAX_FLAT_STEPS {
-            return answer(&ends, n, d, iterations, EpaStatus::Stalled);
+            return unfinished(
+                upper,
+                answer(&ends, n, d, iterations, EpaStatus::Stalled),
+                EpaStatus::Stalled,
+            );
         }
         if verts.len() >= MAX_VERTICES {
-            return answer(&ends, n, d, iterations, EpaStatus::MaxIterations);
+            return unfinished(
+                upper,
+                answer(&ends, n, d, iterations, EpaStatus::MaxIterations),
+                EpaStatus::MaxIterations,
+            );
         }
         let wi = verts.len();
         verts.push(s);
@@ -131,7 +145,11 @@ where
         let (prev, next) = (verts[ring[(pos + len - 1) % len]].w, verts[ring[(pos + 1) % len]].w);
         for (p, q) in [(prev, w), (w, next)] {
             if edge(p, q).is_some_and(|(_, de)| de < d - noise) {
-                return answer(&ends, n, d, iterations, EpaStatus::Stalled);
+                return unfinished(
+                    upper,
+                    answer(&ends, n, d, iterations, EpaStatus::Stalled),
+                    EpaStatus::Stalled,
+                );
             }
         }
     }

@@ -10,8 +10,8 @@
 //! adjacency; with the few dozen faces EPA meets a linear scan is as fast.
 
 use super::{
-    blow_up, clamp_weights, degenerate, finite, from_face, non_finite, rel_tolerance, Cores, EpaResult,
-    EpaStatus, Start, MAX_FLAT_STEPS, MAX_ITERATIONS, MAX_VERTICES,
+    blow_up, clamp_weights, degenerate, finite, from_face, non_finite, rel_tolerance, track_upper,
+    unfinished, Cores, EpaResult, EpaStatus, Start, MAX_FLAT_STEPS, MAX_ITERATIONS, MAX_VERTICES,
 };
 use crate::math::{Pose, Real, Vector3};
 use crate::query::gjk::{Simplex, SimplexVertex};
@@ -105,6 +105,7 @@ pub(crate) fn penetration<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?S
 
     let rel = rel_tolerance::<V::Real>();
     let mut iterations = 0;
+    let mut upper = None;
     let (mut lower, mut flat_steps) = (-V::Real::MAX, 0);
     let mut candidates: Vec<usize> = Vec::with_capacity(16);
     let mut removed: Vec<usize> = Vec::with_capacity(16);
@@ -118,13 +119,18 @@ pub(crate) fn penetration<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?S
         };
         let f = faces[fi];
         if iterations >= MAX_ITERATIONS {
-            return answer(&verts, &faces, &f, cores.noise(), iterations, EpaStatus::MaxIterations);
+            return unfinished(
+                upper,
+                answer(&verts, &faces, &f, cores.noise(), iterations, EpaStatus::MaxIterations),
+                EpaStatus::MaxIterations,
+            );
         }
         let s = cores.support(f.n);
         iterations += 1;
         if !finite(&s) {
             return non_finite(iterations);
         }
+        track_upper(&mut upper, f.n, &s);
         let noise = cores.noise();
         let gap = f.n.dot(s.w) - f.d;
         if gap <= rel * f.d.max(V::Real::ZERO) || gap <= noise {
@@ -138,10 +144,18 @@ pub(crate) fn penetration<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?S
             flat_steps += 1;
         }
         if verts.iter().any(|v| v.w == s.w) || flat_steps > MAX_FLAT_STEPS {
-            return answer(&verts, &faces, &f, cores.noise(), iterations, EpaStatus::Stalled);
+            return unfinished(
+                upper,
+                answer(&verts, &faces, &f, cores.noise(), iterations, EpaStatus::Stalled),
+                EpaStatus::Stalled,
+            );
         }
         if verts.len() >= MAX_VERTICES {
-            return answer(&verts, &faces, &f, cores.noise(), iterations, EpaStatus::MaxIterations);
+            return unfinished(
+                upper,
+                answer(&verts, &faces, &f, cores.noise(), iterations, EpaStatus::MaxIterations),
+                EpaStatus::MaxIterations,
+            );
         }
 
         // The faces `w` sees, connected to the closest one.
@@ -177,7 +191,11 @@ pub(crate) fn penetration<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?S
         if !single_loop(&horizon) {
             // The removed region is not a disc (rounding flipped a face in the middle):
             // patching it would break the mesh.
-            return answer(&verts, &faces, &f, cores.noise(), iterations, EpaStatus::Stalled);
+            return unfinished(
+                upper,
+                answer(&verts, &faces, &f, cores.noise(), iterations, EpaStatus::Stalled),
+                EpaStatus::Stalled,
+            );
         }
         let wi = verts.len();
         verts.push(s);
@@ -187,7 +205,11 @@ pub(crate) fn penetration<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?S
             // The grown polytope holds the old one, so no face of it can be closer to the
             // origin than the closest old face: one that is means rounding broke convexity.
             if g.valid && g.d < f.d - noise {
-                return answer(&verts, &faces, &f, cores.noise(), iterations, EpaStatus::Stalled);
+                return unfinished(
+                    upper,
+                    answer(&verts, &faces, &f, cores.noise(), iterations, EpaStatus::Stalled),
+                    EpaStatus::Stalled,
+                );
             }
             fresh.push(g);
         }

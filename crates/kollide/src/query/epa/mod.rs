@@ -350,3 +350,49 @@ pub(crate) fn degenerate<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
         status: EpaStatus::Degenerate,
     }
 }
+
+/// The least support value of `A ⊖ B` seen along a searched direction: moving B by `h · n`
+/// makes the cores touch, so `h` bounds the depth from above and `n` separates.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Upper<V: Vector> {
+    h: V::Real,
+    n: V,
+    a: V,
+}
+
+/// Keeps the least of the support values `n · s.w` seen (`n` unit).
+#[inline]
+pub(crate) fn track_upper<V: Vector>(upper: &mut Option<Upper<V>>, n: V, s: &SimplexVertex<V>) {
+    let h = n.dot(s.w);
+    if upper.is_none_or(|u| h < u.h) {
+        *upper = Some(Upper { h, n, a: s.a });
+    }
+}
+
+/// The answer when EPA stops before converging (`Stalled`, `MaxIterations`): the searched
+/// direction with the least support value, which is a valid separating direction (moving
+/// B by the reported depth along it makes the cores touch), where the closest face would
+/// only give a lower bound whose direction may not separate at all (a cone's rim seen
+/// from inside stalls that way). `point_a` is A's extreme point along the normal and
+/// `point_b = point_a - depth · normal` lies on B's supporting plane. Without a searched
+/// direction, the face answer `face`.
+pub(crate) fn unfinished<V: Vector>(
+    upper: Option<Upper<V>>,
+    face: EpaResult<V>,
+    status: EpaStatus,
+) -> EpaResult<V> {
+    match upper {
+        Some(u) => {
+            let depth = u.h.max(V::Real::ZERO);
+            EpaResult {
+                depth,
+                normal: u.n,
+                point_a: u.a,
+                point_b: u.a - u.n * depth,
+                iterations: face.iterations,
+                status,
+            }
+        }
+        None => EpaResult { status, ..face },
+    }
+}
