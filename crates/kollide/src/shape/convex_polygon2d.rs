@@ -1,7 +1,7 @@
 //! Convex polygon (2D): the convex hull of a point set.
 
 use super::error::check_points;
-use super::{ShapeError, Support};
+use super::{Feature, Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector2};
 
 /// Vertex count above which the support function walks from the hinted vertex instead of
@@ -31,6 +31,9 @@ pub struct ConvexPolygon<V> {
     /// The extreme vertex along each of 8 directions 45° apart (E, NE, N, ...): where an
     /// unhinted search starts, a few steps from any answer.
     starts: [u32; 8],
+    /// The largest magnitude of each coordinate over the vertices (a box about the local
+    /// origin holding the polygon): the scale of the rounding in queries.
+    reach: V,
 }
 
 impl<V: Vector2> ConvexPolygon<V> {
@@ -64,7 +67,8 @@ impl<V: Vector2> ConvexPolygon<V> {
             }
             best as u32
         });
-        Ok(Self { vertices, normals, starts })
+        let reach = vertices.iter().fold(V::ZERO, |m, p| m.max_elem(p.abs_elem()));
+        Ok(Self { vertices, normals, starts, reach })
     }
 
     /// The convex hull of `points`.
@@ -86,6 +90,19 @@ impl<V: Vector2> ConvexPolygon<V> {
     #[must_use]
     pub fn normals(&self) -> &[V] {
         &self.normals
+    }
+
+    /// The largest coordinate magnitude of any vertex (local frame).
+    #[inline]
+    pub(crate) fn extent(&self) -> V::Real {
+        self.reach.max_component()
+    }
+
+    /// A vertex a few steps from the extreme one along `dir` (from the table of 8
+    /// directions): where a walk over the boundary starts.
+    #[inline]
+    pub(crate) fn start_vertex(&self, dir: V) -> usize {
+        self.starts[octant_of(dir)] as usize
     }
 }
 
@@ -205,6 +222,29 @@ impl<V: Vector2> Support<V> for ConvexPolygon<V> {
         }
         *hint = i as u32;
         v[i]
+    }
+
+    #[inline(always)]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Polygon(self)
+    }
+
+    /// The edge whose outward normal is most aligned with `dir`: edge `i` runs from vertex
+    /// `i` to vertex `i + 1` (corner ids are vertex indices, the feature
+    /// `Feature::edge(i, i + 1)`). That edge ends at the support vertex along `dir`, so only
+    /// the two edges there are compared. A zero `dir` gives an edge at vertex 0.
+    #[inline]
+    fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
+        let n = self.vertices.len();
+        let mut hint = super::NO_HINT;
+        self.support_hinted(dir, &mut hint);
+        let k = hint as usize % n;
+        let before = if k == 0 { n - 1 } else { k - 1 };
+        let i = if self.normals[before].dot(dir) > self.normals[k].dot(dir) { before } else { k };
+        let j = if i + 1 == n { 0 } else { i + 1 };
+        face.reset(Feature::edge(i as u32, j as u32));
+        face.push(self.vertices[i], i as u32);
+        face.push(self.vertices[j], j as u32);
     }
 
     #[inline]
