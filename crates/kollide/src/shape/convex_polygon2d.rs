@@ -235,16 +235,33 @@ impl<V: Vector2> Support<V> for ConvexPolygon<V> {
     /// the two edges there are compared. A zero `dir` gives an edge at vertex 0.
     #[inline]
     fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
-        let n = self.vertices.len();
+        let v = &self.vertices;
+        let n = v.len();
         let mut hint = super::NO_HINT;
         self.support_hinted(dir, &mut hint);
         let k = hint as usize % n;
         let before = if k == 0 { n - 1 } else { k - 1 };
-        let i = if self.normals[before].dot(dir) > self.normals[k].dot(dir) { before } else { k };
+        let after = if k + 1 == n { 0 } else { k + 1 };
+        // Nearly aligned normals have cosines equal after rounding (1 - θ²/2); compare the
+        // sines instead, the drop of `p·dir` along each edge over its length (the difference
+        // of the vertices taken first, so a short edge keeps its precision): an edge square
+        // to `dir` drops by 0 and wins ties. An edge whose normal faces away from `dir` (a
+        // sharp vertex) never wins.
+        let zero = V::Real::ZERO;
+        let (e_before, e_after) = (v[k] - v[before], v[k] - v[after]);
+        let drop_before = e_before.dot(dir) / e_before.length();
+        let drop_after = e_after.dot(dir) / e_after.length();
+        let i = if self.normals[before].dot(dir) <= zero {
+            k
+        } else if self.normals[k].dot(dir) <= zero || drop_before < drop_after {
+            before
+        } else {
+            k
+        };
         let j = if i + 1 == n { 0 } else { i + 1 };
         face.reset(Feature::edge(i as u32, j as u32));
-        face.push(self.vertices[i], i as u32);
-        face.push(self.vertices[j], j as u32);
+        face.push(v[i], i as u32);
+        face.push(v[j], j as u32);
     }
 
     #[inline]
@@ -292,6 +309,63 @@ mod tests {
         for (n, seed) in [(5, 1), (16, 2), (64, 3), (500, 4)] {
             check::<Vec2>(n, seed);
             check::<DVec2>(n, seed + 10);
+        }
+    }
+
+    /// The support face is the edge of greatest `normal · dir` (brute force over all edges,
+    /// up to rounding), named by its two vertex indices.
+    fn check_face<V: Vector2>(n: usize, seed: u64, tol: f64) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let pts: Vec<V> = (0..n)
+            .map(|_| {
+                let a: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+                V::from_f64_array([2.0 * a.cos(), 0.5 * a.sin(), 0.0])
+            })
+            .collect();
+        let poly = ConvexPolygon::from_points(&pts);
+        let m = poly.vertices().len();
+        let mut face = SupportFace::default();
+        for _ in 0..2000 {
+            let a: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+            let d = V::from_f64_array([a.cos(), a.sin(), 0.0]);
+            poly.support_face(d, &mut face);
+            let best = poly.normals().iter().map(|e| e.dot(d).to_f64()).fold(-1.0, f64::max);
+            let (i, j) = (face.ids()[0] as usize, face.ids()[1] as usize);
+            assert_eq!(j, (i + 1) % m);
+            assert_eq!(face.points(), &[poly.vertices()[i], poly.vertices()[j]]);
+            assert_eq!(face.feature(), Feature::edge(i as u32, j as u32));
+            let got = poly.normals()[i].dot(d).to_f64();
+            assert!(got >= best - tol, "direction {d:?}: edge {i} at {got}, best {best}");
+        }
+    }
+
+    #[test]
+    fn support_face_matches_brute_force() {
+        for (n, seed) in [(3, 1), (8, 2), (40, 3), (300, 4)] {
+            check_face::<Vec2>(n, seed, 1e-6);
+            check_face::<DVec2>(n, seed + 10, 1e-14);
+        }
+    }
+
+    /// Regression: along the normal of an edge in a chain of nearly collinear edges (a
+    /// sliver), the cosines of the neighbouring normals round to 1 in f32 and the face was a
+    /// neighbour, too short to hold the contact point. The face is that edge.
+    #[test]
+    fn nearly_collinear_chain_gives_the_asked_edge() {
+        let pts = [
+            Vec2::new(-0.5625839, 0.8295564),
+            Vec2::new(-0.29223254, 0.4307662),
+            Vec2::new(0.15873979, -0.23437637),
+            Vec2::new(0.19433391, -0.28687096),
+            Vec2::new(0.48283496, -0.7123327),
+            Vec2::new(0.8137291, -1.2001339),
+            Vec2::new(0.11437043, -0.16842617),
+        ];
+        let poly = ConvexPolygon::from_points(&pts);
+        let mut face = SupportFace::default();
+        for (i, &n) in poly.normals().iter().enumerate() {
+            poly.support_face(n, &mut face);
+            assert_eq!(face.ids()[0] as usize, i, "normal {i}: {:?}", face.feature());
         }
     }
 }
