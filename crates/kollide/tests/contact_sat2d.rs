@@ -13,6 +13,7 @@ use kollide::math::{Pose, Real, Vector2};
 use kollide::query::{contact, ContactStatus};
 use kollide::shape::Cuboid;
 use poly2d::*;
+use rand::Rng;
 
 /// Tallies of what a random sample covered.
 #[derive(Default, Debug)]
@@ -196,4 +197,43 @@ where
 fn identical_shapes_f32_f64() {
     identical::<glam::Vec2>(8);
     identical::<glam::DVec2>(9);
+}
+
+/// Polygons of 30 to 120 vertices (the walks over the boundary and the skipped edges matter
+/// here): depth, normal and witnesses against the oracle.
+fn many_vertices<V: Vector2>(seed: u64, pairs: usize)
+where
+    V::Rotation: RotF64<V> + FromParts,
+{
+    let mut r = rng(seed);
+    let mut overlapping = 0;
+    for k in 0..pairs {
+        let na = r.random_range(30..=120);
+        let nb = r.random_range(30..=120);
+        let a = Shape2::Poly(polygon_of::<V>(&mut r, na, 1.0, false));
+        let b = Shape2::Poly(polygon_of::<V>(&mut r, nb, 1.0, false));
+        let pa = pose_near::<V>(&mut r, V::ZERO, 2.0);
+        let pb = pose_near::<V>(&mut r, pa.translation, 2.0);
+        let (wa, wb) = (world(&a, &pa), world(&b, &pb));
+        let tol = rel_tol::<V>() * size_of(&wa, &wb);
+        let ctx = format!("pair {k}: {a:?} at {pa:?}, {b:?} at {pb:?}");
+        let out = contact(&a, &pa, &b, &pb, V::Real::ZERO);
+        if oracle::polygons_overlap_2d(&wa, &wb) {
+            overlapping += 1;
+            let (depth, _) = oracle::penetration_2d(&wa, &wb);
+            match out {
+                Some(c) => check_penetration(&c, &wa, &wb, depth, tol, &ctx),
+                None => assert!(depth <= tol, "{ctx}: no contact, oracle depth {depth:e}"),
+            }
+        } else if oracle::polygon_distance_2d(&wa, &wb) > tol {
+            assert!(out.is_none(), "{ctx}: {out:?}");
+        }
+    }
+    assert_mixed(overlapping, pairs, "large polygon pairs");
+}
+
+#[test]
+fn many_vertices_f32_f64() {
+    many_vertices::<glam::Vec2>(61, 300);
+    many_vertices::<glam::DVec2>(62, 300);
 }

@@ -31,9 +31,11 @@ pub struct ConvexPolygon<V> {
     /// The extreme vertex along each of 8 directions 45° apart (E, NE, N, ...): where an
     /// unhinted search starts, a few steps from any answer.
     starts: [u32; 8],
-    /// The largest magnitude of each coordinate over the vertices (a box about the local
-    /// origin holding the polygon): the scale of the rounding in queries.
-    reach: V,
+    /// Two radii about the local origin, stored as a 2-vector `(inner, outer)`: every
+    /// support value `max p·u` over unit `u` lies between them (inner: the least distance
+    /// to an edge line when the origin is inside, else `-outer`; outer: the largest vertex
+    /// norm). Separating-axis tests skip edges with them.
+    radii: V,
 }
 
 impl<V: Vector2> ConvexPolygon<V> {
@@ -50,7 +52,7 @@ impl<V: Vector2> ConvexPolygon<V> {
             return Err(ShapeError::Collinear { count: points.len() });
         }
         let n = vertices.len();
-        let normals = (0..n)
+        let normals: Vec<V> = (0..n)
             .map(|i| {
                 let e = vertices[(i + 1) % n] - vertices[i];
                 let out = V::new2(e[1], -e[0]);
@@ -67,8 +69,12 @@ impl<V: Vector2> ConvexPolygon<V> {
             }
             best as u32
         });
-        let reach = vertices.iter().fold(V::ZERO, |m, p| m.max_elem(p.abs_elem()));
-        Ok(Self { vertices, normals, starts, reach })
+        let outer = vertices.iter().fold(V::Real::ZERO, |m, p| m.max(p.length()));
+        // Between two edge normals the support value is `|v| cos(θ - φ)` for one vertex v,
+        // concave while positive: with the origin inside, its least value is at a normal.
+        let inner = vertices.iter().zip(&normals).fold(V::Real::MAX, |m, (p, n): (&V, &V)| m.min(n.dot(*p)));
+        let inner = if inner > V::Real::ZERO { inner } else { -outer };
+        Ok(Self { vertices, normals, starts, radii: V::new2(inner, outer) })
     }
 
     /// The convex hull of `points`.
@@ -92,10 +98,18 @@ impl<V: Vector2> ConvexPolygon<V> {
         &self.normals
     }
 
-    /// The largest coordinate magnitude of any vertex (local frame).
+    /// A lower bound of the support value `max p·u` over unit directions `u` (local frame):
+    /// the least distance from the origin to an edge line, or `-outer` when the origin is
+    /// not inside.
     #[inline]
-    pub(crate) fn extent(&self) -> V::Real {
-        self.reach.max_component()
+    pub(crate) fn inner_radius(&self) -> V::Real {
+        self.radii[0]
+    }
+
+    /// The largest vertex norm (local frame): an upper bound of every support value.
+    #[inline]
+    pub(crate) fn outer_radius(&self) -> V::Real {
+        self.radii[1]
     }
 
     /// A vertex a few steps from the extreme one along `dir` (from the table of 8

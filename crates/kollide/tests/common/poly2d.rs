@@ -52,20 +52,27 @@ impl<V: Vector2> Shape2<V> {
     }
 }
 
-/// A random convex polygon of 3 to 16 points on an ellipse about the origin, of size about
-/// `scale`; a sliver (one axis 1e-4 of the other) when asked.
+/// A random convex polygon of 3 to 16 points on an ellipse of size about `scale`, about the
+/// local origin or (one in five) beside it; a sliver (one axis 1e-4 of the other) when
+/// asked.
 pub fn random_polygon<V: Vector2>(rng: &mut ChaCha8Rng, scale: f64, sliver: bool) -> ConvexPolygon<V> {
     let n = rng.random_range(3..=16);
+    polygon_of::<V>(rng, n, scale, sliver)
+}
+
+/// [`random_polygon`] from `n` points.
+pub fn polygon_of<V: Vector2>(rng: &mut ChaCha8Rng, n: usize, scale: f64, sliver: bool) -> ConvexPolygon<V> {
     let rx = scale * rng.random_range(0.3..1.5);
     let ry = if sliver { rx * 1e-4 } else { scale * rng.random_range(0.3..1.5) };
     let turn: f64 = rng.random_range(0.0..std::f64::consts::TAU);
     let (c, s) = (turn.cos(), turn.sin());
+    let shift = if rng.random_range(0..5) == 0 { 2.0 * scale } else { 0.0 };
     loop {
         let pts: Vec<V> = (0..n)
             .map(|_| {
                 let a: f64 = rng.random_range(0.0..std::f64::consts::TAU);
                 let (x, y) = (rx * a.cos(), ry * a.sin());
-                V::from_f64_array([c * x - s * y, s * x + c * y, 0.0])
+                V::from_f64_array([c * x - s * y + shift, s * x + c * y, 0.0])
             })
             .collect();
         if let Ok(p) = ConvexPolygon::try_from_points(&pts) {

@@ -27,8 +27,10 @@ struct Outline<'a, V: Vector2> {
     /// The polygon, for its table of start vertices (`None` for a rectangle: 4 vertices are
     /// scanned).
     poly: Option<&'a ConvexPolygon<V>>,
-    /// The largest coordinate magnitude of a vertex.
-    extent: V::Real,
+    /// A lower bound of the support value along any unit direction (local frame).
+    inner: V::Real,
+    /// An upper bound of the support value along any unit direction: the scale of rounding.
+    outer: V::Real,
 }
 
 /// The corners and edge normals of the rectangle `[-h, h]`, counter-clockwise from the
@@ -63,6 +65,22 @@ impl<V: Vector2> Outline<'_, V> {
             self.len() - 1
         } else {
             k - 1
+        }
+    }
+
+    /// An edge whose normal is near `d`: where the search for the best edge starts (for a
+    /// separated pair, often the separating edge itself).
+    #[inline]
+    fn facing(&self, d: V) -> usize {
+        match self.poly {
+            Some(p) => self.prev(p.start_vertex(d)),
+            // Rectangle edges: bottom, right, top, left.
+            None => match (d[0].abs() >= d[1].abs(), d[0] >= V::Real::ZERO, d[1] >= V::Real::ZERO) {
+                (true, true, _) => 1,
+                (true, false, _) => 3,
+                (false, _, true) => 2,
+                (false, _, false) => 0,
+            },
         }
     }
 
@@ -121,33 +139,49 @@ struct Axis<R> {
     vertex: usize,
 }
 
-/// The edge of `p` of greatest separation from `q` (`pose` places `q` in `p`'s frame), or
-/// `None` as soon as one separates them by more than `threshold`.
+/// The edge of `p` of greatest separation from `q` (`pose` places `q` in `p`'s frame)
+/// among those separating by more than `floor`; `None` as soon as one separates them by
+/// more than `threshold`.
+///
+/// Edge `i` separates by `n·(t - a_i) - max over q of (-n)·x`, and that maximum is at least
+/// `q.inner`: an edge whose bound `n·(t - a_i) - q.inner` cannot beat the best so far costs
+/// one dot product. The search starts at the edge facing `q`, which is often the best (and
+/// for separated shapes the one that proves it), so most other edges are skipped.
 #[inline]
 fn max_separation<V: Vector2>(
     p: &Outline<'_, V>,
     q: &Outline<'_, V>,
     pose: &Pose<V>,
     threshold: V::Real,
+    floor: V::Real,
 ) -> Option<Axis<V::Real>> {
     let t = pose.translation;
-    let mut best = Axis { sep: -V::Real::INFINITY, edge: 0, vertex: 0 };
+    let mut best = Axis { sep: floor, edge: usize::MAX, vertex: 0 };
+    let mut i = p.facing(t);
     let mut hint = usize::MAX;
-    for (i, (&n, &a)) in p.normals.iter().zip(p.verts).enumerate() {
-        // n·(R v + t - a) = (Rᵀ n)·v + n·(t - a): one rotation per edge, none per vertex.
-        let nq = pose.inverse_transform_vector(n);
-        if hint == usize::MAX {
-            hint = q.start(nq);
+    for _ in 0..p.len() {
+        let n = p.normals[i];
+        let offset = n.dot(t - p.verts[i]);
+        if offset - q.inner > best.sep {
+            // n·(R v + t - a) = (Rᵀ n)·v + n·(t - a): one rotation per edge, none per vertex.
+            let nq = pose.inverse_transform_vector(n);
+            if hint == usize::MAX {
+                hint = q.start(nq);
+            }
+            let (j, low) = q.lowest(nq, hint);
+            hint = j;
+            let sep = low + offset;
+            if sep > threshold {
+                return None;
+            }
+            if sep > best.sep {
+                best = Axis { sep, edge: i, vertex: j };
+            }
+        } else {
+            // The lowest vertex moves on while edges are skipped: start afresh.
+            hint = usize::MAX;
         }
-        let (j, low) = q.lowest(nq, hint);
-        hint = j;
-        let sep = low + n.dot(t - a);
-        if sep > threshold {
-            return None;
-        }
-        if sep > best.sep {
-            best = Axis { sep, edge: i, vertex: j };
-        }
+        i = p.next(i);
     }
     Some(best)
 }
@@ -222,34 +256,56 @@ pub(crate) fn contact<V: Vector2>(
     let oa = match a {
         Primitive::Box(h) => {
             rect_a = rectangle(h);
-            Outline { verts: &rect_a.0, normals: &rect_a.1, poly: None, extent: h.max_component() }
+            Outline {
+                verts: &rect_a.0,
+                normals: &rect_a.1,
+                poly: None,
+                inner: h[0].min(h[1]),
+                outer: h.length(),
+            }
         }
-        Primitive::Polygon(p) => {
-            Outline { verts: p.vertices(), normals: p.normals(), poly: Some(p), extent: p.extent() }
-        }
+        Primitive::Polygon(p) => Outline {
+            verts: p.vertices(),
+            normals: p.normals(),
+            poly: Some(p),
+            inner: p.inner_radius(),
+            outer: p.outer_radius(),
+        },
         _ => return SatOutcome::NotApplicable,
     };
     let ob = match b {
         Primitive::Box(h) => {
             rect_b = rectangle(h);
-            Outline { verts: &rect_b.0, normals: &rect_b.1, poly: None, extent: h.max_component() }
+            Outline {
+                verts: &rect_b.0,
+                normals: &rect_b.1,
+                poly: None,
+                inner: h[0].min(h[1]),
+                outer: h.length(),
+            }
         }
-        Primitive::Polygon(p) => {
-            Outline { verts: p.vertices(), normals: p.normals(), poly: Some(p), extent: p.extent() }
-        }
+        Primitive::Polygon(p) => Outline {
+            verts: p.vertices(),
+            normals: p.normals(),
+            poly: Some(p),
+            inner: p.inner_radius(),
+            outer: p.outer_radius(),
+        },
         _ => return SatOutcome::NotApplicable,
     };
-    let Some(axis_a) = max_separation(&oa, &ob, pose_ab, threshold) else {
+    let Some(axis_a) = max_separation(&oa, &ob, pose_ab, threshold, -V::Real::INFINITY) else {
         return SatOutcome::Separated;
     };
-    let pose_ba = pose_ab.inverse();
-    let Some(axis_b) = max_separation(&ob, &oa, &pose_ba, threshold) else {
-        return SatOutcome::Separated;
-    };
-    // Rounding of a separation: a few ulps of the largest coordinate involved.
-    let scale = oa.extent + ob.extent + pose_ab.translation.abs_elem().max_component();
+    // Rounding of a separation: a few ulps of the largest length involved.
+    let scale = oa.outer + ob.outer + pose_ab.translation.length();
     let tol = V::Real::EPSILON * V::Real::from_usize(16) * scale;
-    let use_b = axis_b.sep > axis_a.sep + tol;
+    // B's edges must beat A's best by more than rounding (A's axis wins ties, so manifolds
+    // do not flip between frames).
+    let pose_ba = pose_ab.inverse();
+    let Some(axis_b) = max_separation(&ob, &oa, &pose_ba, threshold, axis_a.sep + tol) else {
+        return SatOutcome::Separated;
+    };
+    let use_b = axis_b.edge != usize::MAX;
     let sep = if use_b { axis_b.sep } else { axis_a.sep };
     if sep > tol {
         return SatOutcome::Apart;
