@@ -23,6 +23,32 @@ const SCAN_LIMIT: usize = 16;
 /// assert_eq!(square.vertices().len(), 4);
 /// assert_eq!(square.support(Vec2::new(1.0, 2.0)), Vec2::new(1.0, 1.0));
 /// ```
+///
+/// Contacts between polygons and rectangles ([`crate::query::contact`],
+/// [`crate::query::manifold`]) come from separating axes: the depth is exact up to the
+/// rounding of the coordinates (a few `ε` times their magnitude; tested within `1e-5` of
+/// the size in `f32` and `1e-10` in `f64`), and a manifold gives the ends of the touching
+/// edges with ids that name the polygon's vertices and edges:
+///
+/// ```
+/// use kollide::math::{DPose2, DVec2};
+/// use kollide::query::{contact, manifold};
+/// use kollide::shape::{ConvexPolygon, Cuboid, Feature};
+/// let floor = Cuboid::new(DVec2::new(5.0, 0.5)); // top face at y = 0.5
+/// let hexagon = ConvexPolygon::from_points(&[
+///     DVec2::new(-0.5, -0.3), DVec2::new(0.5, -0.3), DVec2::new(0.7, 0.0),
+///     DVec2::new(0.5, 0.3), DVec2::new(-0.5, 0.3), DVec2::new(-0.7, 0.0),
+/// ]);
+/// // The hexagon's bottom edge sunk 0.05 into the floor (world frame):
+/// let pose = DPose2::from_translation(DVec2::new(1.0, 0.75));
+/// let c = contact(&floor, &DPose2::IDENTITY, &hexagon, &pose, 0.0).unwrap();
+/// assert!((c.distance + 0.05).abs() < 1e-12);
+/// assert!((c.normal - DVec2::Y).length() < 1e-12);
+/// let m = manifold(&floor, &DPose2::IDENTITY, &hexagon, &pose, 0.0);
+/// assert_eq!(m.len(), 2); // both ends of the bottom edge, at x = 0.5 and 1.5
+/// assert!(m.points().iter().all(|p| (p.distance + 0.05).abs() < 1e-12));
+/// assert!(m.points().iter().all(|p| p.id.a == Feature::Face(3))); // the floor's top face
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConvexPolygon<V> {
@@ -243,10 +269,10 @@ impl<V: Vector2> Support<V> for ConvexPolygon<V> {
         Primitive::Polygon(self)
     }
 
-    /// The edge whose outward normal is most aligned with `dir`: edge `i` runs from vertex
-    /// `i` to vertex `i + 1` (corner ids are vertex indices, the feature
+    /// The edge whose outward normal is most aligned with `dir` (local frame): edge `i`
+    /// runs from vertex `i` to vertex `i + 1` (corner ids are vertex indices, the feature
     /// `Feature::edge(i, i + 1)`). That edge ends at the support vertex along `dir`, so only
-    /// the two edges there are compared. A zero `dir` gives an edge at vertex 0.
+    /// the two edges there are compared. A zero `dir` gives an edge at the support vertex.
     #[inline]
     fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
         let v = &self.vertices;

@@ -91,9 +91,9 @@ pub(crate) fn clip<V: Vector2>(
         return;
     }
     let (r0, r1) = (reference.p[0], reference.p[1]);
-    // Outward normal of the reference edge (towards the other shape).
-    let e = r1 - r0;
-    let mut m = e.perp2() / e.length();
+    // Outward normal of the reference edge (towards the other shape), not normalized: it
+    // only enters the ratio giving `g` below.
+    let mut m = (r1 - r0).perp2();
     let towards = if a_is_ref { n } else { -n };
     if m.dot(towards) < V::Real::ZERO {
         m = -m;
