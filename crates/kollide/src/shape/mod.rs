@@ -13,6 +13,7 @@ mod cylinder3d;
 mod ellipsoid;
 pub(crate) mod error;
 mod hull_build3d;
+mod hull_faces3d;
 mod hull_predicates3d;
 mod segment;
 mod support;
