@@ -9,7 +9,7 @@ mod common;
 #[path = "common/solid3d.rs"]
 mod solid3d;
 
-use common::{assert_close, assert_mixed, oracle, rng, to_world_f64, unit, vec_in, FromParts, RotF64};
+use common::{assert_close, assert_mixed, rng, to_world_f64, unit, vec_in, FromParts, RotF64};
 use glam::{DVec3, Vec3};
 use kollide::math::{Pose, Real, Vector, Vector3};
 use kollide::query::{contact, ContactStatus};
@@ -190,4 +190,98 @@ fn small_hulls_f64() {
 #[test]
 fn small_hulls_f32() {
     pairs::<Vec3>(310, 1500, 3, 12, 2e-5);
+}
+
+/// Random box pairs at the scale `s` (sizes and positions times `s`, tolerance too).
+fn scaled_boxes<V: Vector3>(seed: u64, s: f64, tol: f64)
+where
+    V::Rotation: RotF64<V> + FromParts,
+{
+    let mut r = rng(seed);
+    let mut hits = 0;
+    let sv = V::Real::from_f64(s);
+    for k in 0..1000 {
+        let a = Shape::Box(Cuboid::new(vec_in::<V>(&mut r, 0.1, 1.0) * sv));
+        let b = Shape::Box(Cuboid::new(vec_in::<V>(&mut r, 0.1, 1.0) * sv));
+        let (pa, pb) = (common::pose::<V>(&mut r, 0.9), common::pose::<V>(&mut r, 0.9));
+        let (pa, pb) =
+            (Pose::new(pa.translation * sv, pa.rotation), Pose::new(pb.translation * sv, pb.rotation));
+        let ctx = format!("scaled {s:e} pair {k} {}", core::any::type_name::<V>());
+        hits += check_pair(&a, &pa, &b, &pb, tol * s, &ctx) as usize;
+    }
+    assert_mixed(hits, 1000, "scaled box pairs");
+}
+
+#[test]
+fn tiny_and_huge_boxes() {
+    scaled_boxes::<DVec3>(311, 1e-6, 1e-10);
+    scaled_boxes::<DVec3>(312, 1e6, 1e-10);
+    scaled_boxes::<Vec3>(313, 1e-6, 2e-5);
+    scaled_boxes::<Vec3>(314, 1e6, 2e-5);
+}
+
+/// Identical shapes at the same pose, exactly touching boxes, a box deep inside another.
+fn degenerate<V: Vector3>(tol: f64)
+where
+    V::Rotation: RotF64<V> + FromParts,
+{
+    let f = V::Real::from_f64;
+    let he = V::new3(f(0.5), f(0.25), f(0.75));
+    let cube = Cuboid::new(he);
+    let mut r = rng(315);
+    for _ in 0..50 {
+        let p = common::pose::<V>(&mut r, 2.0);
+        // Identical, same pose: the depth is the thinnest width, 0.5.
+        let c = contact(&cube, &p, &cube, &p, V::Real::ZERO).expect("identical boxes");
+        assert_close(c.distance.to_f64(), -0.5, tol, "identical boxes: depth");
+        assert_close(c.normal.length().to_f64(), 1.0, tol, "identical boxes: unit normal");
+        let hull = random_hull::<V>(&mut r, 40);
+        let c = contact(&hull, &p, &hull, &p, V::Real::ZERO).expect("identical hulls");
+        let w = world(&p, hull.vertices());
+        assert_close(-c.distance.to_f64(), solid3d::penetration(&w, &w).0, tol, "identical hulls: depth");
+        assert_eq!(c.status, ContactStatus::Converged);
+        assert!(c.normal.is_finite_vec() && (c.normal.length().to_f64() - 1.0).abs() < 1e-5);
+    }
+    // Exactly touching along x (every number exact in binary): distance 0, normal +x.
+    let touch = Pose::from_translation(V::new3(f(1.0), f(0.125), f(-0.5)));
+    let c = contact(&cube, &Pose::IDENTITY, &cube, &touch, V::Real::ZERO).expect("touching boxes");
+    assert_eq!(c.distance.to_f64(), 0.0);
+    assert_eq!(d3(c.normal), DVec3::X);
+    // A small box deep inside a large one, 0.2 from the +x face: pushing it out through
+    // that face takes 0.2 + 0.1 (through +y: 0.25 + 0.1).
+    let small = Cuboid::new(V::splat(f(0.1)));
+    let inside = Pose::from_translation(V::new3(f(0.3), f(0.0), f(0.0)));
+    let c = contact(&cube, &Pose::IDENTITY, &small, &inside, V::Real::ZERO).unwrap();
+    assert_close(-c.distance.to_f64(), 0.3, tol, "deep: depth");
+    assert_eq!(d3(c.normal), DVec3::X);
+}
+
+#[test]
+fn degenerate_f64() {
+    degenerate::<DVec3>(1e-10);
+}
+#[test]
+fn degenerate_f32() {
+    degenerate::<Vec3>(2e-5);
+}
+
+/// The fast brute force used above (boundary triangles and their edges) agrees with the
+/// shared oracle (all vertex pairs) on small overlapping sets.
+#[test]
+fn solid_oracle_matches_shared_oracle() {
+    let mut r = rng(316);
+    let mut checked = 0;
+    for _ in 0..200 {
+        let va: Vec<DVec3> = (0..8).map(|_| unit::<DVec3>(&mut r)).collect();
+        let off: DVec3 = vec_in(&mut r, -1.2, 1.2);
+        let vb: Vec<DVec3> = (0..8).map(|_| unit::<DVec3>(&mut r) + off).collect();
+        if !common::oracle::polytopes_overlap_3d(&va, &vb) {
+            continue;
+        }
+        checked += 1;
+        let (d1, _) = solid3d::penetration(&va, &vb);
+        let (d2, _) = common::oracle::penetration_3d(&va, &vb);
+        assert_close(d1, d2, 1e-12, "solid oracle vs shared oracle");
+    }
+    assert!(checked > 50, "only {checked} overlapping pairs");
 }

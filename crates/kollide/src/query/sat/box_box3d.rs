@@ -89,7 +89,9 @@ pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V:
         }
     }
     let sep = best.0;
-    if sep > zero {
+    // Apart by more than rounding: GJK measures the gap. Within rounding of touching, the
+    // axis is the answer (GJK would find a zero gap with no direction in it).
+    if sep > bias {
         return SatOutcome::Apart;
     }
     let tol = V::Real::EPSILON * V::Real::from_usize(64) * size;
@@ -160,7 +162,7 @@ pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V:
             (n, pa, pb)
         }
     };
-    let distance = sep.min(zero);
+    let distance = sep;
     SatOutcome::Penetrating(CoreContact {
         distance,
         normal,

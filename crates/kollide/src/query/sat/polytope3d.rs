@@ -243,7 +243,9 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
         }
     }
     let (sep, axis, normal) = if best_edge.0 > best_face.0 + bias { best_edge } else { best_face };
-    if sep > V::Real::ZERO {
+    // Apart by more than rounding: GJK measures the gap. Within rounding of touching, the
+    // axis is the answer (GJK would find a zero gap with no direction in it).
+    if sep > bias {
         return SatOutcome::Apart;
     }
     let (point_a, point_b) = match axis {
@@ -259,7 +261,7 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
             crate::query::closed_form::segment_segment(p0, p1, rot(q0) + t, rot(q1) + t)
         }
     };
-    let distance = sep.min(V::Real::ZERO);
+    let distance = sep;
     SatOutcome::Penetrating(CoreContact {
         distance,
         normal,
