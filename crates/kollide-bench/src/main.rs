@@ -6,11 +6,13 @@
 //! stderr.
 
 mod cases;
+mod contact_cases;
 mod report;
 mod timing;
 mod warm;
 
 use cases::{run2, run3, Targets};
+use contact_cases::{contact2, contact3, ContactTargets};
 use kollide_bench::gen::{self, BenchRng, Spread};
 use kollide_bench::scene::{Scene2, Scene3};
 use kollide_bench::spec2::PolygonSpec;
@@ -50,25 +52,27 @@ fn main() {
     };
 
     macro_rules! case3 {
-        ($name:expr, $touch:expr, $targets:expr, |$rng:ident| $a:expr, $b:expr) => {{
+        ($name:expr, $touch:expr, $targets:expr, $contact:expr, |$rng:ident| $a:expr, $b:expr) => {{
             let t = Instant::now();
             let mut $rng = next_rng();
             if wanted($name) {
                 let (a, b) = ($a, $b);
                 let scene = Scene3::new(&mut $rng, PAIRS, a, b, Spread::around($touch));
                 rows.extend(run3($name, &scene, $targets));
+                rows.extend(contact3($name, &scene, $contact));
                 eprintln!("{:>16}: {:.1} s", $name, t.elapsed().as_secs_f64());
             }
         }};
     }
     macro_rules! case2 {
-        ($name:expr, $touch:expr, $targets:expr, |$rng:ident| $a:expr, $b:expr) => {{
+        ($name:expr, $touch:expr, $targets:expr, $contact:expr, |$rng:ident| $a:expr, $b:expr) => {{
             let t = Instant::now();
             let mut $rng = next_rng();
             if wanted($name) {
                 let (a, b) = ($a, $b);
                 let scene = Scene2::new(&mut $rng, PAIRS, a, b, Spread::around($touch));
                 rows.extend(run2($name, &scene, $targets));
+                rows.extend(contact2($name, &scene, $contact));
                 eprintln!("{:>16}: {:.1} s", $name, t.elapsed().as_secs_f64());
             }
         }};
@@ -78,6 +82,7 @@ fn main() {
         "ball-ball",
         1.0,
         Targets::PAR,
+        ContactTargets::PAR,
         |r| pool(&mut r, 64, BallSpec::random),
         pool(&mut r, 64, BallSpec::random)
     );
@@ -85,6 +90,7 @@ fn main() {
         "cuboid-cuboid",
         0.89,
         Targets::PAR,
+        ContactTargets::contact(5.0).with_manifold(),
         |r| pool(&mut r, 64, CuboidSpec::random),
         pool(&mut r, 64, CuboidSpec::random)
     );
@@ -92,17 +98,40 @@ fn main() {
         "capsule-capsule",
         0.89,
         Targets::both(10.0),
+        ContactTargets::contact(10.0),
         |r| pool(&mut r, 64, CapsuleSpec::random),
         pool(&mut r, 64, CapsuleSpec::random)
     );
-    case3!("hull8", 0.84, Targets::PAR, |r| hull_pool(&mut r, 8), hull_pool(&mut r, 8));
-    case3!("hull64", 1.0, Targets::both(2.0), |r| hull_pool(&mut r, 64), hull_pool(&mut r, 64));
-    case3!("hull512", 0.98, Targets::PAR, |r| hull_pool(&mut r, 512), hull_pool(&mut r, 512));
-    case3!("hull4096", 0.99, Targets::both(10.0), |r| hull_pool(&mut r, 4096), hull_pool(&mut r, 4096));
+    case3!("hull8", 0.84, Targets::PAR, ContactTargets::PAR, |r| hull_pool(&mut r, 8), hull_pool(&mut r, 8));
+    case3!(
+        "hull64",
+        1.0,
+        Targets::both(2.0),
+        ContactTargets::contact(3.0).with_manifold(),
+        |r| hull_pool(&mut r, 64),
+        hull_pool(&mut r, 64)
+    );
+    case3!(
+        "hull512",
+        0.98,
+        Targets::PAR,
+        ContactTargets::PAR,
+        |r| hull_pool(&mut r, 512),
+        hull_pool(&mut r, 512)
+    );
+    case3!(
+        "hull4096",
+        0.99,
+        Targets::both(10.0),
+        ContactTargets::PAR,
+        |r| hull_pool(&mut r, 4096),
+        hull_pool(&mut r, 4096)
+    );
     case3!(
         "cuboid-hull64",
         0.93,
         Targets::both(2.0),
+        ContactTargets::PAR,
         |r| pool(&mut r, 64, CuboidSpec::random),
         hull_pool(&mut r, 64)
     );
@@ -110,6 +139,7 @@ fn main() {
         "poly8",
         0.95,
         Targets::both(2.0),
+        ContactTargets::contact(2.0).with_manifold(),
         |r| pool(&mut r, 16, |r| PolygonSpec::random(r, 8)),
         pool(&mut r, 16, |r| PolygonSpec::random(r, 8))
     );
@@ -117,6 +147,7 @@ fn main() {
         "poly64",
         1.0,
         Targets::both(2.0),
+        ContactTargets::contact(2.0).with_manifold(),
         |r| pool(&mut r, 16, |r| PolygonSpec::random(r, 64)),
         pool(&mut r, 16, |r| PolygonSpec::random(r, 64))
     );

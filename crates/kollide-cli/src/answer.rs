@@ -1,9 +1,10 @@
 //! One input line in, one output line out: parse, pick the vector type, run the query.
 
+use crate::contact_answer::{contact_json, manifold_json};
 use crate::json::{array, scalar_name, InputError, Obj, Result};
 use crate::space::{body, Space};
 use kollide::math::{DVec2, DVec3, Real, Vec2, Vec3};
-use kollide::query::{distance, intersection_test, GjkStatus};
+use kollide::query::{contact, distance, intersection_test, manifold, GjkStatus};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -32,6 +33,10 @@ enum Query {
     Intersects,
     /// `"distance"`: [`distance`].
     Distance,
+    /// `"contact"`: [`contact`] within the margin.
+    Contact,
+    /// `"manifold"`: [`manifold`] within the margin.
+    Manifold,
 }
 
 /// `{"line": n, "intersects": bool}`.
@@ -84,13 +89,30 @@ pub fn respond(line: usize, text: &str, precision: Precision) -> Reply {
 fn evaluate(line: usize, text: &str, precision: Precision) -> Result<String> {
     let value: Value = serde_json::from_str(text).map_err(json_syntax_error)?;
     let top = Obj::new(&value, "")?;
-    top.only(&["query", "a", "b"], "in a query")?;
     let query = match top.str("query")? {
         "intersects" => Query::Intersects,
         "distance" => Query::Distance,
+        "contact" => Query::Contact,
+        "manifold" => Query::Manifold,
         other => {
-            let msg = format!("unknown query \"{other}\" (expected \"intersects\" or \"distance\")");
+            let msg = format!(
+                "unknown query \"{other}\" (expected \"intersects\", \"distance\", \"contact\" or \"manifold\")"
+            );
             return Err(InputError::new("query", msg));
+        }
+    };
+    match query {
+        Query::Contact | Query::Manifold => top.only(&["query", "a", "b", "margin"], "in a query")?,
+        Query::Intersects | Query::Distance => top.only(&["query", "a", "b"], "in a query")?,
+    }
+    let margin = match top.opt("margin") {
+        None => 0.0,
+        Some(v) => {
+            let m: f64 = crate::json::number(v, "margin")?;
+            if m < 0.0 {
+                return Err(InputError::new("margin", format!("must be >= 0, got {m}")));
+            }
+            m
         }
     };
     let (a, b) = (top.get("a")?, top.get("b")?);
@@ -102,10 +124,10 @@ fn evaluate(line: usize, text: &str, precision: Precision) -> Result<String> {
         return Err(InputError::new("b.translation", msg));
     }
     match (dim, precision) {
-        (2, Precision::F32) => answer::<Vec2>(line, query, a, b),
-        (2, Precision::F64) => answer::<DVec2>(line, query, a, b),
-        (_, Precision::F32) => answer::<Vec3>(line, query, a, b),
-        (_, Precision::F64) => answer::<DVec3>(line, query, a, b),
+        (2, Precision::F32) => answer::<Vec2>(line, query, margin, a, b),
+        (2, Precision::F64) => answer::<DVec2>(line, query, margin, a, b),
+        (_, Precision::F32) => answer::<Vec3>(line, query, margin, a, b),
+        (_, Precision::F64) => answer::<DVec3>(line, query, margin, a, b),
     }
 }
 
@@ -135,10 +157,15 @@ fn dimension(v: &Value, path: &str) -> Result<usize> {
 }
 
 /// Reads both bodies in the vector type `V`, runs the query and writes the reply.
-fn answer<V: Space>(line: usize, query: Query, a: &Value, b: &Value) -> Result<String> {
+fn answer<V: Space>(line: usize, query: Query, margin: f64, a: &Value, b: &Value) -> Result<String> {
     let a = body::<V>(a, "a")?;
     let b = body::<V>(b, "b")?;
+    let margin = V::Real::from_f64(margin);
     let json = match query {
+        Query::Contact => return contact_json(line, contact(&a.shape, &a.pose, &b.shape, &b.pose, margin)),
+        Query::Manifold => {
+            return manifold_json(line, &manifold(&a.shape, &a.pose, &b.shape, &b.pose, margin))
+        }
         Query::Intersects => {
             let out = intersection_test(&a.shape, &a.pose, &b.shape, &b.pose);
             if out.status == GjkStatus::NonFiniteSupport {
@@ -183,12 +210,12 @@ fn overflow<V: Space>(status: GjkStatus) -> InputError {
 
 /// `-0` becomes `0` (adding `+0` does that and changes nothing else), so a normal prints
 /// as `[1.0, 0.0]` rather than `[1.0, -0.0]`.
-fn tidy<R: Real>(x: R) -> R {
+pub fn tidy<R: Real>(x: R) -> R {
     x + R::ZERO
 }
 
 /// The components of a vector, as a JSON array of its own scalar type (so `f32` results
 /// print as the shortest `f32`, `0.1`, not as the `f64` `0.10000000149011612`).
-fn components<V: Space>(v: V) -> Vec<V::Real> {
+pub fn components<V: Space>(v: V) -> Vec<V::Real> {
     (0..V::DIM).map(|i| tidy(v[i])).collect()
 }

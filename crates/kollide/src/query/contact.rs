@@ -4,8 +4,9 @@
 use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm, Question};
 use super::gjk::{self, GjkSettings, GjkStatus, Goal};
-use super::sat::SatOutcome;
+use super::sat::{segment_box, SatOutcome};
 use crate::math::{Pose, Real, Vector};
+use crate::shape::Primitive;
 use crate::shape::Support;
 
 /// How a [`contact`] or [`crate::query::manifold`] query ended.
@@ -150,6 +151,45 @@ pub fn contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_b: &Pose<V>,
     margin: V::Real,
 ) -> Option<Contact<V>> {
+    // Segment cores (balls, capsules, segments) are placed in the world and answered there:
+    // no pose composition, nothing to map back.
+    if let Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } =
+        choose(a, pose_a, b, pose_b, Question::Contact)
+    {
+        let (ra, rb) = (a.radius(), b.radius());
+        if p0 == p1 && q0 == q1 {
+            // Two balls, answered here: returned from `segments` through memory, the 12-byte
+            // vectors were stored piecewise and reloaded whole (a store-forwarding stall that
+            // doubled the cost of the query).
+            let gap = q0 - p0;
+            let len = gap.length();
+            if len > V::Real::ZERO {
+                if len > margin.max(V::Real::ZERO) + ra + rb {
+                    return None;
+                }
+                let normal = gap / len;
+                return Some(Contact {
+                    distance: len - ra - rb,
+                    normal,
+                    point_a: p0 + normal * ra,
+                    point_b: q0 - normal * rb,
+                    status: ContactStatus::Converged,
+                });
+            }
+        }
+        let c = segments(p0, p1, q0, q1);
+        if c.distance > margin.max(V::Real::ZERO) + ra + rb {
+            return None;
+        }
+        let c = c.grow(ra, rb);
+        return Some(Contact {
+            distance: c.distance,
+            normal: c.normal,
+            point_a: c.point_a,
+            point_b: c.point_b,
+            status: c.status,
+        });
+    }
     let pose_ab = pose_a.inv_compose(pose_b);
     contact_local(a, b, &pose_ab, margin).map(|c| c.to_world(pose_a))
 }
@@ -171,12 +211,49 @@ pub(crate) fn contact_local<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?
             SatOutcome::Penetrating(c) => c,
             SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold),
         },
+        Algorithm::BoxSegment { box_is_a } => {
+            match box_segment(a.primitive(), b.primitive(), pose_ab, box_is_a, threshold) {
+                SatOutcome::Separated => return None,
+                SatOutcome::Penetrating(c) => c,
+                SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold),
+            }
+        }
         Algorithm::BoxBox(..) | Algorithm::Gjk => gjk_epa(a, b, pose_ab, threshold),
     };
     if core.distance > threshold {
         return None;
     }
     Some(core.grow(ra, rb))
+}
+
+/// A box against a point or segment core, in the box's frame, answered in A's frame.
+fn box_segment<V: Vector>(
+    pa: Primitive<'_, V>,
+    pb: Primitive<'_, V>,
+    pose_ab: &Pose<V>,
+    box_is_a: bool,
+    threshold: V::Real,
+) -> SatOutcome<V> {
+    let (h, seg) = if box_is_a { (pa, pb) } else { (pb, pa) };
+    let (Primitive::Box(h), Primitive::Point(p) | Primitive::Segment(p, _)) = (h, seg) else {
+        return SatOutcome::NotApplicable;
+    };
+    let q = if let Primitive::Segment(_, q) = seg { q } else { p };
+    if box_is_a {
+        return segment_box(h, pose_ab.transform_point(p), pose_ab.transform_point(q), threshold);
+    }
+    // B is the box: work in B's frame, then swap the roles back and map to A's frame.
+    let (p, q) = (pose_ab.inverse_transform_point(p), pose_ab.inverse_transform_point(q));
+    match segment_box(h, p, q, threshold) {
+        SatOutcome::Penetrating(c) => SatOutcome::Penetrating(CoreContact {
+            distance: c.distance,
+            normal: -pose_ab.transform_vector(c.normal),
+            point_a: pose_ab.transform_point(c.point_b),
+            point_b: pose_ab.transform_point(c.point_a),
+            status: c.status,
+        }),
+        other => other,
+    }
 }
 
 /// GJK on the cores; EPA when they overlap.
@@ -273,28 +350,35 @@ impl From<super::epa::EpaStatus> for ContactStatus {
 /// segments themselves (their Minkowski difference is a parallelogram containing the
 /// origin: flat in 3D, so the depth is 0 along its normal; in 2D the depth to its nearest
 /// side).
+#[inline]
 fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
+    let zero = V::Real::ZERO;
     let (pa, pb) = segment_segment(p0, p1, q0, q1);
     let gap = pb - pa;
     let len = gap.length();
-    let zero = V::Real::ZERO;
     // Below this the direction of `gap` is rounding noise.
     let mag =
         p0.abs_elem().max_elem(p1.abs_elem()).max_elem(q0.abs_elem()).max_elem(q1.abs_elem()).max_component();
     let noise = V::Real::EPSILON * V::Real::from_usize(64) * mag;
-    if len > noise {
-        return CoreContact {
-            distance: len,
-            normal: gap / len,
-            point_a: pa,
-            point_b: pb,
-            status: ContactStatus::Converged,
-        };
+    let apart = CoreContact {
+        distance: len,
+        normal: gap / len,
+        point_a: pa,
+        point_b: pb,
+        status: ContactStatus::Converged,
+    };
+    // Closest points of nearly parallel segments are only accurate to about `√ε` of their
+    // size, so below that the gap may hide a crossing (2D) or point the wrong way (3D):
+    // decide from the segments' directions instead.
+    if len > V::Real::EPSILON.sqrt() * mag {
+        return apart;
     }
     let (d1, d2) = (p1 - p0, q1 - q0);
     // Candidate normals: the sides of the parallelogram A ⊖ B.
     let mut best: Option<(V::Real, V, V, V)> = None;
-    let mut consider = |n: V| {
+    // `a_face`: the axis is square to A's segment (a side of P made of A and one end of B),
+    // so B's end is the witness and its partner is on A; otherwise the other way round.
+    let mut consider = |n: V, a_face: bool| {
         let l = n.length();
         if l <= zero {
             return;
@@ -302,35 +386,48 @@ fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
         let n = n / l;
         for n in [n, -n] {
             // Move B along n: A's extreme along n, B's least along n.
-            let ha = p0.dot(n).max(p1.dot(n));
+            let (ha, a_pt) = if p0.dot(n) >= p1.dot(n) { (p0.dot(n), p0) } else { (p1.dot(n), p1) };
             let (lb, b_pt) = if q0.dot(n) <= q1.dot(n) { (q0.dot(n), q0) } else { (q1.dot(n), q1) };
-            let depth = (ha - lb).max(zero);
+            let depth = ha - lb;
             if best.is_none_or(|(d, ..)| depth < d) {
-                // B's deepest end, and its partner on A (on A's segment for the side of
-                // least depth, whose foot lies on that side of the parallelogram).
-                best = Some((depth, n, b_pt + n * depth, b_pt));
+                // The foot of the origin on the nearest side of P lies within that side.
+                best = Some(if a_face {
+                    (depth, n, b_pt + n * depth, b_pt)
+                } else {
+                    (depth, n, a_pt, a_pt - n * depth)
+                });
             }
         }
     };
     if V::DIM == 3 {
         let c = d1.cross_or_zero(d2);
         if c.length_squared() > (noise * noise) * (d1.length_squared() + d2.length_squared()) {
-            // Crossing in 3D: the parallelogram is flat, depth 0 along its normal, pointing
-            // from A's centre towards B's.
-            let centre = (q0 + q1 - p0 - p1) * V::Real::HALF;
+            // Crossing or nearly so in 3D: the parallelogram is flat, and the distance is
+            // measured along its normal, oriented by the gap or, when the cores cross, from
+            // A's centre towards B's.
             let n = c / c.length();
-            let n = if n.dot(centre) < zero { -n } else { n };
+            let along = gap.dot(n);
+            let centre = (q0 + q1 - p0 - p1) * V::Real::HALF;
+            let toward = if along.abs() > noise { along } else { n.dot(centre) };
+            let n = if toward < zero { -n } else { n };
             return CoreContact {
-                distance: zero,
+                distance: gap.dot(n).max(zero),
                 normal: n,
                 point_a: pa,
                 point_b: pb,
                 status: ContactStatus::Converged,
             };
         }
+        if len > noise {
+            return apart;
+        }
     } else {
-        consider(V::from_f64_array([-d1[1].to_f64(), d1[0].to_f64(), 0.0]));
-        consider(V::from_f64_array([-d2[1].to_f64(), d2[0].to_f64(), 0.0]));
+        consider(V::from_f64_array([-d1[1].to_f64(), d1[0].to_f64(), 0.0]), true);
+        consider(V::from_f64_array([-d2[1].to_f64(), d2[0].to_f64(), 0.0]), false);
+        // The two side normals of P decide exactly whether the origin is inside it.
+        if len > noise && best.is_none_or(|(d, ..)| d <= zero) {
+            return apart;
+        }
     }
     match best {
         Some((depth, n, point_a, point_b)) if depth > zero => {

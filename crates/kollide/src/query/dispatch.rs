@@ -19,6 +19,9 @@ pub(crate) enum Algorithm<V> {
     /// Boxes, polygons and hulls asked for a contact: a separating-axis test in A's frame
     /// (per dimension, see `Vector::polytope_contact`).
     Polytopes,
+    /// A box against a point or segment core (a ball or capsule on a box), asked for a
+    /// contact: separating axes in the box's frame. `box_is_a` says which shape is the box.
+    BoxSegment { box_is_a: bool },
     /// General convex cores: GJK in A's frame.
     Gjk,
 }
@@ -83,8 +86,19 @@ pub(crate) fn choose<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     }
     let polytope =
         |p: &Primitive<'_, V>| matches!(p, Primitive::Box(_) | Primitive::Polygon(_) | Primitive::Hull(_));
-    if question == Question::Contact && polytope(&pa) && polytope(&pb) {
-        return Algorithm::Polytopes;
+    if question == Question::Contact {
+        if polytope(&pa) && polytope(&pb) {
+            return Algorithm::Polytopes;
+        }
+        match (pa, pb) {
+            (Primitive::Box(_), Primitive::Point(_) | Primitive::Segment(..)) => {
+                return Algorithm::BoxSegment { box_is_a: true }
+            }
+            (Primitive::Point(_) | Primitive::Segment(..), Primitive::Box(_)) => {
+                return Algorithm::BoxSegment { box_is_a: false }
+            }
+            _ => {}
+        }
     }
     match (as_segment(pa), as_segment(pb)) {
         (Some(a), Some(b)) => {

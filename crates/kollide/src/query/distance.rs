@@ -151,7 +151,7 @@ fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             CoreAnswer::exact(pa, pb).grow(a.radius(), radius, None)
         }
         // (Box-box is chosen only for intersection; a distance between boxes is GJK's.)
-        Algorithm::BoxBox(..) | Algorithm::Polytopes | Algorithm::Gjk => {
+        Algorithm::BoxBox(..) | Algorithm::Polytopes | Algorithm::BoxSegment { .. } | Algorithm::Gjk => {
             let pose_ab = pose_a.inv_compose(pose_b);
             let r = gjk::run(a, b, &pose_ab, cache, settings, Goal::Distance, trace);
             let (pa, pb) = r.simplex.witnesses();
@@ -299,7 +299,7 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
             let intersects = boxes_intersect(ha, hb, &pose_a.inv_compose(pose_b));
             IntersectionOutput { intersects, iterations: 0, status: GjkStatus::Converged }
         }
-        Algorithm::Polytopes | Algorithm::Gjk => {
+        Algorithm::Polytopes | Algorithm::BoxSegment { .. } | Algorithm::Gjk => {
             let pose_ab = pose_a.inv_compose(pose_b);
             let settings = GjkSettings::default();
             let goal = Goal::Separation { threshold: radius };

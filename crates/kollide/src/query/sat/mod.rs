@@ -4,8 +4,10 @@ mod box_box;
 mod box_box3d;
 pub(crate) mod polygon2d;
 pub(crate) mod polytope3d;
+mod segment_box;
 
 pub(crate) use box_box::boxes_intersect;
+pub(crate) use segment_box::segment_box;
 
 use super::contact::CoreContact;
 use crate::math::Vector;

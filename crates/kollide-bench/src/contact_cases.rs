@@ -1,0 +1,164 @@
+//! The contact and manifold rows: both libraries' `contact` (and contact manifolds) on the
+//! same pairs, checked against each other, then timed.
+//!
+//! Margin (parry's "prediction") is 0: separated pairs give no contact on either side.
+//! parry's manifolds are kept per pair across repetitions, the way a physics engine keeps
+//! them from frame to frame (so parry never re-allocates); kollide's manifold is a plain
+//! value computed afresh.
+
+use crate::report::Row;
+use crate::timing;
+use kollide::query::MAX_MANIFOLD_POINTS;
+use kollide_bench::check::BENCH_DISTANCE;
+use kollide_bench::scene::{Scene2, Scene3};
+use kollide_bench::spec2::Spec2;
+use kollide_bench::spec3::Spec3;
+use std::hint::black_box;
+
+/// Disagreements printed per case (all are counted).
+const PRINT_LIMIT: usize = 5;
+
+/// What the issue asks of a case's contact queries.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactTargets {
+    /// Speedup for `contact`.
+    pub contact: f64,
+    /// Speedup for `manifold`, when the case has a manifold row.
+    pub manifold: Option<f64>,
+}
+
+impl ContactTargets {
+    /// A `contact` row only, not slower than parry.
+    pub const PAR: Self = Self { contact: 1.0, manifold: None };
+    /// A `contact` row with this target.
+    #[must_use]
+    pub const fn contact(x: f64) -> Self {
+        Self { contact: x, manifold: None }
+    }
+    /// Adds a `manifold` row (target: not slower than parry).
+    #[must_use]
+    pub const fn with_manifold(self) -> Self {
+        Self { manifold: Some(1.0), ..self }
+    }
+}
+
+/// Whether two optional signed distances agree: both absent, both present and within the
+/// bench tolerance, or one absent with the other within the touching band of 0.
+fn agree(k: Option<f64>, p: Option<f64>) -> bool {
+    match (k, p) {
+        (None, None) => true,
+        (Some(k), Some(p)) => BENCH_DISTANCE.allows(k, p),
+        (Some(x), None) | (None, Some(x)) => x.abs() <= BENCH_DISTANCE.abs,
+    }
+}
+
+macro_rules! run_contact_case {
+    ($fn_name:ident, $scene:ident, $spec:ident, $parry:ident) => {
+        /// Checks then times one case's `contact` (and `manifold`) queries.
+        pub fn $fn_name<A: $spec, B: $spec>(name: &str, scene: &$scene<A, B>, targets: ContactTargets) -> Vec<Row> {
+            use $parry::query::PersistentQueryDispatcher as _;
+            let ka: Vec<A::Kollide> = scene.shapes_a.iter().map(|s| s.kollide()).collect();
+            let kb: Vec<B::Kollide> = scene.shapes_b.iter().map(|s| s.kollide()).collect();
+            let pa: Vec<A::Parry> = scene.shapes_a.iter().map(|s| s.parry()).collect();
+            let pb: Vec<B::Parry> = scene.shapes_b.iter().map(|s| s.parry()).collect();
+            let kp: Vec<_> = scene.pairs.iter().map(|p| (p.ia, p.ib, p.kollide())).collect();
+            let pp: Vec<_> = scene.pairs.iter().map(|p| (p.ia, p.ib, p.parry())).collect();
+            let n = kp.len();
+
+            let (mut differ, mut printed, mut max_diff, mut touching) = (0, 0, 0.0f64, 0);
+            for (i, ((ia, ib, k), (_, _, p))) in kp.iter().zip(&pp).enumerate() {
+                let kc = kollide::query::contact(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0);
+                let pc = $parry::query::contact(&p[0], &pa[*ia], &p[1], &pb[*ib], 0.0)
+                    .expect("parry supports the pair");
+                let (kd, pd) = (kc.map(|c| f64::from(c.distance)), pc.map(|c| f64::from(c.dist)));
+                touching += usize::from(kd.is_some());
+                if let (Some(x), Some(y)) = (kd, pd) {
+                    max_diff = max_diff.max((x - y).abs());
+                }
+                if !agree(kd, pd) {
+                    differ += 1;
+                    if printed < PRINT_LIMIT {
+                        printed += 1;
+                        eprintln!("  DISAGREE {name} contact pair {i}: kollide {kd:?}, parry {pd:?}; {:?}", scene.pairs[i]);
+                    }
+                }
+            }
+            eprintln!(
+                "  {name}: contact reported for {touching}/{n} pairs; largest |kollide - parry| depth difference {max_diff:.2e}"
+            );
+
+            let mut k_run = || {
+                for (ia, ib, k) in black_box(&kp) {
+                    black_box(kollide::query::contact(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0));
+                }
+            };
+            let mut p_run = || {
+                for (ia, ib, p) in black_box(&pp) {
+                    let _ = black_box($parry::query::contact(&p[0], &pa[*ia], &p[1], &pb[*ib], 0.0));
+                }
+            };
+            let t = timing::measure(n, &mut [&mut k_run, &mut p_run]);
+            let row = |query, t: &[f64], disagreements, target| Row {
+                case: name.to_string(),
+                query,
+                overlap: touching as f64 / n as f64,
+                pairs: n,
+                disagreements,
+                distance_detail: None,
+                kollide_ns: t[0],
+                parry_ns: t[1],
+                target,
+            };
+            let mut rows = vec![row("contact", &t, differ, targets.contact)];
+
+            if let Some(target) = targets.manifold {
+                let pos12: Vec<_> = pp.iter().map(|(ia, ib, p)| (*ia, *ib, p[0].inv_mul(&p[1]))).collect();
+                let mut kept: Vec<Vec<$parry::query::ContactManifold<(), ()>>> = vec![Vec::new(); n];
+                let mut workspaces: Vec<Option<$parry::query::ContactManifoldsWorkspace>> = (0..n).map(|_| None).collect();
+                let mut counts = (0usize, 0usize);
+                for (j, (ia, ib, k)) in kp.iter().enumerate() {
+                    let m = kollide::query::manifold(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0);
+                    counts.0 += m.len();
+                    let (_, _, p12) = &pos12[j];
+                    let _ = $parry::query::DefaultQueryDispatcher.contact_manifolds(
+                        p12,
+                        &pa[*ia],
+                        &pb[*ib],
+                        0.0,
+                        &mut kept[j],
+                        &mut workspaces[j],
+                    );
+                    counts.1 += kept[j].iter().map(|m| m.points.len()).sum::<usize>();
+                }
+                eprintln!(
+                    "  {name}: manifold points per pair: kollide {:.2}, parry {:.2} (kollide keeps at most {MAX_MANIFOLD_POINTS})",
+                    counts.0 as f64 / n as f64,
+                    counts.1 as f64 / n as f64
+                );
+                let mut k_run = || {
+                    for (ia, ib, k) in black_box(&kp) {
+                        black_box(kollide::query::manifold(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0));
+                    }
+                };
+                let mut p_run = || {
+                    for (j, (ia, ib, p12)) in black_box(&pos12).iter().enumerate() {
+                        let _ = black_box($parry::query::DefaultQueryDispatcher.contact_manifolds(
+                            p12,
+                            &pa[*ia],
+                            &pb[*ib],
+                            0.0,
+                            &mut kept[j],
+                            &mut workspaces[j],
+                        ));
+                    }
+                };
+                let t = timing::measure(n, &mut [&mut k_run, &mut p_run]);
+                rows.push(row("manifold", &t, 0, target));
+            }
+            rows
+        }
+    };
+}
+
+run_contact_case!(contact3, Scene3, Spec3, parry3d);
+run_contact_case!(contact2, Scene2, Spec2, parry2d);
