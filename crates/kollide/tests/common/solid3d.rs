@@ -4,7 +4,7 @@
 //! normals of the Minkowski difference, so the least overlap is the penetration depth).
 #![allow(dead_code)]
 
-use super::oracle::boundary_triangles;
+use crate::common::oracle::boundary_triangles;
 use glam::DVec3;
 
 /// Face planes `(unit normal, offset)` of the hull of `v`, outward.
