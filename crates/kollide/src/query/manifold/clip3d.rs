@@ -45,21 +45,22 @@ pub(crate) struct ClipPoint<V> {
     next: EdgeLabel,
 }
 
-/// A fixed-size buffer of clipped points (no allocation).
+/// A fixed-size buffer of up to `N` clipped points (no allocation; small faces use a small
+/// buffer, which is cheaper to set up).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Clipped<V> {
-    pub(crate) points: [ClipPoint<V>; MAX_CLIPPED],
+pub(crate) struct Clipped<V, const N: usize> {
+    pub(crate) points: [ClipPoint<V>; N],
     pub(crate) len: usize,
 }
 
-impl<V: Vector3> Clipped<V> {
+impl<V: Vector3, const N: usize> Clipped<V, N> {
     fn new() -> Self {
         let p = ClipPoint { point: V::ZERO, id: ClipId::Incident(0), next: EdgeLabel::Side(0) };
-        Self { points: [p; MAX_CLIPPED], len: 0 }
+        Self { points: [p; N], len: 0 }
     }
     #[inline]
     fn push(&mut self, p: ClipPoint<V>) {
-        if self.len < MAX_CLIPPED {
+        if self.len < N {
             self.points[self.len] = p;
             self.len += 1;
         }
@@ -89,11 +90,12 @@ pub(crate) fn polygon_normal<V: Vector3>(pts: &[V]) -> Option<V> {
 /// Clips the incident polygon (or segment, or point) `inc` against the side planes of the
 /// reference polygon `reference` (counter-clockwise about its outward unit normal `normal`).
 /// Points on a side count as inside. Returns the points of `inc` inside every side plane.
-pub(crate) fn clip_to_sides<V: Vector3>(
+/// `N` must be at least the number of corners of both faces together.
+pub(crate) fn clip_to_sides<V: Vector3, const N: usize>(
     reference: &SupportFace<V>,
     normal: V,
     inc: &SupportFace<V>,
-) -> Clipped<V> {
+) -> Clipped<V, N> {
     let (rp, rid) = (reference.points(), reference.ids());
     let (ip, iid) = (inc.points(), inc.ids());
     let mut cur = Clipped::new();
@@ -223,9 +225,34 @@ pub(crate) fn clip<V: Vector3>(
     if nr.dot(if a_ref { n } else { -n }) <= zero {
         return; // the reference face looks away: no face contact
     }
-    let clipped = clip_to_sides(reference, nr, incident);
+    if reference.len() + incident.len() <= SMALL {
+        clip_with::<V, SMALL>(reference, incident, nr, a_ref, contact, radius_a, radius_b, margin, out);
+    } else {
+        clip_with::<V, MAX_CLIPPED>(reference, incident, nr, a_ref, contact, radius_a, radius_b, margin, out);
+    }
+}
+
+/// Buffer size for small faces (two boxes: 8).
+const SMALL: usize = 12;
+
+/// [`clip`] once the reference face (normal `nr`) is chosen, with room for `N` points.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn clip_with<V: Vector3, const N: usize>(
+    reference: &SupportFace<V>,
+    incident: &SupportFace<V>,
+    nr: V,
+    a_ref: bool,
+    contact: &CoreContact<V>,
+    radius_a: V::Real,
+    radius_b: V::Real,
+    margin: V::Real,
+    out: &mut Manifold<V>,
+) {
+    let n = contact.normal;
+    let clipped = clip_to_sides::<V, N>(reference, nr, incident);
     let origin = reference.points()[0];
-    let mut cands = [Candidate { a: V::ZERO, b: V::ZERO, distance: zero, id: unknown_id() }; MAX_CLIPPED];
+    let mut cands = [Candidate { a: V::ZERO, b: V::ZERO, distance: V::Real::ZERO, id: unknown_id() }; N];
     let mut count = 0;
     for c in clipped.as_slice() {
         let on_ref = c.point - nr * nr.dot(c.point - origin);

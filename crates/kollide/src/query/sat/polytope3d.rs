@@ -12,6 +12,15 @@
 //! within `4 √ε` of the edges' length. When a face axis and an edge axis tie within
 //! rounding, the face axis wins (the manifold of a face contact is stable from frame to
 //! frame, the Box2D and Jolt habit).
+//!
+//! Accuracy: the depth is the overlap along the best axis computed in the query's
+//! precision, within `1e-10·size` (`f64`) and `2e-5·size` (`f32`) of an `f64` brute force
+//! over all candidate axes in the tests (`tests/contact_sat3d.rs`, sizes 1e-6 to 1e6).
+//!
+//! Cost: faces of both (one support call each) plus, for a box against anything, three
+//! O(1) edge checks per edge of the other (the signs of the Gauss-map test name the one box
+//! edge that can pair with it); two hulls test every edge pair, so pairs of hulls with more
+//! than [`MAX_EDGE_PAIRS`] edge pairs (about 20 vertices each) are left to GJK and EPA.
 
 use super::box_box3d;
 use super::SatOutcome;
@@ -21,7 +30,7 @@ use crate::query::manifold::clip3d::clip_to_sides;
 use crate::shape::{ConvexHull, Cuboid, Primitive, Support, SupportFace};
 
 /// Hull pairs with more edge pairs than this go to GJK and EPA: the edge loop is quadratic.
-pub(crate) const MAX_EDGE_PAIRS: usize = 1 << 16;
+pub(crate) const MAX_EDGE_PAIRS: usize = 3000;
 
 /// A polytope core seen by the separating-axis test, in its local frame.
 pub(crate) trait Poly<V: Vector3> {
@@ -39,6 +48,11 @@ pub(crate) trait Poly<V: Vector3> {
     fn centre(&self) -> V;
     /// The largest distance of a vertex from the local origin.
     fn extent(&self) -> V::Real;
+    /// The half extents when the polytope is a box (its edges are then found in O(1)).
+    #[inline(always)]
+    fn box_half_extents(&self) -> Option<V> {
+        None
+    }
 }
 
 impl<V: Vector3> Poly<V> for Cuboid<V> {
@@ -88,6 +102,10 @@ impl<V: Vector3> Poly<V> for Cuboid<V> {
     #[inline(always)]
     fn extent(&self) -> V::Real {
         self.half_extents.length()
+    }
+    #[inline(always)]
+    fn box_half_extents(&self) -> Option<V> {
+        Some(self.half_extents)
     }
 }
 
@@ -210,10 +228,50 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
     let mut best_edge = (neg_inf, Axis::Edges(0, 0), V::ZERO);
     let centre = a.centre();
     let cut = V::Real::from_usize(16) * V::Real::EPSILON;
+    let box_a = a.box_half_extents();
     for j in 0..b.edge_count() {
         let (q0, q1, m0, m1) = b.edge(j);
         let (q0, eb, m0, m1) = (rot(q0) + t, rot(q1 - q0), rot(m0), rot(m1));
         let eb2 = eb.length_squared();
+        // The axis of A's edge `i` (from p0 along ea) and this edge, once their arcs are
+        // known to cross; `true` when it separates by more than the threshold.
+        let mut axis = |i: usize, p0: V, ea: V| {
+            let l = ea.cross3(eb);
+            let l2 = l.length_squared();
+            if l2 <= cut * ea.length_squared() * eb2 {
+                return false; // nearly parallel: the neighbouring faces decide
+            }
+            let mut n = l / l2.sqrt();
+            if n.dot(p0 - centre) < V::Real::ZERO {
+                n = -n;
+            }
+            let sep = n.dot(q0 - p0);
+            if sep > best_edge.0 {
+                best_edge = (sep, Axis::Edges(i, j), n);
+            }
+            sep > threshold
+        };
+        if box_a.is_some() {
+            // A box: along each axis k at most one of its four edges has an arc crossing
+            // this one, and the signs say which. With the edge (k, su, sw) of `Cuboid::edge`
+            // (ea = 2 h_k su sw e_k, normals su e_u and sw e_w) the three conditions below
+            // read m0_k m1_k < 0, su = -sign(m0_k eb_w), sw = -su sign(eb_u eb_w).
+            for k in 0..3 {
+                let (u, w) = ((k + 1) % 3, (k + 2) % 3);
+                let zero = V::Real::ZERO;
+                if m0[k] * m1[k] >= zero || eb[u] == zero || eb[w] == zero {
+                    continue;
+                }
+                let su = m0[k] * eb[w] < zero;
+                let sw = (eb[u] * eb[w] < zero) == su;
+                let e = 4 * k + usize::from(su) + 2 * usize::from(sw);
+                let (p0, p1, ..) = a.edge(e);
+                if axis(e, p0, p1 - p0) {
+                    return SatOutcome::Separated;
+                }
+            }
+            continue;
+        }
         for i in 0..a.edge_count() {
             let (p0, p1, n0, n1) = a.edge(i);
             let ea = p1 - p0;
@@ -224,21 +282,8 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
             if !(x0 * x1 < V::Real::ZERO && y0 * y1 < V::Real::ZERO && x0 * y1 < V::Real::ZERO) {
                 continue;
             }
-            let l = ea.cross3(eb);
-            let l2 = l.length_squared();
-            if l2 <= cut * ea.length_squared() * eb2 {
-                continue; // nearly parallel: the neighbouring faces decide
-            }
-            let mut n = l / l2.sqrt();
-            if n.dot(p0 - centre) < V::Real::ZERO {
-                n = -n;
-            }
-            let sep = n.dot(q0 - p0);
-            if sep > threshold {
+            if axis(i, p0, ea) {
                 return SatOutcome::Separated;
-            }
-            if sep > best_edge.0 {
-                best_edge = (sep, Axis::Edges(i, j), n);
             }
         }
     }
@@ -304,7 +349,7 @@ pub(crate) fn face_witness<V: Vector3, R: Poly<V>, I: Poly<V>>(
     let mut incident = SupportFace::default();
     inc.face_along(pose.inverse_transform_vector(-n), &mut incident);
     incident.map_points(|x| pose.transform_point(x));
-    let clipped = clip_to_sides(&face, n, &incident);
+    let clipped = clip_to_sides::<V, 64>(&face, n, &incident);
     let origin = pts[0];
     let mut best: Option<(V::Real, V)> = None;
     for c in clipped.as_slice() {
