@@ -1,8 +1,9 @@
 //! Cone (3D only): apex up the local y axis, base disk below.
 
-use super::cylinder3d::disk_support;
+use super::cylinder3d::{disk_support, push_cap, CAP_FACE_TILT, CAP_POINTS};
 use super::error::check_positive;
-use super::{ShapeError, Support};
+use super::support_face::SEGMENT_FACE_TILT;
+use super::{Feature, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector3};
 
 /// A solid cone centred on its local origin: apex at `(0, +half_height, 0)`, base disk of
@@ -55,6 +56,39 @@ impl<V: Vector3> Support<V> for Cone<V> {
             base
         }
     }
+    /// Within about 1.1° of `-y`: the base, as an inscribed 16-gon (ids `0..16`, `Feature::Face(0)`).
+    /// Within about 0.6° of square to a side line: that side segment from the base rim
+    /// (id 17) to the apex (id 16), `Feature::Edge(16, 17)`. Otherwise the apex
+    /// (`Feature::Vertex(16)`) or a rim point ([`Feature::Unknown`]).
+    fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
+        let (zero, h, r) = (V::Real::ZERO, self.half_height, self.radius);
+        let radial = (dir[0] * dir[0] + dir[2] * dir[2]).sqrt();
+        let apex = V::new3(zero, h, zero);
+        if dir[1] < zero && radial <= V::Real::from_f64(CAP_FACE_TILT) * -dir[1] {
+            face.reset(Feature::Face(0));
+            push_cap(face, r, -h, false, 0);
+            return;
+        }
+        // The side line under `dir` runs from the rim point to the apex, along
+        // (-r u, 2h) in (radial, y) coordinates: `dir` is square to it when its radial part
+        // times r equals its axial part times 2h.
+        let along = -radial * r + dir[1] * (h + h);
+        let glen = (r * r + V::Real::from_usize(4) * h * h).sqrt();
+        let dlen = (radial * radial + dir[1] * dir[1]).sqrt();
+        if radial > zero && along.abs() <= V::Real::from_f64(SEGMENT_FACE_TILT) * glen * dlen {
+            face.reset(Feature::Edge(CAP_POINTS, CAP_POINTS + 1));
+            face.push(disk_support(dir, r) - apex, CAP_POINTS + 1);
+            face.push(apex, CAP_POINTS);
+            return;
+        }
+        let p = self.support(dir);
+        if p == apex {
+            face.set_point(p, Feature::Vertex(CAP_POINTS));
+        } else {
+            face.set_point(p, Feature::Unknown);
+        }
+    }
+
     #[inline(always)]
     fn interior_point(&self) -> V {
         // The centroid sits a quarter of the height above the base; the origin is inside too,

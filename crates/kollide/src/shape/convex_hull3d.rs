@@ -2,7 +2,8 @@
 
 use super::error::check_points;
 use super::hull_build3d::convex_hull;
-use super::{ShapeError, Support};
+use super::hull_faces3d::hull_faces;
+use super::{Feature, Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector3};
 
 // Support-call costs measured with a throwaway program (`cargo build --release`, x86-64
@@ -67,6 +68,19 @@ pub struct ConvexHull<V> {
     /// Hill climbing is used (many vertices, all of them corners); otherwise a scan.
     climb: bool,
     interior: V,
+    /// Merged polygonal faces: face `f`'s loop is `face_loops[face_start[f]..face_start[f + 1]]`.
+    face_start: Vec<u32>,
+    face_loops: Vec<u32>,
+    /// Outward unit normal and plane offset (in every component: the struct has no `Vector`
+    /// bound to name the scalar) of each merged face.
+    planes: Vec<(V, V)>,
+    /// Each edge once: vertices (lower first) and the two faces beside it.
+    edges: Vec<([u32; 2], [u32; 2])>,
+    /// Vertex-to-face incidence (CSR).
+    vertex_face_start: Vec<u32>,
+    vertex_faces: Vec<u32>,
+    /// The largest distance of a vertex from the local origin (in every component).
+    extent: V,
 }
 
 impl<V: Vector3> ConvexHull<V> {
@@ -103,7 +117,24 @@ impl<V: Vector3> ConvexHull<V> {
         let n = f64s.len() as f64;
         let centroid = f64s.iter().fold([0.0; 3], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n, s[2] + p[2] / n]);
         let climb = mesh.clean && vertices.len() > SCAN_LIMIT;
+        // The build tolerance, in the input's units (see `hull_build3d::convex_hull`).
+        let sums = (0..3).map(|k| f64s.iter().fold(0.0f64, |m, p| m.max(p[k].abs()))).sum::<f64>();
+        let faces = hull_faces(&f64s, &mesh.triangles, 3.0 * V::Real::EPSILON.to_f64() * sums);
         Ok(Self {
+            face_start: faces.start,
+            face_loops: faces.loops,
+            planes: faces
+                .normals
+                .iter()
+                .zip(&faces.offsets)
+                .map(|(&n, &d)| (V::from_f64_array(n), V::splat(V::Real::from_f64(d))))
+                .collect(),
+            edges: faces.edges,
+            vertex_face_start: faces.vertex_face_start,
+            vertex_faces: faces.vertex_faces,
+            extent: V::splat(V::Real::from_f64(
+                f64s.iter().map(|p| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt()).fold(0.0, f64::max),
+            )),
             starts: if climb { cube_map(&f64s, &neighbour_start, &neighbours) } else { Vec::new() },
             climb,
             interior: V::from_f64_array(centroid),
@@ -136,6 +167,55 @@ impl<V: Vector3> ConvexHull<V> {
     #[must_use]
     pub fn triangles(&self) -> &[[u32; 3]] {
         &self.triangles
+    }
+
+    /// How many polygonal faces the hull has: coplanar neighbouring triangles are merged into
+    /// one face (a cube has 6), within the build tolerance of
+    /// [`try_from_points`](Self::try_from_points).
+    ///
+    /// The faces, [`edges`](Self::edges) and [`vertices`](Self::vertices) satisfy Euler's
+    /// formula `V - E + F = 2`.
+    #[must_use]
+    pub fn face_count(&self) -> usize {
+        self.planes.len()
+    }
+
+    /// The corners of face `f` (indices into [`vertices`](Self::vertices)),
+    /// counter-clockwise seen from outside.
+    ///
+    /// # Panics
+    /// When `f >= face_count()`.
+    #[must_use]
+    pub fn face_vertices(&self, f: usize) -> &[u32] {
+        &self.face_loops[self.face_start[f] as usize..self.face_start[f + 1] as usize]
+    }
+
+    /// The plane of face `f` in the hull's local frame: its outward unit normal `n` and offset
+    /// `d`, so that the face lies on `n · x = d` and the hull in `n · x <= d` (both within the
+    /// build tolerance; `d` is the largest `n · v` over the face's corners).
+    ///
+    /// # Panics
+    /// When `f >= face_count()`.
+    #[must_use]
+    pub fn face_plane(&self, f: usize) -> (V, V::Real) {
+        let (n, d) = self.planes[f];
+        (n, d[0])
+    }
+
+    /// Every edge between two faces, once: `([i, j], [f, g])` joins vertices `i < j` and
+    /// separates face `f` (which runs the edge from `i` to `j`) from face `g`.
+    #[must_use]
+    pub fn edges(&self) -> &[([u32; 2], [u32; 2])] {
+        &self.edges
+    }
+
+    /// The faces around vertex `i`.
+    ///
+    /// # Panics
+    /// When `i` is not a vertex index.
+    #[must_use]
+    pub fn vertex_faces(&self, i: usize) -> &[u32] {
+        &self.vertex_faces[self.vertex_face_start[i] as usize..self.vertex_face_start[i + 1] as usize]
     }
 
     /// The outward unit normal of each triangle (same order as
@@ -314,5 +394,56 @@ impl<V: Vector3> Support<V> for ConvexHull<V> {
     #[inline]
     fn interior_point(&self) -> V {
         self.interior
+    }
+
+    #[inline(always)]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Hull(self)
+    }
+
+    /// The face whose normal is most aligned with `dir` among the faces around the support
+    /// vertex (all faces when there are few): vertex ids are hull vertex indices, the
+    /// feature is `Feature::Face(f)` with `f` a face index (see
+    /// [`face_vertices`](ConvexHull::face_vertices)). Faces with more than
+    /// [`crate::shape::MAX_FACE_POINTS`] corners give their first ones.
+    fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
+        let f = self.best_face(dir);
+        face.reset(Feature::Face(f as u32));
+        for &v in self.face_vertices(f) {
+            face.push(self.vertices[v as usize], v);
+        }
+    }
+}
+
+impl<V: Vector3> ConvexHull<V> {
+    /// The largest distance of a vertex from the local origin.
+    #[inline(always)]
+    pub(crate) fn extent_bound(&self) -> V::Real {
+        self.extent[0]
+    }
+
+    /// The face most aligned with `dir` (see `support_face`).
+    #[inline]
+    pub(crate) fn best_face(&self, dir: V) -> usize {
+        let pick = |faces: &mut dyn Iterator<Item = usize>| {
+            let mut best = (V::Real::INFINITY * -V::Real::ONE, 0usize);
+            for f in faces {
+                let d = self.planes[f].0.dot(dir);
+                if d > best.0 {
+                    best = (d, f);
+                }
+            }
+            best.1
+        };
+        if self.planes.len() <= 32 {
+            pick(&mut (0..self.planes.len()))
+        } else {
+            let mut hint = super::NO_HINT;
+            self.support_hinted(dir, &mut hint);
+            let i = hint as usize;
+            let first = self.vertex_face_start[i] as usize;
+            let last = self.vertex_face_start[i + 1] as usize;
+            pick(&mut self.vertex_faces[first..last].iter().map(|&f| f as usize))
+        }
     }
 }

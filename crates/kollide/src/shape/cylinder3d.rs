@@ -1,7 +1,8 @@
 //! Cylinder (3D only), its axis along the local y axis.
 
 use super::error::check_positive;
-use super::{ShapeError, Support};
+use super::support_face::SEGMENT_FACE_TILT;
+use super::{Feature, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector3};
 
 /// A solid cylinder centred on its local origin, axis along y, from `y = -half_height` to
@@ -55,10 +56,61 @@ pub(crate) fn disk_support<V: Vector3>(dir: V, radius: V::Real) -> V {
     }
 }
 
+/// How many rim points stand for a cylinder's cap or a cone's base in a support face: a
+/// regular 16-gon inscribed in the disk (so every point of it lies on the surface; it covers
+/// `16 sin(π/8) cos(π/8) / π ≈ 97%` of the disk's area).
+pub(crate) const CAP_POINTS: u32 = 16;
+
+/// A disk's support face is its cap polygon when `dir` is within this of the axis (the
+/// tangent of the angle, about 1.1°).
+pub(crate) const CAP_FACE_TILT: f64 = 0.02;
+
+/// Pushes the inscribed [`CAP_POINTS`]-gon of the disk of `radius` at height `y`, counter-
+/// clockwise seen from `+y` when `up`, else from `-y`; ids `first..first + CAP_POINTS`.
+pub(crate) fn push_cap<V: Vector3>(
+    face: &mut SupportFace<V>,
+    radius: V::Real,
+    y: V::Real,
+    up: bool,
+    first: u32,
+) {
+    for k in 0..CAP_POINTS {
+        let (s, c) = (core::f64::consts::TAU * f64::from(k) / f64::from(CAP_POINTS)).sin_cos();
+        // A positive turn about +y takes x towards -z.
+        let s = if up { -s } else { s };
+        let (x, z) = (V::Real::from_f64(c) * radius, V::Real::from_f64(s) * radius);
+        face.push(V::new3(x, y, z), first + k);
+    }
+}
+
 impl<V: Vector3> Support<V> for Cylinder<V> {
     #[inline]
     fn support(&self, dir: V) -> V {
         let h = if dir[1] >= V::Real::ZERO { self.half_height } else { -self.half_height };
         disk_support(dir, self.radius) + V::new3(V::Real::ZERO, h, V::Real::ZERO)
+    }
+
+    /// Within about 1.1° of the axis: the cap, as an inscribed 16-gon (ids
+    /// `0..16` for the bottom cap, `Feature::Face(0)`, `16..32` for the top one,
+    /// `Feature::Face(1)`). Within about 0.6° of square to the axis: the side segment under
+    /// `dir` (ids 32 bottom, 33 top, `Feature::Edge(32, 33)`). Otherwise the rim point
+    /// ([`Feature::Unknown`]).
+    fn support_face(&self, dir: V, face: &mut SupportFace<V>) {
+        let radial = (dir[0] * dir[0] + dir[2] * dir[2]).sqrt();
+        let axial = dir[1].abs();
+        if radial <= V::Real::from_f64(CAP_FACE_TILT) * axial {
+            let up = dir[1] >= V::Real::ZERO;
+            let y = if up { self.half_height } else { -self.half_height };
+            face.reset(Feature::Face(u32::from(up)));
+            push_cap(face, self.radius, y, up, if up { CAP_POINTS } else { 0 });
+        } else if axial <= V::Real::from_f64(SEGMENT_FACE_TILT) * radial {
+            let rim = disk_support(dir, self.radius);
+            let h = V::new3(V::Real::ZERO, self.half_height, V::Real::ZERO);
+            face.reset(Feature::Edge(2 * CAP_POINTS, 2 * CAP_POINTS + 1));
+            face.push(rim - h, 2 * CAP_POINTS);
+            face.push(rim + h, 2 * CAP_POINTS + 1);
+        } else {
+            face.set_point(self.support(dir), Feature::Unknown);
+        }
     }
 }

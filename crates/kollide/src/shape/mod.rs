@@ -15,6 +15,7 @@ mod decompose2d;
 mod ellipsoid;
 pub(crate) mod error;
 mod hull_build3d;
+mod hull_faces3d;
 mod hull_predicates3d;
 mod predicates2d;
 mod segment;

@@ -128,8 +128,7 @@ impl<V: Vector> Manifold<V> {
 /// capsules and segments lying square to the normal give both ends, cylinders their caps;
 /// curved shapes and a user's shape without `support_face` give the single contact point.
 ///
-/// ```ignore
-/// // (ignored until 3D clipping lands)
+/// ```
 /// use kollide::query::manifold;
 /// use kollide::shape::Cuboid;
 /// use kollide::math::{DPose3, DVec3};

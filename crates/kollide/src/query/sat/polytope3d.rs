@@ -1,17 +1,365 @@
-//! Separating axes between boxes and convex hulls in 3D (to be written).
+//! Separating axes between boxes and convex hulls in 3D, with the exact penetration depth.
+//!
+//! Two convex polyhedra are disjoint exactly when some face normal of either, or the cross
+//! product of an edge of each, separates them; when none does, the least overlap over those
+//! axes is the penetration depth (the faces of the Minkowski difference A ⊖ B are exactly
+//! the face-vertex, vertex-face and edge-edge pairs). Only the edge pairs that build a face
+//! of A ⊖ B matter: their arcs on the Gauss map cross (Gregorius, "The Separating Axis Test
+//! between Convex Polyhedra", GDC 2013); every other pair is skipped with four dot products.
+//!
+//! Axes of nearly parallel edges (cross product below `4 √ε` of the edge lengths) are
+//! skipped: their direction is rounding noise, and the faces around them give the depth
+//! within `4 √ε` of the edges' length. When a face axis and an edge axis tie within
+//! rounding, the face axis wins (the manifold of a face contact is stable from frame to
+//! frame, the Box2D and Jolt habit).
+//!
+//! Accuracy: the depth is the overlap along the best axis computed in the query's
+//! precision, within `1e-10·size` (`f64`) and `2e-5·size` (`f32`) of an `f64` brute force
+//! over all candidate axes in the tests (`tests/contact_sat3d.rs`, sizes 1e-6 to 1e6).
+//!
+//! Cost: faces of both (one support call each) plus, for a box against anything, three
+//! O(1) edge checks per edge of the other (the signs of the Gauss-map test name the one box
+//! edge that can pair with it); two hulls test every edge pair, so pairs of hulls with more
+//! than [`MAX_EDGE_PAIRS`] edge pairs (about 20 vertices each) are left to GJK and EPA.
 
+use super::box_box3d;
 use super::SatOutcome;
-use crate::math::{Pose, Vector3};
-use crate::shape::Primitive;
+use crate::math::{Pose, Real, Rotation, Vector3};
+use crate::query::contact::{ContactStatus, CoreContact};
+use crate::query::manifold::clip3d::clip_to_sides;
+use crate::shape::{ConvexHull, Cuboid, Primitive, Support, SupportFace};
 
-/// The separating-axis contact of two polytope cores (boxes, hulls), B placed
-/// by `pose_ab`.
+/// Hull pairs with more edge pairs than this go to GJK and EPA: the edge loop is quadratic.
+pub(crate) const MAX_EDGE_PAIRS: usize = 3000;
+
+/// A polytope core seen by the separating-axis test, in its local frame.
+pub(crate) trait Poly<V: Vector3> {
+    fn face_count(&self) -> usize;
+    /// Outward unit normal and offset of face `f`.
+    fn face(&self, f: usize) -> (V, V::Real);
+    fn edge_count(&self) -> usize;
+    /// Edge `e`: its ends `p0, p1` and the normals `n0, n1` of its faces, with `n0 × n1`
+    /// along `p1 - p0`.
+    fn edge(&self, e: usize) -> (V, V, V, V);
+    fn support_point(&self, dir: V, hint: &mut u32) -> V;
+    /// The polygon of face `f` (counter-clockwise from outside).
+    fn face_polygon(&self, f: usize, out: &mut SupportFace<V>);
+    fn face_along(&self, dir: V, out: &mut SupportFace<V>);
+    fn centre(&self) -> V;
+    /// The largest distance of a vertex from the local origin.
+    fn extent(&self) -> V::Real;
+    /// The half extents when the polytope is a box (its edges are then found in O(1)).
+    #[inline(always)]
+    fn box_half_extents(&self) -> Option<V> {
+        None
+    }
+}
+
+impl<V: Vector3> Poly<V> for Cuboid<V> {
+    #[inline(always)]
+    fn face_count(&self) -> usize {
+        6
+    }
+    #[inline(always)]
+    fn face(&self, f: usize) -> (V, V::Real) {
+        let k = f / 2;
+        let n = if f % 2 == 1 { V::axis(k) } else { -V::axis(k) };
+        (n, self.half_extents[k])
+    }
+    #[inline(always)]
+    fn edge_count(&self) -> usize {
+        12
+    }
+    #[inline(always)]
+    fn edge(&self, e: usize) -> (V, V, V, V) {
+        let (k, s) = (e / 4, e % 4);
+        let (u, w) = ((k + 1) % 3, (k + 2) % 3);
+        let h = self.half_extents;
+        let (su, sw) = (
+            if s & 1 == 1 { V::Real::ONE } else { -V::Real::ONE },
+            if s & 2 == 2 { V::Real::ONE } else { -V::Real::ONE },
+        );
+        let (n0, n1) = (V::axis(u) * su, V::axis(w) * sw);
+        let mid = V::axis(u) * (su * h[u]) + V::axis(w) * (sw * h[w]);
+        // n0 × n1 = su sw e_k.
+        let along = V::axis(k) * (h[k] * su * sw);
+        (mid - along, mid + along, n0, n1)
+    }
+    #[inline(always)]
+    fn support_point(&self, dir: V, _hint: &mut u32) -> V {
+        self.support(dir)
+    }
+    fn face_polygon(&self, f: usize, out: &mut SupportFace<V>) {
+        self.support_face(self.face(f).0, out);
+    }
+    fn face_along(&self, dir: V, out: &mut SupportFace<V>) {
+        self.support_face(dir, out);
+    }
+    #[inline(always)]
+    fn centre(&self) -> V {
+        V::ZERO
+    }
+    #[inline(always)]
+    fn extent(&self) -> V::Real {
+        self.half_extents.length()
+    }
+    #[inline(always)]
+    fn box_half_extents(&self) -> Option<V> {
+        Some(self.half_extents)
+    }
+}
+
+impl<V: Vector3> Poly<V> for ConvexHull<V> {
+    #[inline(always)]
+    fn face_count(&self) -> usize {
+        ConvexHull::face_count(self)
+    }
+    #[inline(always)]
+    fn face(&self, f: usize) -> (V, V::Real) {
+        self.face_plane(f)
+    }
+    #[inline(always)]
+    fn edge_count(&self) -> usize {
+        self.edges().len()
+    }
+    #[inline(always)]
+    fn edge(&self, e: usize) -> (V, V, V, V) {
+        let ([i, j], [f, g]) = self.edges()[e];
+        let v = self.vertices();
+        (v[i as usize], v[j as usize], self.face_plane(f as usize).0, self.face_plane(g as usize).0)
+    }
+    #[inline(always)]
+    fn support_point(&self, dir: V, hint: &mut u32) -> V {
+        self.support_hinted(dir, hint)
+    }
+    fn face_polygon(&self, f: usize, out: &mut SupportFace<V>) {
+        out.reset(crate::shape::Feature::Face(f as u32));
+        for &i in self.face_vertices(f) {
+            out.push(self.vertices()[i as usize], i);
+        }
+    }
+    fn face_along(&self, dir: V, out: &mut SupportFace<V>) {
+        self.support_face(dir, out);
+    }
+    #[inline(always)]
+    fn centre(&self) -> V {
+        self.interior_point()
+    }
+    #[inline(always)]
+    fn extent(&self) -> V::Real {
+        self.extent_bound()
+    }
+}
+
+/// The separating-axis contact of two polytope cores (boxes, hulls), B placed by `pose_ab`
+/// (B's pose in A's frame); everything returned is in A's frame. `NotApplicable` for other
+/// primitives and for hull pairs with more than [`MAX_EDGE_PAIRS`] edge pairs.
 pub(crate) fn contact<V: Vector3>(
     a: Primitive<'_, V>,
     b: Primitive<'_, V>,
     pose_ab: &Pose<V>,
     threshold: V::Real,
 ) -> SatOutcome<V> {
-    let _ = (a, b, pose_ab, threshold);
-    SatOutcome::NotApplicable
+    match (a, b) {
+        (Primitive::Box(ha), Primitive::Box(hb)) => box_box3d::contact(ha, hb, pose_ab, threshold),
+        (Primitive::Box(ha), Primitive::Hull(hb)) => {
+            polytopes(&Cuboid { half_extents: ha }, hb, pose_ab, threshold)
+        }
+        (Primitive::Hull(ha), Primitive::Box(hb)) => {
+            polytopes(ha, &Cuboid { half_extents: hb }, pose_ab, threshold)
+        }
+        (Primitive::Hull(ha), Primitive::Hull(hb))
+            if ha.edges().len() * hb.edges().len() <= MAX_EDGE_PAIRS =>
+        {
+            polytopes(ha, hb, pose_ab, threshold)
+        }
+        _ => SatOutcome::NotApplicable,
+    }
+}
+
+/// Which axis gave the least overlap so far.
+#[derive(Clone, Copy, Debug)]
+enum Axis {
+    FaceA(usize),
+    FaceB(usize),
+    Edges(usize, usize),
+}
+
+/// The separating-axis test over the faces of both and the Gauss-map-pruned edge pairs.
+pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    threshold: V::Real,
+) -> SatOutcome<V> {
+    let m = pose_ab.rotation.applied();
+    let rot = |v: V| <V::Rotation as Rotation<V>>::apply(&m, v);
+    let unrot = |v: V| <V::Rotation as Rotation<V>>::apply_inverse(&m, v);
+    let t = pose_ab.translation;
+    let size = a.extent() + b.extent() + t.length();
+    let bias = V::Real::EPSILON * V::Real::from_usize(16) * size;
+    let neg_inf = -V::Real::INFINITY;
+    let mut best_face = (neg_inf, Axis::FaceA(0), V::ZERO);
+    let (mut ha, mut hb) = (crate::shape::NO_HINT, crate::shape::NO_HINT);
+    for f in 0..a.face_count() {
+        let (n, d) = a.face(f);
+        let q = rot(b.support_point(unrot(-n), &mut hb)) + t;
+        let sep = n.dot(q) - d;
+        if sep > threshold {
+            return SatOutcome::Separated;
+        }
+        if sep > best_face.0 {
+            best_face = (sep, Axis::FaceA(f), n);
+        }
+    }
+    for f in 0..b.face_count() {
+        let (nb, d) = b.face(f);
+        let n = rot(nb);
+        let p = a.support_point(-n, &mut ha);
+        let sep = n.dot(p - t) - d;
+        if sep > threshold {
+            return SatOutcome::Separated;
+        }
+        // B's faces must beat A's by more than rounding.
+        if sep > best_face.0 + bias {
+            best_face = (sep, Axis::FaceB(f), -n);
+        }
+    }
+    let mut best_edge = (neg_inf, Axis::Edges(0, 0), V::ZERO);
+    let centre = a.centre();
+    let cut = V::Real::from_usize(16) * V::Real::EPSILON;
+    let box_a = a.box_half_extents();
+    for j in 0..b.edge_count() {
+        let (q0, q1, m0, m1) = b.edge(j);
+        let (q0, eb, m0, m1) = (rot(q0) + t, rot(q1 - q0), rot(m0), rot(m1));
+        let eb2 = eb.length_squared();
+        // The axis of A's edge `i` (from p0 along ea) and this edge, once their arcs are
+        // known to cross; `true` when it separates by more than the threshold.
+        let mut axis = |i: usize, p0: V, ea: V| {
+            let l = ea.cross3(eb);
+            let l2 = l.length_squared();
+            if l2 <= cut * ea.length_squared() * eb2 {
+                return false; // nearly parallel: the neighbouring faces decide
+            }
+            let mut n = l / l2.sqrt();
+            if n.dot(p0 - centre) < V::Real::ZERO {
+                n = -n;
+            }
+            let sep = n.dot(q0 - p0);
+            if sep > best_edge.0 {
+                best_edge = (sep, Axis::Edges(i, j), n);
+            }
+            sep > threshold
+        };
+        if box_a.is_some() {
+            // A box: along each axis k at most one of its four edges has an arc crossing
+            // this one, and the signs say which. With the edge (k, su, sw) of `Cuboid::edge`
+            // (ea = 2 h_k su sw e_k, normals su e_u and sw e_w) the three conditions below
+            // read m0_k m1_k < 0, su = -sign(m0_k eb_w), sw = -su sign(eb_u eb_w).
+            for k in 0..3 {
+                let (u, w) = ((k + 1) % 3, (k + 2) % 3);
+                let zero = V::Real::ZERO;
+                if m0[k] * m1[k] >= zero || eb[u] == zero || eb[w] == zero {
+                    continue;
+                }
+                let su = m0[k] * eb[w] < zero;
+                let sw = (eb[u] * eb[w] < zero) == su;
+                let e = 4 * k + usize::from(su) + 2 * usize::from(sw);
+                let (p0, p1, ..) = a.edge(e);
+                if axis(e, p0, p1 - p0) {
+                    return SatOutcome::Separated;
+                }
+            }
+            continue;
+        }
+        for i in 0..a.edge_count() {
+            let (p0, p1, n0, n1) = a.edge(i);
+            let ea = p1 - p0;
+            // The arcs n0-n1 (A) and -m0 - -m1 (B) cross on the Gauss map (Gregorius 2013,
+            // with the triple products written as dot products with the edge directions).
+            let (x0, x1) = (m0.dot(ea), m1.dot(ea));
+            let (y0, y1) = (n0.dot(eb), n1.dot(eb));
+            if !(x0 * x1 < V::Real::ZERO && y0 * y1 < V::Real::ZERO && x0 * y1 < V::Real::ZERO) {
+                continue;
+            }
+            if axis(i, p0, ea) {
+                return SatOutcome::Separated;
+            }
+        }
+    }
+    let (sep, axis, normal) = if best_edge.0 > best_face.0 + bias { best_edge } else { best_face };
+    // Apart by more than rounding: GJK measures the gap. Within rounding of touching, the
+    // axis is the answer (GJK would find a zero gap with no direction in it).
+    if sep > bias {
+        return SatOutcome::Apart;
+    }
+    let (point_a, point_b) = match axis {
+        Axis::FaceA(f) => face_witness(a, b, pose_ab, f, normal, sep),
+        Axis::FaceB(f) => {
+            let flipped = Pose::new(pose_ab.inverse_transform_point(V::ZERO), pose_ab.rotation.inverse());
+            let (pb, pa) = face_witness(b, a, &flipped, f, b.face(f).0, sep);
+            (pose_ab.transform_point(pa), pose_ab.transform_point(pb))
+        }
+        Axis::Edges(i, j) => {
+            let (p0, p1, ..) = a.edge(i);
+            let (q0, q1, ..) = b.edge(j);
+            crate::query::closed_form::segment_segment(p0, p1, rot(q0) + t, rot(q1) + t)
+        }
+    };
+    let distance = sep;
+    SatOutcome::Penetrating(CoreContact {
+        distance,
+        normal,
+        point_a,
+        point_b,
+        status: ContactStatus::Converged,
+    })
+}
+
+/// Witness points for face `f` of `r` (the reference, normal `n` pointing to `inc`, overlap
+/// `sep <= 0`), in r's frame, `pose` placing `inc`: a point of `inc`'s deepest feature that
+/// lies over the face, and its projection on the face. Returns `(on r, on inc)`.
+#[inline]
+pub(crate) fn face_witness<V: Vector3, R: Poly<V>, I: Poly<V>>(
+    r: &R,
+    inc: &I,
+    pose: &Pose<V>,
+    f: usize,
+    n: V,
+    sep: V::Real,
+) -> (V, V) {
+    let mut hint = crate::shape::NO_HINT;
+    let q = pose.transform_point(inc.support_point(pose.inverse_transform_vector(-n), &mut hint));
+    let p = q - n * sep;
+    let mut face = SupportFace::default();
+    r.face_polygon(f, &mut face);
+    let pts = face.points();
+    let size = r.extent() + q.length();
+    let tol = V::Real::EPSILON * V::Real::from_usize(64) * size;
+    let inside = (0..pts.len()).all(|k| {
+        let (s, e) = (pts[k], pts[(k + 1) % pts.len()]);
+        let side = (e - s).cross3(n);
+        side.dot(p - s) <= tol * side.length()
+    });
+    if inside {
+        return (p, q);
+    }
+    // Several deepest points (a face or an edge of `inc` parallel to the face), and the one
+    // the support function gave is not over the face: clip the incident face to it.
+    let mut incident = SupportFace::default();
+    inc.face_along(pose.inverse_transform_vector(-n), &mut incident);
+    incident.map_points(|x| pose.transform_point(x));
+    let clipped = clip_to_sides::<V, 64>(&face, n, &incident);
+    let origin = pts[0];
+    let mut best: Option<(V::Real, V)> = None;
+    for c in clipped.as_slice() {
+        let h = n.dot(c.point - origin);
+        if best.is_none_or(|(d, _)| h < d) {
+            best = Some((h, c.point));
+        }
+    }
+    match best {
+        Some((_, q)) => (q - n * n.dot(q - origin), q),
+        None => (p, q),
+    }
 }

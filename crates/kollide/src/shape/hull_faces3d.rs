@@ -1,0 +1,184 @@
+//! The polygonal faces and the edges of a convex hull: coplanar neighbouring triangles merged
+//! into one face (a cube has 6 quads, not 12 triangles), each with its outward normal, plane
+//! offset and counter-clockwise vertex loop, and every edge with its two faces.
+//!
+//! Separating-axis tests need exactly these: a face normal per face (not per triangle, or a
+//! box hull tests each axis twice and its manifold splits along a diagonal), and edges with
+//! both adjacent normals for the Gauss-map pruning of edge-edge axes (Gregorius, "The
+//! Separating Axis Test between Convex Polyhedra", GDC 2013).
+//!
+//! Merging follows the facet grouping of the hull build (`hull_build3d.rs`): faces grow from
+//! the largest triangle first, and a triangle joins when its three vertices lie within the
+//! build tolerance of the *seed's* plane, so a gently curved surface cannot creep into one
+//! face.
+
+use std::collections::HashMap;
+
+/// Faces and edges of a closed triangle mesh, computed in `f64`.
+#[derive(Debug, Default)]
+pub(crate) struct HullFaces {
+    /// Face `f`'s loop is `loops[start[f]..start[f + 1]]` (vertex indices, CCW from outside).
+    pub(crate) start: Vec<u32>,
+    pub(crate) loops: Vec<u32>,
+    /// Outward unit normal of each face (Newell's normal of its loop).
+    pub(crate) normals: Vec<[f64; 3]>,
+    /// `max over the loop of normal · vertex`: the face plane is `normal · x = offset`.
+    pub(crate) offsets: Vec<f64>,
+    /// Each edge once: its two vertices (lower first) and the faces on either side, the
+    /// first being the face that runs the edge from `v[0]` to `v[1]`.
+    pub(crate) edges: Vec<([u32; 2], [u32; 2])>,
+    /// Vertex-to-face incidence in CSR form.
+    pub(crate) vertex_face_start: Vec<u32>,
+    pub(crate) vertex_faces: Vec<u32>,
+}
+
+fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Merges the triangles of a closed convex mesh into faces. `tol` is the hull's build
+/// tolerance (a vertex within `tol` of a plane counts as on it).
+pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) -> HullFaces {
+    let nt = triangles.len();
+    // Twin lookup: the triangle holding each directed edge.
+    let mut owner: HashMap<(u32, u32), u32> = HashMap::with_capacity(3 * nt);
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            owner.insert((tri[k], tri[(k + 1) % 3]), t as u32);
+        }
+    }
+    let normal_of = |t: &[u32; 3]| {
+        let p = t.map(|i| points[i as usize]);
+        cross(sub(p[1], p[0]), sub(p[2], p[0]))
+    };
+    let mut order: Vec<u32> = (0..nt as u32).collect();
+    let area = |t: u32| dot(normal_of(&triangles[t as usize]), normal_of(&triangles[t as usize]));
+    order.sort_by(|&s, &t| area(t).total_cmp(&area(s)));
+    const NONE: u32 = u32::MAX;
+    let mut group = vec![NONE; nt];
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    let mut stack = Vec::new();
+    for &seed in &order {
+        if group[seed as usize] != NONE {
+            continue;
+        }
+        let g = groups.len() as u32;
+        let st = triangles[seed as usize];
+        let n = normal_of(&st);
+        let len = dot(n, n).sqrt();
+        let p0 = points[st[0] as usize];
+        let near = |v: u32| st.contains(&v) || (dot(n, sub(points[v as usize], p0)) / len).abs() <= tol;
+        let mut members = vec![seed];
+        group[seed as usize] = g;
+        stack.clear();
+        stack.push(seed);
+        while let Some(t) = stack.pop() {
+            let tri = triangles[t as usize];
+            for k in 0..3 {
+                let Some(&u) = owner.get(&(tri[(k + 1) % 3], tri[k])) else { continue };
+                let ut = triangles[u as usize];
+                if group[u as usize] == NONE && len > 0.0 && ut.iter().all(|&v| near(v)) {
+                    group[u as usize] = g;
+                    members.push(u);
+                    stack.push(u);
+                }
+            }
+        }
+        groups.push(members);
+    }
+    // Boundary loops; a group whose boundary is not one simple cycle (never seen on a
+    // convex mesh, but rounding is rounding) is split back into its triangles.
+    let mut faces = HullFaces::default();
+    let mut next: HashMap<u32, u32> = HashMap::new();
+    let mut face_of_edge: HashMap<(u32, u32), u32> = HashMap::with_capacity(3 * nt);
+    let push_loop = |faces: &mut HullFaces, lp: &[u32], face_of_edge: &mut HashMap<(u32, u32), u32>| {
+        let f = faces.normals.len() as u32;
+        faces.start.push(faces.loops.len() as u32);
+        faces.loops.extend_from_slice(lp);
+        // Newell's normal: robust for any planar or nearly planar loop.
+        let mut n = [0.0; 3];
+        for k in 0..lp.len() {
+            let (p, q) = (points[lp[k] as usize], points[lp[(k + 1) % lp.len()] as usize]);
+            n = [
+                n[0] + (p[1] - q[1]) * (p[2] + q[2]),
+                n[1] + (p[2] - q[2]) * (p[0] + q[0]),
+                n[2] + (p[0] - q[0]) * (p[1] + q[1]),
+            ];
+        }
+        let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
+        let n = n.map(|x| x / l);
+        faces.offsets.push(lp.iter().map(|&v| dot(n, points[v as usize])).fold(f64::MIN, f64::max));
+        faces.normals.push(n);
+        for k in 0..lp.len() {
+            face_of_edge.insert((lp[k], lp[(k + 1) % lp.len()]), f);
+        }
+    };
+    for members in &groups {
+        next.clear();
+        let mut simple = true;
+        for &t in members {
+            let tri = triangles[t as usize];
+            for k in 0..3 {
+                let (a, b) = (tri[k], tri[(k + 1) % 3]);
+                let inside = owner.get(&(b, a)).is_some_and(|&u| group[u as usize] == group[t as usize]);
+                if !inside && next.insert(a, b).is_some() {
+                    simple = false;
+                }
+            }
+        }
+        let mut lp = Vec::with_capacity(next.len());
+        if simple {
+            if let Some((&first, _)) = next.iter().min_by_key(|(&a, _)| a) {
+                let mut v = first;
+                for _ in 0..next.len() {
+                    lp.push(v);
+                    v = next[&v];
+                    if v == first {
+                        break;
+                    }
+                }
+                simple = v == first && lp.len() == next.len();
+            }
+        }
+        if simple && lp.len() >= 3 {
+            push_loop(&mut faces, &lp, &mut face_of_edge);
+        } else {
+            for &t in members {
+                push_loop(&mut faces, &triangles[t as usize], &mut face_of_edge);
+            }
+        }
+    }
+    faces.start.push(faces.loops.len() as u32);
+    let mut edges: Vec<([u32; 2], [u32; 2])> = face_of_edge
+        .iter()
+        .filter(|(&(a, b), _)| a < b)
+        .map(|(&(a, b), &f)| ([a, b], [f, face_of_edge.get(&(b, a)).copied().unwrap_or(f)]))
+        .collect();
+    edges.sort_unstable();
+    faces.edges = edges;
+    // Vertex-face incidence.
+    let mut count = vec![0u32; points.len() + 1];
+    for &v in &faces.loops {
+        count[v as usize + 1] += 1;
+    }
+    for i in 0..points.len() {
+        count[i + 1] += count[i];
+    }
+    let mut fill = count.clone();
+    let mut inc = vec![0u32; faces.loops.len()];
+    for f in 0..faces.normals.len() {
+        for &v in &faces.loops[faces.start[f] as usize..faces.start[f + 1] as usize] {
+            inc[fill[v as usize] as usize] = f as u32;
+            fill[v as usize] += 1;
+        }
+    }
+    faces.vertex_face_start = count;
+    faces.vertex_faces = inc;
+    faces
+}
