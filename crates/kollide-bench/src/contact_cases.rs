@@ -79,7 +79,10 @@ macro_rules! run_contact_case {
                     differ += 1;
                     if printed < PRINT_LIMIT {
                         printed += 1;
-                        eprintln!("  DISAGREE {name} contact pair {i}: kollide {kd:?}, parry {pd:?}; {:?}", scene.pairs[i]);
+                        eprintln!(
+                            "  DISAGREE {name} contact pair {i}: kollide {kd:?}, parry {pd:?}; {:?}; A {:?}; B {:?}",
+                            scene.pairs[i], scene.shapes_a[*ia], scene.shapes_b[*ib]
+                        );
                     }
                 }
             }

@@ -1,5 +1,7 @@
 //! Regression tests: each tells the story of what broke.
 
+mod common;
+
 use glam::{Quat, Vec3};
 use kollide::math::Pose3;
 use kollide::query::{distance, GjkStatus};
@@ -174,4 +176,36 @@ fn curved_shapes_near_contact_in_f32_keep_their_promise() {
         [2.070_629_8, -3.680_286_4, -2.095_512_2],
         [-0.374_833_38, -0.512_418_2, -0.363_356_56, -0.681_835_5],
     );
+}
+
+/// The bench's cuboid-cuboid pair 785 (f32): kollide and parry disagreed on the depth
+/// (0.453 against 0.260). The f64 oracle (least overlap over all candidate axes) decides.
+#[test]
+fn bench_cuboid_pair_785_depth_matches_the_oracle() {
+    use glam::{Quat, Vec3};
+    use kollide::query::contact;
+    let ha = Vec3::new(1.1651838, 0.46278092, 0.84104717);
+    let hb = Vec3::new(1.1710231, 0.8669345, 0.65112793);
+    let pa = kollide::math::Pose3::new(
+        Vec3::new(-3.818611, 0.6939087, -3.198142),
+        Quat::from_xyzw(-0.13919514, -0.58550644, -0.7860953, 0.14092955),
+    );
+    let pb = kollide::math::Pose3::new(
+        Vec3::new(-2.6013083, -0.68578494, -3.783988),
+        Quat::from_xyzw(-0.4558793, -0.26078877, -0.69904387, 0.4852844),
+    );
+    let corners = |h: Vec3, pose: &kollide::math::Pose3| -> Vec<glam::DVec3> {
+        (0..8)
+            .map(|k| {
+                let s = |i: u32| if k & (1 << i) != 0 { 1.0 } else { -1.0 };
+                let local = glam::DVec3::new(s(0) * h.x as f64, s(1) * h.y as f64, s(2) * h.z as f64);
+                pose.rotation.as_dquat() * local + pose.translation.as_dvec3()
+            })
+            .collect()
+    };
+    let (truth, _) = common::oracle::penetration_3d(&corners(ha, &pa), &corners(hb, &pb));
+    let c = contact(&kollide::shape::Cuboid::new(ha), &pa, &kollide::shape::Cuboid::new(hb), &pb, 0.0)
+        .expect("overlap");
+    eprintln!("oracle depth {truth}, kollide {c:?}");
+    assert!((-c.distance as f64 - truth).abs() < 2e-5, "kollide depth {} vs oracle {truth}", -c.distance);
 }
