@@ -208,7 +208,9 @@ pub fn shape3<V: Vector3>(obj: &Obj) -> Result<Shape3<V>> {
         Kind::Triangle => {
             Shape3::Triangle(built(obj, Triangle::try_new(obj.vec("a")?, obj.vec("b")?, obj.vec("c")?))?)
         }
-        Kind::Convex => Shape3::ConvexHull(built(obj, ConvexHull::try_from_points(&obj.points("points")?))?),
+        Kind::Convex => {
+            Shape3::ConvexHull(Box::new(built(obj, ConvexHull::try_from_points(&obj.points("points")?))?))
+        }
     };
     rounded(obj, core)
 }

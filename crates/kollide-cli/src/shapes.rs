@@ -53,7 +53,7 @@ pub enum Shape3<V: Vector3> {
     /// `"triangle"`.
     Triangle(Triangle<V>),
     /// `"convex_hull"`.
-    ConvexHull(ConvexHull<V>),
+    ConvexHull(Box<ConvexHull<V>>),
     /// Any of the above with `"round": r`. Boxed because the enum contains itself.
     Rounded(Box<Rounded<Shape3<V>, V::Real>>),
 }
