@@ -151,6 +151,24 @@ pub fn polygon_distance(a: &Polygon, b: &Polygon) -> f64 {
     best
 }
 
+/// The penetration depth of two overlapping polygons: the least overlap over the unit edge
+/// normals of both (negative when one separates them).
+#[must_use]
+pub fn penetration(a: &Polygon, b: &Polygon) -> f64 {
+    let mut best = f64::MAX;
+    for p in [a, b] {
+        for &(i, j) in &p.edges {
+            let n = (p.points[j] - p.points[i]).perp().normalize();
+            for u in [n, -n] {
+                let ha = a.points.iter().map(|x| x.dot(u)).fold(f64::MIN, f64::max);
+                let lb = b.points.iter().map(|x| x.dot(u)).fold(f64::MAX, f64::min);
+                best = best.min(ha - lb);
+            }
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

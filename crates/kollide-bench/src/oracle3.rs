@@ -255,6 +255,36 @@ pub fn closest_segment_segment(p0: DVec3, p1: DVec3, q0: DVec3, q1: DVec3) -> (D
     (p0 + d1 * s, q0 + d2 * t)
 }
 
+/// The penetration depth of two overlapping polytopes: the least overlap `max_A u - min_B u`
+/// over the unit face normals of both and the cross products of every edge pair (the face
+/// normals of the Minkowski difference are among them, and no direction overlaps less than
+/// the depth). Negative when an axis separates them.
+#[must_use]
+pub fn penetration(a: &Polytope, b: &Polytope) -> f64 {
+    let mut axes: Vec<DVec3> = Vec::new();
+    for p in [a, b] {
+        for f in &p.faces {
+            axes.push((p.points[f[1]] - p.points[f[0]]).cross(p.points[f[2]] - p.points[f[0]]));
+        }
+    }
+    for &(i, j) in &a.edges {
+        for &(k, l) in &b.edges {
+            axes.push((a.points[j] - a.points[i]).cross(b.points[l] - b.points[k]));
+        }
+    }
+    let scale = a.points.iter().chain(&b.points).map(|p| p.length()).fold(1.0, f64::max);
+    let mut best = f64::MAX;
+    for n in axes.into_iter().filter(|n| n.length() > 1.0e-12 * scale * scale) {
+        let n = n.normalize();
+        for u in [n, -n] {
+            let ha = a.points.iter().map(|p| p.dot(u)).fold(f64::MIN, f64::max);
+            let lb = b.points.iter().map(|p| p.dot(u)).fold(f64::MAX, f64::min);
+            best = best.min(ha - lb);
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

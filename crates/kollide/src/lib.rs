@@ -31,7 +31,8 @@ pub mod shape;
 pub mod prelude {
     pub use crate::math::{DPose2, DPose3, DVec2, DVec3, Pose, Pose2, Pose3, Quat, Rot2, Vec2, Vec3};
     pub use crate::query::{
-        distance, distance_cached, intersection_test, intersects, DistanceOutput, GjkStatus, SimplexCache,
+        contact, distance, distance_cached, intersection_test, intersects, manifold, Contact, ContactStatus,
+        DistanceOutput, GjkStatus, Manifold, SimplexCache,
     };
     pub use crate::shape::{
         Ball, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Segment,
