@@ -53,7 +53,19 @@ const SCAN_LIMIT: usize = 32;
 /// assert_eq!(cube.support(Vec3::new(1.0, -2.0, 0.5)), Vec3::new(1.0, -1.0, 1.0));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// Serialized as its points and rebuilt (validated) when deserialized: see `serde_points.rs`.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "super::serde_points::PointsRepr<V>",
+        into = "super::serde_points::PointsRepr<V>",
+        bound(
+            serialize = "V: Vector3 + serde::Serialize",
+            deserialize = "V: Vector3 + serde::de::DeserializeOwned"
+        )
+    )
+)]
 pub struct ConvexHull<V> {
     vertices: Vec<V>,
     triangles: Vec<[u32; 3]>,

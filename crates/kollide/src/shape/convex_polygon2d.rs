@@ -50,7 +50,19 @@ const SCAN_LIMIT: usize = 16;
 /// assert!(m.points().iter().all(|p| p.id.a == Feature::Face(3))); // the floor's top face
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// Serialized as its points and rebuilt (validated) when deserialized: see `serde_points.rs`.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "super::serde_points::PointsRepr<V>",
+        into = "super::serde_points::PointsRepr<V>",
+        bound(
+            serialize = "V: Vector2 + serde::Serialize",
+            deserialize = "V: Vector2 + serde::de::DeserializeOwned"
+        )
+    )
+)]
 pub struct ConvexPolygon<V> {
     vertices: Vec<V>,
     normals: Vec<V>,

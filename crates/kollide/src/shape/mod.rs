@@ -19,6 +19,8 @@ mod hull_faces3d;
 mod hull_predicates3d;
 mod predicates2d;
 mod segment;
+#[cfg(feature = "serde")]
+mod serde_points;
 mod support;
 mod support_face;
 mod triangle;
