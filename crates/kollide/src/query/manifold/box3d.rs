@@ -13,8 +13,9 @@
 //! the same reduction to four points; only the rounding of the coordinates differs.
 
 use super::clip3d::{reduce, Candidate};
-use super::{ContactId, Manifold};
+use super::{ContactId, Manifold, ManifoldPoint};
 use crate::math::{Pose, Real, Rotation, Vector};
+use crate::query::closed_form::segment_segment;
 use crate::query::contact::ContactStatus;
 use crate::shape::Feature;
 
@@ -79,9 +80,9 @@ impl BoxFace {
 
     /// The vertex id (sign bit mask) of the corner with signs `(su, sw)`.
     #[inline(always)]
-    fn corner_id(self, (su, sw): (bool, bool)) -> u32 {
+    fn corner_id(self, (su, sw): (bool, bool)) -> u8 {
         let (u, w) = ((self.k + 1) % 3, (self.k + 2) % 3);
-        (u32::from(self.up) << self.k) | (u32::from(su) << u) | (u32::from(sw) << w)
+        (u8::from(self.up) << self.k) | (u8::from(su) << u) | (u8::from(sw) << w)
     }
 }
 
@@ -90,19 +91,22 @@ impl BoxFace {
 struct Pt<V> {
     p: V,
     id: Id,
-    /// The edge leaving this point: `Some(side)` along a reference side, else the incident
-    /// edge `(a, b)`.
-    side: Option<usize>,
-    edge: (u32, u32),
+    /// The edge leaving this point: along reference side `side`, or (`NO_SIDE`) along the
+    /// incident edge between corners `edge` (box corner ids fit in a byte).
+    side: u8,
+    edge: (u8, u8),
 }
 
 /// What a clipped point is (see `clip3d::ClipId`).
 #[derive(Clone, Copy)]
 enum Id {
-    Incident(u32),
-    Crossing(u32, u32, u32, u32),
-    Reference(u32),
+    Incident(u8),
+    Crossing(u8, u8, u8, u8),
+    Reference(u8),
 }
+
+/// `Pt::side` of a point whose leaving edge is part of an incident edge.
+const NO_SIDE: u8 = u8::MAX;
 
 /// The contact manifold of the boxes `[-ha, ha]` (A, radius `ra`, pose `pose_a`) and
 /// `[-hb, hb]` (B, radius `rb`, pose `pose_b`), `pose_ab` placing B in A's frame, written to
@@ -206,7 +210,9 @@ pub(crate) fn manifold<V: Vector>(
         };
         (hb, fb, ha, fa, [col(0), col(1), col(2)], pose_ab.inverse_transform_point(V::ZERO), nb)
     };
-    let clipped = clip(h_ref, f_ref, h_inc, f_inc, &axes, centre);
+    let blank = Pt { p: V::ZERO, id: Id::Incident(0), side: NO_SIDE, edge: (0, 0) };
+    let mut bufs = [Clipped { pts: [blank; 8], len: 0 }, Clipped { pts: [blank; 8], len: 0 }];
+    let clipped = &bufs[clip(h_ref, f_ref, h_inc, f_inc, &axes, centre, &mut bufs)];
     // Each survivor against the reference plane.
     let (k, plane) = (f_ref.k, if f_ref.up { h_ref[f_ref.k] } else { -h_ref[f_ref.k] });
     let (ref_face, inc_face) = (f_ref.feature(), f_inc.feature());
@@ -222,9 +228,11 @@ pub(crate) fn manifold<V: Vector>(
             continue;
         }
         let (ref_f, inc_f) = match c.id {
-            Id::Incident(v) => (ref_face, Feature::Vertex(v)),
-            Id::Crossing(i, j, k, l) => (Feature::edge(i, j), Feature::edge(k, l)),
-            Id::Reference(v) => (Feature::Vertex(v), inc_face),
+            Id::Incident(v) => (ref_face, Feature::Vertex(v.into())),
+            Id::Crossing(i, j, k, l) => {
+                (Feature::edge(i.into(), j.into()), Feature::edge(k.into(), l.into()))
+            }
+            Id::Reference(v) => (Feature::Vertex(v.into()), inc_face),
         };
         let (p_ref, p_inc) = (on_ref + n_ref * r_ref, c.p - n_ref * r_inc);
         cands[count] = if a_ref {
@@ -235,7 +243,35 @@ pub(crate) fn manifold<V: Vector>(
         count += 1;
     }
     if count == 0 {
-        return BoxManifold::Fallback;
+        // The faces touch nowhere below the margin: edge against edge. The contact point of
+        // `box_box3d::contact` (the closest points of the two edges), as the general path
+        // gives; other axes (rare) go the general way.
+        let e = best.1;
+        if e < 6 {
+            return BoxManifold::Fallback;
+        }
+        let (i, j) = ((e - 6) / 3, (e - 6) % 3);
+        let mut ca = ha.mul_elem(n.sign_elem());
+        let half_a = V::axis(i) * ha[i];
+        ca -= V::axis(i) * ca[i];
+        let mut cb = t;
+        for k in 0..3 {
+            if k != j {
+                cb -= bx[k] * (hb[k] * sign(n.dot(bx[k])));
+            }
+        }
+        let half_b = bx[j] * hb[j];
+        let (pa, pb) = segment_segment(ca - half_a, ca + half_a, cb - half_b, cb + half_b);
+        let unknown = ContactId { a: Feature::Unknown, b: Feature::Unknown };
+        out.push(ManifoldPoint {
+            point_a: pose_a.transform_point(pa + n * ra),
+            point_b: pose_a.transform_point(pb - n * rb),
+            distance: best.0 - ra - rb,
+            id: unknown,
+        });
+        out.normal = pose_a.transform_vector(n);
+        out.status = ContactStatus::Converged;
+        return BoxManifold::Done;
     }
     // The normal from A to B (the reduction's order of points depends on its sign).
     reduce(&cands[..count], if a_ref { n_ref } else { -n_ref }, out);
@@ -276,18 +312,19 @@ fn clip<V: Vector>(
     f_inc: BoxFace,
     axes: &[V; 3],
     centre: V,
-) -> Clipped<V> {
-    let blank = Pt { p: V::ZERO, id: Id::Incident(0), side: None, edge: (0, 0) };
+    bufs: &mut [Clipped<V>; 2],
+) -> usize {
     // The incident corners.
     let (ki, ui, wi) = (f_inc.k, (f_inc.k + 1) % 3, (f_inc.k + 2) % 3);
     let c = centre + axes[ki] * if f_inc.up { h_inc[ki] } else { -h_inc[ki] };
     let (du, dw) = (axes[ui] * h_inc[ui], axes[wi] * h_inc[wi]);
     let signs = f_inc.corner_signs();
     let ids = signs.map(|s| f_inc.corner_id(s));
-    let mut cur = Clipped { pts: [blank; 8], len: 4 };
+    let mut c_ix = 0;
+    bufs[0].len = 4;
     for (q, &(su, sw)) in signs.iter().enumerate() {
         let p = c + if su { du } else { -du } + if sw { dw } else { -dw };
-        cur.pts[q] = Pt { p, id: Id::Incident(ids[q]), side: None, edge: (ids[q], ids[(q + 1) % 4]) };
+        bufs[0].pts[q] = Pt { p, id: Id::Incident(ids[q]), side: NO_SIDE, edge: (ids[q], ids[(q + 1) % 4]) };
     }
     // The reference sides: side q runs from corner q to corner q + 1; inside is
     // `sign * x[axis] <= h[axis]`.
@@ -299,8 +336,9 @@ fn clip<V: Vector>(
     } else {
         [(ur, false), (wr, true), (ur, true), (wr, false)]
     };
-    let mut tmp = Clipped { pts: [blank; 8], len: 0 };
     for (q, &(axis, positive)) in sides.iter().enumerate() {
+        let (lo, hi) = bufs.split_at_mut(1);
+        let (cur, tmp) = if c_ix == 0 { (&lo[0], &mut hi[0]) } else { (&hi[0], &mut lo[0]) };
         let m = cur.len;
         if m == 0 {
             break;
@@ -318,13 +356,13 @@ fn clip<V: Vector>(
             if p_in != q_in {
                 let s = dp / (dp - dq);
                 let id = match p.side {
-                    None => Id::Crossing(r0, r1, p.edge.0, p.edge.1),
-                    Some(j) => Id::Reference(if j == (q + 1) % 4 { r1 } else { r0 }),
+                    NO_SIDE => Id::Crossing(r0, r1, p.edge.0, p.edge.1),
+                    j => Id::Reference(if usize::from(j) == (q + 1) % 4 { r1 } else { r0 }),
                 };
                 let x = Pt {
                     p: p.p + (qq.p - p.p) * s,
                     id,
-                    side: if p_in { Some(q) } else { p.side },
+                    side: if p_in { q as u8 } else { p.side },
                     edge: p.edge,
                 };
                 tmp.push(x);
@@ -334,9 +372,9 @@ fn clip<V: Vector>(
             }
             dp = dq;
         }
-        core::mem::swap(&mut cur, &mut tmp);
+        c_ix = 1 - c_ix;
     }
-    cur
+    c_ix
 }
 
 #[cfg(test)]
