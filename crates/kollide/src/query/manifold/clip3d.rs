@@ -10,7 +10,7 @@
 //! depend only on which features touch, so they are unchanged by small motions.
 
 use super::{ContactId, Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
-use crate::math::{Real, Vector3};
+use crate::math::{Real, Vector, Vector3};
 use crate::query::contact::CoreContact;
 use crate::shape::{Feature, SupportFace, MAX_FACE_POINTS};
 
@@ -178,11 +178,11 @@ pub(crate) fn clip_to_sides<V: Vector3, const N: usize>(
 
 /// A candidate manifold point before the reduction to four.
 #[derive(Clone, Copy, Debug)]
-struct Candidate<V: Vector3> {
-    a: V,
-    b: V,
-    distance: V::Real,
-    id: ContactId,
+pub(crate) struct Candidate<V: Vector> {
+    pub(crate) a: V,
+    pub(crate) b: V,
+    pub(crate) distance: V::Real,
+    pub(crate) id: ContactId,
 }
 
 /// Clips the core faces `face_a` and `face_b` (A's frame) along `contact` (radii added,
@@ -335,7 +335,12 @@ fn segments<V: Vector3>(
 /// Pushes at most [`MAX_MANIFOLD_POINTS`] of `cands`: the deepest, the farthest from it, then
 /// the points making the largest triangles with those two on either side of their line
 /// (areas measured across the normal `n`).
-fn reduce<V: Vector3>(cands: &[Candidate<V>], n: V, out: &mut Manifold<V>) {
+///
+/// Each choice takes the first candidate within [`REDUCE_SLACK`] (relative) of the best, so
+/// exact ties (a rectangle's parallel sides give equal areas, a flat resting face equal
+/// depths) go to the earlier candidate instead of to rounding: the choice is the same
+/// however the candidates were computed, and stays put under small motions.
+pub(crate) fn reduce<V: Vector>(cands: &[Candidate<V>], n: V, out: &mut Manifold<V>) {
     let push = |out: &mut Manifold<V>, c: &Candidate<V>| {
         out.push(ManifoldPoint { point_a: c.a, point_b: c.b, distance: c.distance, id: c.id });
     };
@@ -343,32 +348,42 @@ fn reduce<V: Vector3>(cands: &[Candidate<V>], n: V, out: &mut Manifold<V>) {
         cands.iter().for_each(|c| push(out, c));
         return;
     }
-    let argmax = |f: &dyn Fn(&Candidate<V>) -> V::Real| {
-        let mut best = (f(&cands[0]), 0);
-        for (i, c) in cands.iter().enumerate().skip(1) {
-            let v = f(c);
-            if v > best.0 {
-                best = (v, i);
-            }
+    let slack = V::Real::from_f64(REDUCE_SLACK);
+    // The first candidate within `slack * scale` of the largest `f`, and that largest value.
+    let argmax = |f: &dyn Fn(&Candidate<V>) -> V::Real, scale: V::Real| {
+        let mut best = f(&cands[0]);
+        for c in &cands[1..] {
+            best = best.max(f(c));
         }
-        best
+        let floor = best - slack * scale;
+        let i = cands.iter().position(|c| f(c) >= floor).unwrap_or(0);
+        (best, i)
     };
-    let (_, i0) = argmax(&|c| -c.distance);
+    let depth_scale = cands.iter().fold(V::Real::ZERO, |m, c| m.max(c.distance.abs()));
+    let (_, i0) = argmax(&|c| -c.distance, depth_scale);
     let p0 = cands[i0].a;
     let flat = |v: V| v - n * n.dot(v);
-    let (_, i1) = argmax(&|c| flat(c.a - p0).length_squared());
+    let far = |c: &Candidate<V>| flat(c.a - p0).length_squared();
+    let mut far_max = V::Real::ZERO;
+    for c in cands {
+        far_max = far_max.max(far(c));
+    }
+    let (_, i1) = argmax(&far, far_max);
     let p1 = cands[i1].a;
-    let area = |c: &Candidate<V>| (p1 - p0).cross3(c.a - p0).dot(n);
-    let (a2, i2) = argmax(&|c| area(c));
-    let (a3, i3) = argmax(&|c| -area(c));
+    let area = |c: &Candidate<V>| (p1 - p0).cross_or_zero(c.a - p0).dot(n);
+    let (a2, i2) = argmax(&|c| area(c), far_max);
+    let (a3, i3) = argmax(&|c| -area(c), far_max);
     push(out, &cands[i0]);
     if i1 != i0 {
         push(out, &cands[i1]);
     }
-    if a2 > V::Real::ZERO {
+    if a2 > slack * far_max {
         push(out, &cands[i2]);
     }
-    if a3 > V::Real::ZERO {
+    if a3 > slack * far_max {
         push(out, &cands[i3]);
     }
 }
+
+/// Relative tolerance of the choices in [`reduce`].
+const REDUCE_SLACK: f64 = 1e-5;

@@ -7,12 +7,13 @@
 //! (Sutherland–Hodgman). Points farther apart than the margin are dropped, and in 3D at most
 //! four are kept: the deepest and those spanning the largest area.
 
+mod box3d;
 pub(crate) mod clip2d;
 pub(crate) mod clip3d;
 
 use super::contact::{contact_local, ContactStatus, CoreContact};
 use crate::math::{Pose, Real, Vector};
-use crate::shape::{Feature, Support, SupportFace};
+use crate::shape::{Feature, Primitive, Support, SupportFace};
 
 /// How many points a manifold holds (4; 2D manifolds use at most 2).
 pub const MAX_MANIFOLD_POINTS: usize = 4;
@@ -148,8 +149,30 @@ pub fn manifold<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     margin: V::Real,
 ) -> Manifold<V> {
     let pose_ab = pose_a.inv_compose(pose_b);
+    if V::DIM == 3 {
+        if let (Primitive::Box(ha), Primitive::Box(hb)) = (a.primitive(), b.primitive()) {
+            let mut out = Manifold::empty();
+            let (ra, rb) = (a.radius(), b.radius());
+            match box3d::manifold(ha, hb, ra, rb, pose_a, pose_b, &pose_ab, margin, &mut out) {
+                box3d::BoxManifold::Separated | box3d::BoxManifold::Done => return out,
+                box3d::BoxManifold::Fallback => {}
+            }
+        }
+    }
+    general(a, pose_a, b, &pose_ab, margin)
+}
+
+/// [`manifold`] by support faces and [`Vector::clip_faces`], for any pair of shapes.
+#[inline]
+pub(crate) fn general<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_ab: &Pose<V>,
+    margin: V::Real,
+) -> Manifold<V> {
     let mut out = Manifold::empty();
-    let Some(c) = contact_local(a, b, &pose_ab, margin) else {
+    let Some(c) = contact_local(a, b, pose_ab, margin) else {
         return out;
     };
     out.normal = c.normal;
