@@ -3,9 +3,9 @@
 use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm, Question};
 use super::gjk::{self, GjkSettings, GjkStatus, GjkStep, Goal, SimplexCache};
-use super::sat::boxes_intersect;
+use super::sat::{boxes_intersect, SatOutcome};
 use crate::math::{Pose, Real, Vector};
-use crate::shape::Support;
+use crate::shape::{Primitive, Support};
 
 /// The answer of [`distance`]. Points and the normal are in the **world frame** (the frame
 /// the two poses are given in).
@@ -289,7 +289,8 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     pose_b: &Pose<V>,
 ) -> IntersectionOutput {
     let radius = a.radius() + b.radius();
-    match choose(a, pose_a, b, pose_b, Question::Intersection) {
+    let algorithm = choose(a, pose_a, b, pose_b, Question::Intersection);
+    match algorithm {
         Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => {
             let (pa, pb) = segment_segment(p0, p1, q0, q1);
             let intersects = (pb - pa).length_squared() <= radius * radius;
@@ -301,6 +302,34 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
         }
         Algorithm::Polytopes | Algorithm::BoxSegment { .. } | Algorithm::Gjk => {
             let pose_ab = pose_a.inv_compose(pose_b);
+            if let Algorithm::Polytopes = algorithm {
+                // Separated only beyond the rounding of the separations (a few ulps of the
+                // sizes and the offset; generously 64).
+                let size = |p: Primitive<'_, V>| match p {
+                    Primitive::Box(h) => h.length(),
+                    Primitive::Polygon(p) => p.outer_radius(),
+                    _ => V::Real::ZERO,
+                };
+                let scale: V::Real = size(a.primitive()) + size(b.primitive()) + pose_ab.translation.length();
+                let slack = V::Real::EPSILON * V::Real::from_usize(64) * scale;
+                match V::polytope_contact(a.primitive(), b.primitive(), &pose_ab, radius + slack) {
+                    SatOutcome::Separated => {
+                        return IntersectionOutput {
+                            intersects: false,
+                            iterations: 0,
+                            status: GjkStatus::Converged,
+                        }
+                    }
+                    SatOutcome::Penetrating(c) if c.distance <= radius => {
+                        return IntersectionOutput {
+                            intersects: true,
+                            iterations: 0,
+                            status: GjkStatus::Converged,
+                        }
+                    }
+                    _ => {}
+                }
+            }
             let settings = GjkSettings::default();
             let goal = Goal::Separation { threshold: radius };
             let r = gjk::run(a, b, &pose_ab, None, &settings, goal, None);

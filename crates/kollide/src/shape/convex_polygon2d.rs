@@ -144,12 +144,6 @@ impl<V: Vector2> ConvexPolygon<V> {
         self.radii[0]
     }
 
-    /// The largest vertex norm (local frame): an upper bound of every support value.
-    #[inline]
-    pub(crate) fn outer_radius(&self) -> V::Real {
-        self.radii[1]
-    }
-
     /// A vertex a few steps from the extreme one along `dir` (from the table of 8
     /// directions): where a walk over the boundary starts.
     #[inline]
@@ -322,6 +316,14 @@ impl<V: Vector2> Support<V> for ConvexPolygon<V> {
         let n = self.vertices.len();
         let third = V::Real::ONE / (V::Real::TWO + V::Real::ONE);
         (self.vertices[0] + self.vertices[n / 3] + self.vertices[2 * n / 3]) * third
+    }
+}
+
+impl<V: crate::math::Vector> ConvexPolygon<V> {
+    /// The largest vertex norm (local frame): an upper bound of every support value.
+    #[inline]
+    pub(crate) fn outer_radius(&self) -> V::Real {
+        self.radii[1]
     }
 }
 
