@@ -141,6 +141,10 @@ where
 #[test]
 fn every_pair_3d() {
     all_pairs::<DVec3>(&shapes3(1.0), 1.0, 51);
+    eprintln!(
+        "pairs where EPA stopped before converging (all tests so far): {}",
+        UNFINISHED.load(std::sync::atomic::Ordering::Relaxed)
+    );
 }
 
 #[test]
