@@ -209,6 +209,47 @@ macro_rules! impl_vector_common {
     };
 }
 
+/// The per-dimension algorithms behind the hidden `Vector` hooks: the GJK simplex solver,
+/// EPA, the polytope separating-axis test and manifold clipping, from the named modules.
+macro_rules! dimension_hooks {
+    ($r:ident, $simplex:ident, $epa:ident, $sat:ident, $clip:ident) => {
+        #[inline]
+        fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self> {
+            crate::query::gjk::$simplex::solve(simplex)
+        }
+        #[inline]
+        fn penetration<A: Support<Self> + ?Sized, B: Support<Self> + ?Sized>(
+            a: &A,
+            b: &B,
+            pose_ab: &Pose<Self>,
+            simplex: &Simplex<Self>,
+        ) -> EpaResult<Self> {
+            crate::query::epa::$epa::penetration(a, b, pose_ab, simplex)
+        }
+        #[inline]
+        fn polytope_contact(
+            a: Primitive<'_, Self>,
+            b: Primitive<'_, Self>,
+            pose_ab: &Pose<Self>,
+            threshold: $r,
+        ) -> SatOutcome<Self> {
+            crate::query::sat::$sat::contact(a, b, pose_ab, threshold)
+        }
+        #[inline]
+        fn clip_faces(
+            face_a: &SupportFace<Self>,
+            face_b: &SupportFace<Self>,
+            contact: &CoreContact<Self>,
+            radius_a: $r,
+            radius_b: $r,
+            margin: $r,
+            out: &mut Manifold<Self>,
+        ) {
+            crate::query::manifold::$clip::clip(face_a, face_b, contact, radius_a, radius_b, margin, out);
+        }
+    };
+}
+
 macro_rules! impl_vector2 {
     ($v:ident, $r:ident) => {
         impl Vector for $v {
@@ -235,42 +276,7 @@ macro_rules! impl_vector2 {
             fn cross_or_zero(self, _other: Self) -> Self {
                 Self::ZERO
             }
-            #[inline]
-            fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self> {
-                crate::query::gjk::simplex2d::solve(simplex)
-            }
-            #[inline]
-            fn penetration<A: Support<Self> + ?Sized, B: Support<Self> + ?Sized>(
-                a: &A,
-                b: &B,
-                pose_ab: &Pose<Self>,
-                simplex: &Simplex<Self>,
-            ) -> EpaResult<Self> {
-                crate::query::epa::epa2d::penetration(a, b, pose_ab, simplex)
-            }
-            #[inline]
-            fn polytope_contact(
-                a: Primitive<'_, Self>,
-                b: Primitive<'_, Self>,
-                pose_ab: &Pose<Self>,
-                threshold: $r,
-            ) -> SatOutcome<Self> {
-                crate::query::sat::polygon2d::contact(a, b, pose_ab, threshold)
-            }
-            #[inline]
-            fn clip_faces(
-                face_a: &SupportFace<Self>,
-                face_b: &SupportFace<Self>,
-                contact: &CoreContact<Self>,
-                radius_a: $r,
-                radius_b: $r,
-                margin: $r,
-                out: &mut Manifold<Self>,
-            ) {
-                crate::query::manifold::clip2d::clip(
-                    face_a, face_b, contact, radius_a, radius_b, margin, out,
-                );
-            }
+            dimension_hooks!($r, simplex2d, epa2d, polygon2d, clip2d);
         }
         impl Vector2 for $v {
             #[inline(always)]
@@ -315,42 +321,7 @@ macro_rules! impl_vector3 {
             fn cross_or_zero(self, other: Self) -> Self {
                 self.cross(other)
             }
-            #[inline]
-            fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self> {
-                crate::query::gjk::simplex3d::solve(simplex)
-            }
-            #[inline]
-            fn penetration<A: Support<Self> + ?Sized, B: Support<Self> + ?Sized>(
-                a: &A,
-                b: &B,
-                pose_ab: &Pose<Self>,
-                simplex: &Simplex<Self>,
-            ) -> EpaResult<Self> {
-                crate::query::epa::epa3d::penetration(a, b, pose_ab, simplex)
-            }
-            #[inline]
-            fn polytope_contact(
-                a: Primitive<'_, Self>,
-                b: Primitive<'_, Self>,
-                pose_ab: &Pose<Self>,
-                threshold: $r,
-            ) -> SatOutcome<Self> {
-                crate::query::sat::polytope3d::contact(a, b, pose_ab, threshold)
-            }
-            #[inline]
-            fn clip_faces(
-                face_a: &SupportFace<Self>,
-                face_b: &SupportFace<Self>,
-                contact: &CoreContact<Self>,
-                radius_a: $r,
-                radius_b: $r,
-                margin: $r,
-                out: &mut Manifold<Self>,
-            ) {
-                crate::query::manifold::clip3d::clip(
-                    face_a, face_b, contact, radius_a, radius_b, margin, out,
-                );
-            }
+            dimension_hooks!($r, simplex3d, epa3d, polytope3d, clip3d);
         }
         impl Vector3 for $v {
             #[inline(always)]

@@ -277,16 +277,7 @@ fn gjk_epa<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             point_b: pose_ab.translation,
             status: ContactStatus::NonFiniteSupport,
         },
-        GjkStatus::Overlapping => {
-            let e = V::penetration(a, b, pose_ab, &r.simplex);
-            CoreContact {
-                distance: -e.depth,
-                normal: e.normal,
-                point_a: e.point_a,
-                point_b: e.point_b,
-                status: e.status.into(),
-            }
-        }
+        GjkStatus::Overlapping => V::penetration(a, b, pose_ab, &r.simplex).into(),
         status => {
             let (pa, pb) = r.simplex.witnesses();
             let gap = pb - pa;
@@ -311,14 +302,7 @@ fn gjk_epa<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
                 }
             } else {
                 // Exactly touching cores with no direction left in v: EPA finds one.
-                let e = V::penetration(a, b, pose_ab, &r.simplex);
-                CoreContact {
-                    distance: -e.depth,
-                    normal: e.normal,
-                    point_a: e.point_a,
-                    point_b: e.point_b,
-                    status: e.status.into(),
-                }
+                V::penetration(a, b, pose_ab, &r.simplex).into()
             }
         }
     }
@@ -331,6 +315,19 @@ impl From<GjkStatus> for ContactStatus {
             GjkStatus::Stalled => Self::Stalled,
             GjkStatus::MaxIterations => Self::MaxIterations,
             GjkStatus::NonFiniteSupport => Self::NonFiniteSupport,
+        }
+    }
+}
+
+impl<V: Vector> From<super::epa::EpaResult<V>> for CoreContact<V> {
+    /// EPA's penetration as a signed distance.
+    fn from(e: super::epa::EpaResult<V>) -> Self {
+        Self {
+            distance: -e.depth,
+            normal: e.normal,
+            point_a: e.point_a,
+            point_b: e.point_b,
+            status: e.status.into(),
         }
     }
 }

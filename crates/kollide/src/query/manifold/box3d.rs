@@ -14,20 +14,10 @@
 
 use super::clip3d::{reduce, Candidate};
 use super::{ContactId, Manifold, ManifoldPoint};
-use crate::math::{Pose, Real, Rotation, Vector};
-use crate::query::closed_form::segment_segment;
+use crate::math::{Pose, Real, Vector};
 use crate::query::contact::ContactStatus;
+use crate::query::sat::box_box3d::{edge_witness, least_overlap, Axis, LeastOverlap};
 use crate::shape::Feature;
-
-/// `+1` or `-1`, the sign of `x` (`+1` for 0).
-#[inline(always)]
-fn sign<S: Real>(x: S) -> S {
-    if x >= S::ZERO {
-        S::ONE
-    } else {
-        -S::ONE
-    }
-}
 
 /// What the box-box manifold found.
 pub(crate) enum BoxManifold {
@@ -126,69 +116,15 @@ pub(crate) fn manifold<V: Vector>(
 ) -> BoxManifold {
     let zero = V::Real::ZERO;
     let threshold = margin.max(zero) + ra + rb;
-    let m = pose_ab.rotation.applied();
-    let rot = |v: V| <V::Rotation as Rotation<V>>::apply(&m, v);
-    // B's axes in A's frame.
-    let bx = [rot(V::axis(0)), rot(V::axis(1)), rot(V::axis(2))];
-    let abs = [bx[0].abs_elem(), bx[1].abs_elem(), bx[2].abs_elem()];
-    let t = pose_ab.translation;
-    let size = ha.length() + hb.length() + t.length();
-    let bias = V::Real::EPSILON * V::Real::from_usize(16) * size;
-
-    // The separating-axis test of `box_box3d::contact`, axis for axis.
-    // 0..3: A's faces, 3..6: B's faces, 6 + 3 i + j: A's edge i against B's edge j.
-    let mut best = (-V::Real::INFINITY, 0usize);
-    for i in 0..3 {
-        let rb_ = hb[0] * abs[0][i] + hb[1] * abs[1][i] + hb[2] * abs[2][i];
-        let sep = t[i].abs() - ha[i] - rb_;
-        if sep > threshold {
-            return BoxManifold::Separated;
-        }
-        if sep > best.0 {
-            best = (sep, i);
-        }
-    }
-    for j in 0..3 {
-        let sep = bx[j].dot(t).abs() - hb[j] - ha.dot(abs[j]);
-        if sep > threshold {
-            return BoxManifold::Separated;
-        }
-        if sep > best.0 + bias {
-            best = (sep, 3 + j);
-        }
-    }
-    let face_best = best.0;
-    let cut = V::Real::from_usize(16) * V::Real::EPSILON;
-    for i in 0..3 {
-        for j in 0..3 {
-            let l = V::axis(i).cross_or_zero(bx[j]);
-            let l2 = l.length_squared();
-            if l2 <= cut {
-                continue;
-            }
-            let ra_ = ha.dot(l.abs_elem());
-            let (k1, k2) = ((j + 1) % 3, (j + 2) % 3);
-            let rb_ = hb[k1] * l.dot(bx[k1]).abs() + hb[k2] * l.dot(bx[k2]).abs();
-            let sep = (l.dot(t).abs() - ra_ - rb_) / l2.sqrt();
-            if sep > threshold {
-                return BoxManifold::Separated;
-            }
-            if sep > best.0 && sep > face_best + bias {
-                best = (sep, 6 + 3 * i + j);
-            }
-        }
-    }
-    if best.0 > bias {
+    // The separating-axis test of `contact`, so both give the same normal.
+    let Some(LeastOverlap { sep, axis, normal: n, bx, t, bias, .. }) =
+        least_overlap(ha, hb, pose_ab, threshold)
+    else {
+        return BoxManifold::Separated;
+    };
+    if sep > bias {
         return BoxManifold::Fallback; // apart: GJK measures the gap
     }
-    let n = match best.1 {
-        i @ 0..=2 => V::axis(i) * sign(t[i]),
-        j @ 3..=5 => bx[j - 3] * sign(bx[j - 3].dot(t)),
-        e => {
-            let l = V::axis((e - 6) / 3).cross_or_zero(bx[(e - 6) % 3]);
-            l * (sign(l.dot(t)) / l.length())
-        }
-    };
     // The support faces: A's along n, B's along -n (in B's frame).
     let nb = pose_ab.inverse_transform_vector(-n);
     let (fa, sa) = BoxFace::along(n);
@@ -246,27 +182,15 @@ pub(crate) fn manifold<V: Vector>(
         // The faces touch nowhere below the margin: edge against edge. The contact point of
         // `box_box3d::contact` (the closest points of the two edges), as the general path
         // gives; other axes (rare) go the general way.
-        let e = best.1;
-        if e < 6 {
+        let Axis::Edges(i, j) = axis else {
             return BoxManifold::Fallback;
-        }
-        let (i, j) = ((e - 6) / 3, (e - 6) % 3);
-        let mut ca = ha.mul_elem(n.sign_elem());
-        let half_a = V::axis(i) * ha[i];
-        ca -= V::axis(i) * ca[i];
-        let mut cb = t;
-        for k in 0..3 {
-            if k != j {
-                cb -= bx[k] * (hb[k] * sign(n.dot(bx[k])));
-            }
-        }
-        let half_b = bx[j] * hb[j];
-        let (pa, pb) = segment_segment(ca - half_a, ca + half_a, cb - half_b, cb + half_b);
+        };
+        let (pa, pb) = edge_witness(ha, hb, &bx, t, n, i, j);
         let unknown = ContactId { a: Feature::Unknown, b: Feature::Unknown };
         out.push(ManifoldPoint {
             point_a: pose_a.transform_point(pa + n * ra),
             point_b: pose_a.transform_point(pb - n * rb),
-            distance: best.0 - ra - rb,
+            distance: sep - ra - rb,
             id: unknown,
         });
         out.normal = pose_a.transform_vector(n);

@@ -8,7 +8,7 @@
 
 use super::polytope3d::face_witness;
 use super::SatOutcome;
-use crate::math::{Pose, Real, Rotation, Vector3};
+use crate::math::{Pose, Real, Rotation, Vector, Vector3};
 use crate::query::closed_form::segment_segment;
 use crate::query::contact::{ContactStatus, CoreContact};
 use crate::shape::Cuboid;
@@ -25,17 +25,44 @@ fn sign<S: Real>(x: S) -> S {
 
 /// Which axis gave the least overlap.
 #[derive(Clone, Copy, Debug)]
-enum Axis {
+pub(crate) enum Axis {
+    /// A's face normal `i`.
     FaceA(usize),
+    /// B's face normal `j`.
     FaceB(usize),
+    /// A's edge direction `i` crossed with B's edge direction `j`.
     Edges(usize, usize),
 }
 
-/// The separating-axis contact of the boxes `[-ha, ha]` (A's frame) and `[-hb, hb]` placed
-/// by `pose_ab`, in A's frame.
+/// The axis of least overlap of two boxes, with what was computed on the way (A's frame).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LeastOverlap<V: Vector> {
+    /// The separation along the axis (negative: the overlap).
+    pub sep: V::Real,
+    pub axis: Axis,
+    /// The axis as a unit normal from A towards B.
+    pub normal: V,
+    /// B's axes in A's frame.
+    pub bx: [V; 3],
+    /// B's centre in A's frame.
+    pub t: V,
+    /// The size of the coordinates (for rounding tolerances).
+    pub size: V::Real,
+    /// The rounding of a separation: ties within it go to face axes.
+    pub bias: V::Real,
+}
+
+/// The separating-axis test of the boxes `[-ha, ha]` (A's frame) and `[-hb, hb]` placed by
+/// `pose_ab`: `None` when an axis separates them by more than `threshold`, else the axis of
+/// least overlap (the contact normal of both `contact` and the box-box manifold, which must
+/// agree).
 #[inline]
-pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V::Real) -> SatOutcome<V> {
-    let zero = V::Real::ZERO;
+pub(crate) fn least_overlap<V: Vector>(
+    ha: V,
+    hb: V,
+    pose_ab: &Pose<V>,
+    threshold: V::Real,
+) -> Option<LeastOverlap<V>> {
     let m = pose_ab.rotation.applied();
     let rot = |v: V| <V::Rotation as Rotation<V>>::apply(&m, v);
     // B's axes in A's frame.
@@ -51,7 +78,7 @@ pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V:
         let rb = hb[0] * abs[0][i] + hb[1] * abs[1][i] + hb[2] * abs[2][i];
         let sep = t[i].abs() - ha[i] - rb;
         if sep > threshold {
-            return SatOutcome::Separated;
+            return None;
         }
         if sep > best.0 {
             best = (sep, Axis::FaceA(i));
@@ -61,7 +88,7 @@ pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V:
     for j in 0..3 {
         let sep = bx[j].dot(t).abs() - hb[j] - ha.dot(abs[j]);
         if sep > threshold {
-            return SatOutcome::Separated;
+            return None;
         }
         if sep > best.0 + bias {
             best = (sep, Axis::FaceB(j));
@@ -71,7 +98,7 @@ pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V:
     let cut = V::Real::from_usize(16) * V::Real::EPSILON;
     for i in 0..3 {
         for j in 0..3 {
-            let l = V::axis(i).cross3(bx[j]);
+            let l = V::axis(i).cross_or_zero(bx[j]);
             let l2 = l.length_squared();
             if l2 <= cut {
                 continue; // nearly parallel edges: the faces decide
@@ -81,23 +108,60 @@ pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V:
             let rb = hb[k1] * l.dot(bx[k1]).abs() + hb[k2] * l.dot(bx[k2]).abs();
             let sep = (l.dot(t).abs() - ra - rb) / l2.sqrt();
             if sep > threshold {
-                return SatOutcome::Separated;
+                return None;
             }
             if sep > best.0 && sep > face_best + bias {
                 best = (sep, Axis::Edges(i, j));
             }
         }
     }
-    let sep = best.0;
+    let normal = match best.1 {
+        Axis::FaceA(i) => V::axis(i) * sign(t[i]),
+        Axis::FaceB(j) => bx[j] * sign(bx[j].dot(t)),
+        Axis::Edges(i, j) => {
+            let l = V::axis(i).cross_or_zero(bx[j]);
+            l * (sign(l.dot(t)) / l.length())
+        }
+    };
+    Some(LeastOverlap { sep: best.0, axis: best.1, normal, bx, t, size, bias })
+}
+
+/// The witnesses of an edge-edge axis `n`: the closest points of A's edge along axis `i`
+/// at the corner farthest along `n` and B's edge along `bx[j]` at its corner farthest
+/// along `-n` (B's centre `t`, all in A's frame).
+#[inline]
+pub(crate) fn edge_witness<V: Vector>(ha: V, hb: V, bx: &[V; 3], t: V, n: V, i: usize, j: usize) -> (V, V) {
+    let mut ca = ha.mul_elem(n.sign_elem());
+    let half_a = V::axis(i) * ha[i];
+    ca -= V::axis(i) * ca[i];
+    let mut cb = t;
+    for k in 0..3 {
+        if k != j {
+            cb -= bx[k] * (hb[k] * sign(n.dot(bx[k])));
+        }
+    }
+    let half_b = bx[j] * hb[j];
+    segment_segment(ca - half_a, ca + half_a, cb - half_b, cb + half_b)
+}
+
+/// The separating-axis contact of the boxes `[-ha, ha]` (A's frame) and `[-hb, hb]` placed
+/// by `pose_ab`, in A's frame.
+#[inline]
+pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V::Real) -> SatOutcome<V> {
+    let zero = V::Real::ZERO;
+    let Some(LeastOverlap { sep, axis, normal: n, bx, t, size, bias }) =
+        least_overlap(ha, hb, pose_ab, threshold)
+    else {
+        return SatOutcome::Separated;
+    };
     // Apart by more than rounding: GJK measures the gap. Within rounding of touching, the
     // axis is the answer (GJK would find a zero gap with no direction in it).
     if sep > bias {
         return SatOutcome::Apart;
     }
     let tol = V::Real::EPSILON * V::Real::from_usize(64) * size;
-    let (normal, point_a, point_b) = match best.1 {
+    let (normal, point_a, point_b) = match axis {
         Axis::FaceA(i) => {
-            let n = V::axis(i) * sign(t[i]);
             // B's deepest corner along -n, and its foot on A's face.
             let mut q = t;
             for j in 0..3 {
@@ -120,7 +184,6 @@ pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V:
             }
         }
         Axis::FaceB(j) => {
-            let n = bx[j] * sign(bx[j].dot(t));
             // A's deepest corner along n, and its foot on B's face.
             let p = ha.mul_elem(n.sign_elem());
             let q = p + n * sep;
@@ -144,21 +207,7 @@ pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V:
             }
         }
         Axis::Edges(i, j) => {
-            let l = V::axis(i).cross3(bx[j]);
-            let n = l * (sign(l.dot(t)) / l.length());
-            // A's edge along axis i at the corner farthest along n; B's edge along bx_j at
-            // its corner farthest along -n.
-            let mut ca = ha.mul_elem(n.sign_elem());
-            let half_a = V::axis(i) * ha[i];
-            ca -= V::axis(i) * ca[i];
-            let mut cb = t;
-            for k in 0..3 {
-                if k != j {
-                    cb -= bx[k] * (hb[k] * sign(n.dot(bx[k])));
-                }
-            }
-            let half_b = bx[j] * hb[j];
-            let (pa, pb) = segment_segment(ca - half_a, ca + half_a, cb - half_b, cb + half_b);
+            let (pa, pb) = edge_witness(ha, hb, &bx, t, n, i, j);
             (n, pa, pb)
         }
     };

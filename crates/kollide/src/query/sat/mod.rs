@@ -1,7 +1,7 @@
 //! Separating-axis tests.
 
 mod box_box;
-mod box_box3d;
+pub(crate) mod box_box3d;
 pub(crate) mod polygon2d;
 pub(crate) mod polytope3d;
 mod segment_box;
