@@ -145,4 +145,7 @@ fn polygon_depths() {
     let a = (0..16).map(|_| RectSpec::random(&mut r)).collect::<Vec<_>>();
     let b = (0..16).map(|_| PolygonSpec::random(&mut r, 8)).collect::<Vec<_>>();
     polygons2("rect-poly8", 909, a, b);
+    let a = (0..16).map(|_| PolygonSpec::random(&mut r, 64)).collect::<Vec<_>>();
+    let b = (0..16).map(|_| PolygonSpec::random(&mut r, 64)).collect::<Vec<_>>();
+    polygons2("poly64", 910, a, b);
 }
