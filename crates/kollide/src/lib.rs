@@ -3,7 +3,9 @@
 //! Collision detection for 2D and 3D, in `f32` and `f64`, built on one idea: a convex shape
 //! is its **support function** (plus a rounding radius), and GJK answers every question about
 //! two such shapes — do they overlap, how far apart are they, which points are closest —
-//! with certified bounds and an explicit status instead of a guess.
+//! with certified bounds and an explicit status instead of a guess. When they overlap,
+//! [`query::contact`] gives the penetration depth, normal and points (closed forms,
+//! separating axes, EPA) and [`query::manifold`] the contact points a physics solver needs.
 //!
 //! ```
 //! use kollide::prelude::*;

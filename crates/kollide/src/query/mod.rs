@@ -1,4 +1,5 @@
-//! Queries between shapes: distance, closest points, intersection.
+//! Queries between shapes: distance, closest points, intersection, contact (penetration),
+//! contact manifolds, and compound queries on concave polygons.
 
 mod closed_form;
 mod compound;
