@@ -50,67 +50,45 @@ impl Worst {
     }
 }
 
-fn polytopes3<A: Spec3, B: Spec3>(name: &str, seed: u64, a: Vec<A>, b: Vec<B>) {
-    let mut rng = gen::rng(seed);
-    let scene = Scene3::new(&mut rng, PAIRS, a, b, Spread::around(0.9));
-    let mut worst = Worst::default();
-    for (i, pair) in scene.pairs.iter().enumerate() {
-        let (sa, sb) = (&scene.shapes_a[pair.ia], &scene.shapes_b[pair.ib]);
-        let [(ta, qa), (tb, qb)] = pair.f64_parts();
-        let (Some(Oracle3::Polytope(oa)), Some(Oracle3::Polytope(ob))) =
-            (sa.oracle().map(|o| o.placed(ta, qa)), sb.oracle().map(|o| o.placed(tb, qb)))
-        else {
-            panic!("{name}: not polytopes")
-        };
-        let truth = oracle3::penetration(&oa, &ob);
-        if truth <= 1e-4 {
-            continue;
+/// One body for 2D and 3D: `$scene`, `$spec`, `$oracle` (module), `$shape` (its polytope
+/// variant) and `$parry` name the dimension's types.
+macro_rules! depth_case {
+    ($fn_name:ident, $scene:ident, $spec:ident, $oracle:ident, $shape:path, $parry:ident, $spread:expr) => {
+        fn $fn_name<A: $spec, B: $spec>(name: &str, seed: u64, a: Vec<A>, b: Vec<B>) {
+            let mut rng = gen::rng(seed);
+            let scene = $scene::new(&mut rng, PAIRS, a, b, Spread::around($spread));
+            let mut worst = Worst::default();
+            for (i, pair) in scene.pairs.iter().enumerate() {
+                let (sa, sb) = (&scene.shapes_a[pair.ia], &scene.shapes_b[pair.ib]);
+                let [(ta, ra), (tb, rb)] = pair.f64_parts();
+                let (Some($shape(oa)), Some($shape(ob))) =
+                    (sa.oracle().map(|o| o.placed(ta, ra)), sb.oracle().map(|o| o.placed(tb, rb)))
+                else {
+                    panic!("{name}: not polytopes")
+                };
+                let truth = $oracle::penetration(&oa, &ob);
+                if truth <= 1e-4 {
+                    continue;
+                }
+                let [ka, kb] = pair.kollide();
+                let k32 = kollide::query::contact(&sa.kollide(), &ka, &sb.kollide(), &kb, 0.0)
+                    .map(|c| -f64::from(c.distance));
+                let [da, db] = pair.kollide64();
+                let k64 = kollide::query::contact(&sa.kollide64(), &da, &sb.kollide64(), &db, 0.0)
+                    .map(|c| -c.distance);
+                let [pa, pb] = pair.parry();
+                let p = $parry::query::contact(&pa, &sa.parry(), &pb, &sb.parry(), 0.0)
+                    .expect("parry supports the pair")
+                    .map(|c| -f64::from(c.dist));
+                worst.record(i, truth, k32, k64, p);
+            }
+            worst.check(name);
         }
-        let [ka, kb] = pair.kollide();
-        let k32 = kollide::query::contact(&sa.kollide(), &ka, &sb.kollide(), &kb, 0.0)
-            .map(|c| -f64::from(c.distance));
-        let [da, db] = pair.kollide64();
-        let k64 =
-            kollide::query::contact(&sa.kollide64(), &da, &sb.kollide64(), &db, 0.0).map(|c| -c.distance);
-        let [pa, pb] = pair.parry();
-        let p = parry3d::query::contact(&pa, &sa.parry(), &pb, &sb.parry(), 0.0)
-            .expect("parry supports the pair")
-            .map(|c| -f64::from(c.dist));
-        worst.record(i, truth, k32, k64, p);
-    }
-    worst.check(name);
+    };
 }
 
-fn polygons2<A: Spec2, B: Spec2>(name: &str, seed: u64, a: Vec<A>, b: Vec<B>) {
-    let mut rng = gen::rng(seed);
-    let scene = Scene2::new(&mut rng, PAIRS, a, b, Spread::around(0.95));
-    let mut worst = Worst::default();
-    for (i, pair) in scene.pairs.iter().enumerate() {
-        let (sa, sb) = (&scene.shapes_a[pair.ia], &scene.shapes_b[pair.ib]);
-        let [(ta, ra), (tb, rb)] = pair.f64_parts();
-        let (Some(Oracle2::Polygon(oa)), Some(Oracle2::Polygon(ob))) =
-            (sa.oracle().map(|o| o.placed(ta, ra)), sb.oracle().map(|o| o.placed(tb, rb)))
-        else {
-            panic!("{name}: not polygons")
-        };
-        let truth = oracle2::penetration(&oa, &ob);
-        if truth <= 1e-4 {
-            continue;
-        }
-        let [ka, kb] = pair.kollide();
-        let k32 = kollide::query::contact(&sa.kollide(), &ka, &sb.kollide(), &kb, 0.0)
-            .map(|c| -f64::from(c.distance));
-        let [da, db] = pair.kollide64();
-        let k64 =
-            kollide::query::contact(&sa.kollide64(), &da, &sb.kollide64(), &db, 0.0).map(|c| -c.distance);
-        let [pa, pb] = pair.parry();
-        let p = parry2d::query::contact(&pa, &sa.parry(), &pb, &sb.parry(), 0.0)
-            .expect("parry supports the pair")
-            .map(|c| -f64::from(c.dist));
-        worst.record(i, truth, k32, k64, p);
-    }
-    worst.check(name);
-}
+depth_case!(polytopes3, Scene3, Spec3, oracle3, Oracle3::Polytope, parry3d, 0.9);
+depth_case!(polygons2, Scene2, Spec2, oracle2, Oracle2::Polygon, parry2d, 0.95);
 
 #[test]
 fn cuboid_cuboid_depths() {

@@ -33,6 +33,28 @@ struct Outline<'a, V: Vector2> {
     outer: V::Real,
 }
 
+impl<'a, V: Vector2> Outline<'a, V> {
+    /// The outline of a rectangle or polygon core (`None` for other primitives); a
+    /// rectangle's corners and normals are built into `rect`, which must outlive it.
+    #[inline]
+    fn of(p: Primitive<'a, V>, rect: &'a mut Option<([V; 4], [V; 4])>) -> Option<Self> {
+        match p {
+            Primitive::Box(h) => {
+                let (verts, normals) = rect.insert(rectangle(h));
+                Some(Outline { verts, normals, poly: None, inner: h[0].min(h[1]), outer: h.length() })
+            }
+            Primitive::Polygon(p) => Some(Outline {
+                verts: p.vertices(),
+                normals: p.normals(),
+                poly: Some(p),
+                inner: p.inner_radius(),
+                outer: p.outer_radius(),
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// The corners and edge normals of the rectangle `[-h, h]`, counter-clockwise from the
 /// lower left (edges: bottom, right, top, left).
 fn rectangle<V: Vector2>(h: V) -> ([V; 4], [V; 4]) {
@@ -252,46 +274,9 @@ pub(crate) fn contact<V: Vector2>(
     pose_ab: &Pose<V>,
     threshold: V::Real,
 ) -> SatOutcome<V> {
-    let (rect_a, rect_b);
-    let oa = match a {
-        Primitive::Box(h) => {
-            rect_a = rectangle(h);
-            Outline {
-                verts: &rect_a.0,
-                normals: &rect_a.1,
-                poly: None,
-                inner: h[0].min(h[1]),
-                outer: h.length(),
-            }
-        }
-        Primitive::Polygon(p) => Outline {
-            verts: p.vertices(),
-            normals: p.normals(),
-            poly: Some(p),
-            inner: p.inner_radius(),
-            outer: p.outer_radius(),
-        },
-        _ => return SatOutcome::NotApplicable,
-    };
-    let ob = match b {
-        Primitive::Box(h) => {
-            rect_b = rectangle(h);
-            Outline {
-                verts: &rect_b.0,
-                normals: &rect_b.1,
-                poly: None,
-                inner: h[0].min(h[1]),
-                outer: h.length(),
-            }
-        }
-        Primitive::Polygon(p) => Outline {
-            verts: p.vertices(),
-            normals: p.normals(),
-            poly: Some(p),
-            inner: p.inner_radius(),
-            outer: p.outer_radius(),
-        },
-        _ => return SatOutcome::NotApplicable,
+    let (mut rect_a, mut rect_b) = (None, None);
+    let (Some(oa), Some(ob)) = (Outline::of(a, &mut rect_a), Outline::of(b, &mut rect_b)) else {
+        return SatOutcome::NotApplicable;
     };
     let Some(axis_a) = max_separation(&oa, &ob, pose_ab, threshold, -V::Real::INFINITY) else {
         return SatOutcome::Separated;
