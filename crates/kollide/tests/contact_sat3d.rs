@@ -9,32 +9,13 @@ mod common;
 #[path = "common/solid3d.rs"]
 mod solid3d;
 
-use common::{assert_close, assert_mixed, rng, to_world_f64, unit, vec_in, FromParts, RotF64};
+use common::{assert_close, assert_mixed, rng, unit, vec_in, FromParts, RotF64};
 use glam::{DVec3, Vec3};
-use kollide::math::{Pose, Real, Vector, Vector3};
+use kollide::math::{Pose, Real, Vector3};
 use kollide::query::{contact, ContactStatus};
 use kollide::shape::{ConvexHull, Cuboid};
 use rand_chacha::ChaCha8Rng;
-
-fn corners<V: Vector>(he: V) -> Vec<V> {
-    (0..8)
-        .map(|m| {
-            let s: [f64; 3] = core::array::from_fn(|i| if m >> i & 1 == 1 { 1.0 } else { -1.0 });
-            he.mul_elem(V::from_f64_array(s))
-        })
-        .collect()
-}
-
-fn world<V: Vector>(pose: &Pose<V>, v: &[V]) -> Vec<DVec3>
-where
-    V::Rotation: RotF64<V>,
-{
-    v.iter().map(|&p| DVec3::from_array(to_world_f64(pose, p))).collect()
-}
-
-fn d3<V: Vector>(p: V) -> DVec3 {
-    DVec3::from_array(p.to_f64_array())
-}
+use solid3d::{corners, d3, world};
 
 /// A random hull of 8 to 64 points: on a stretched sphere, or a box with points on its faces
 /// (flat faces to merge).

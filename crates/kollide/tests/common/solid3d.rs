@@ -5,7 +5,32 @@
 #![allow(dead_code)]
 
 use crate::common::oracle::boundary_triangles;
+use crate::common::{to_world_f64, RotF64};
 use glam::DVec3;
+use kollide::math::{Pose, Vector};
+
+/// The corners of the box `[-he, he]`, bit `i` of the index the sign of coordinate `i`.
+pub fn corners<V: Vector>(he: V) -> Vec<V> {
+    (0..8)
+        .map(|m| {
+            let s: [f64; 3] = core::array::from_fn(|i| if m >> i & 1 == 1 { 1.0 } else { -1.0 });
+            he.mul_elem(V::from_f64_array(s))
+        })
+        .collect()
+}
+
+/// Local points placed by `pose`, in f64 from the pose's own numbers.
+pub fn world<V: Vector>(pose: &Pose<V>, v: &[V]) -> Vec<DVec3>
+where
+    V::Rotation: RotF64<V>,
+{
+    v.iter().map(|&p| DVec3::from_array(to_world_f64(pose, p))).collect()
+}
+
+/// A vector in f64.
+pub fn d3<V: Vector>(p: V) -> DVec3 {
+    DVec3::from_array(p.to_f64_array())
+}
 
 /// Face planes `(unit normal, offset)` of the hull of `v`, outward.
 pub fn planes(v: &[DVec3]) -> Vec<(DVec3, f64)> {
