@@ -194,3 +194,22 @@ fn radius_is_core_plus_rounding() {
         .expect("overlap");
     assert_close(c.distance, -0.25, 1e-15, "rounded capsule vs ball");
 }
+
+/// A negative or NaN margin counts as 0, in `contact` and `manifold` alike (documented), so
+/// a resting box keeps its four points.
+#[test]
+fn negative_or_nan_margin_counts_as_zero() {
+    use kollide::query::manifold;
+    use kollide::shape::Cuboid;
+    let floor = Cuboid::new(DVec3::new(5.0, 0.5, 5.0));
+    let cube = Cuboid::new(DVec3::splat(0.5));
+    let on = Pose::from_translation(DVec3::new(0.0, 0.99, 0.0));
+    for margin in [-0.1, f64::NAN, 0.0] {
+        let c = contact(&floor, &Pose::IDENTITY, &cube, &on, margin).expect("penetrating");
+        assert_close(c.distance, -0.01, 1e-12, "depth");
+        assert_eq!(manifold(&floor, &Pose::IDENTITY, &cube, &on, margin).len(), 4, "margin {margin}");
+    }
+    let apart = Pose::from_translation(DVec3::new(0.0, 1.2, 0.0));
+    assert!(contact(&floor, &Pose::IDENTITY, &cube, &apart, -0.1).is_none());
+    assert!(manifold(&floor, &Pose::IDENTITY, &cube, &apart, f64::NAN).is_empty());
+}

@@ -116,7 +116,7 @@ impl<V: Vector> CoreContact<V> {
 ///
 /// Poses and results are in the **world frame**. A `margin` of 0 reports touching and
 /// penetrating pairs only; a positive margin also reports pairs up to that far apart
-/// (speculative contacts). The method is chosen per pair in one place: closed forms for
+/// (speculative contacts). A negative or NaN `margin` counts as 0. The method is chosen per pair in one place: closed forms for
 /// balls, capsules and segments, separating-axis tests for boxes, polygons and hulls, GJK
 /// for separated cores and EPA for overlapping ones (shapes are a core plus a radius, see
 /// [`Support`]).

@@ -122,7 +122,8 @@ impl<V: Vector> Manifold<V> {
 
 /// The contact manifold of two convex shapes: up to 2 points in 2D and 4 in 3D, each on
 /// both surfaces with its own signed distance and a [`ContactId`], sharing the normal of
-/// [`super::contact`]. Empty when the shapes are more than `margin` apart.
+/// [`super::contact`]. Empty when the shapes are more than `margin` apart (a negative or NaN
+/// `margin` counts as 0).
 ///
 /// Poses and results are in the **world frame**. Faces come from
 /// [`Support::support_face`]: polytopes (boxes, polygons, hulls, triangles) give faces,
@@ -148,6 +149,8 @@ pub fn manifold<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_b: &Pose<V>,
     margin: V::Real,
 ) -> Manifold<V> {
+    // As in `contact`: a negative or NaN margin counts as 0 (the clip filters by it too).
+    let margin = margin.max(V::Real::ZERO);
     let pose_ab = pose_a.inv_compose(pose_b);
     if V::DIM == 3 {
         if let (Primitive::Box(ha), Primitive::Box(hb)) = (a.primitive(), b.primitive()) {
