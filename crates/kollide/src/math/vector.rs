@@ -53,6 +53,9 @@ pub trait Vector:
     /// The filler's value: always zero.
     #[doc(hidden)]
     const POSE_PAD: Self::PosePad;
+    /// An angular velocity in this dimension: radians per unit time, a scalar in 2D
+    /// (counter-clockwise positive), a vector in 3D (axis times rate, in the world frame).
+    type AngularVelocity: Copy + Debug + Default + PartialEq + Send + Sync + 'static;
     /// 2 or 3.
     const DIM: usize;
     /// The zero vector.
@@ -85,6 +88,13 @@ pub trait Vector:
     /// A unit vector orthogonal to `self` (which must be non-zero): the perpendicular in 2D,
     /// any orthogonal vector in 3D.
     fn any_orthogonal(self) -> Self;
+
+    /// `rotation` turned further by `w · t` about the world axes: the rotation at time `t`
+    /// of a body that starts at `rotation` and spins at the constant angular velocity `w`
+    /// (`exp(t w) · rotation`).
+    fn turned(rotation: Self::Rotation, w: Self::AngularVelocity, t: Self::Real) -> Self::Rotation;
+    /// The rate `|w|` of an angular velocity, in radians per unit time.
+    fn angular_speed(w: Self::AngularVelocity) -> Self::Real;
 
     /// The cross product in 3D; zero in 2D (where the separating-axis tests need no
     /// edge-edge axes).
@@ -257,9 +267,18 @@ macro_rules! impl_vector2 {
             type Rotation = Rot2<$r>;
             type PosePad = ();
             const POSE_PAD: () = ();
+            type AngularVelocity = $r;
             const DIM: usize = 2;
             const ZERO: Self = $v::ZERO;
             impl_vector_common!($v, $r);
+            #[inline]
+            fn turned(rotation: Rot2<$r>, w: $r, t: $r) -> Rot2<$r> {
+                Rot2::from_angle(w * t).compose(rotation)
+            }
+            #[inline]
+            fn angular_speed(w: $r) -> $r {
+                w.abs()
+            }
             #[inline]
             fn to_f64_array(self) -> [f64; 3] {
                 [self.x as f64, self.y as f64, 0.0]
@@ -302,9 +321,19 @@ macro_rules! impl_vector3 {
             type Rotation = $q;
             type PosePad = $pad;
             const POSE_PAD: $pad = $pad_value;
+            type AngularVelocity = $v;
             const DIM: usize = 3;
             const ZERO: Self = $v::ZERO;
             impl_vector_common!($v, $r);
+            #[inline]
+            fn turned(rotation: $q, w: $v, t: $r) -> $q {
+                // from_scaled_axis is exact for the zero vector (the identity).
+                ($q::from_scaled_axis(w * t) * rotation).normalize()
+            }
+            #[inline]
+            fn angular_speed(w: $v) -> $r {
+                w.length()
+            }
             #[inline]
             fn to_f64_array(self) -> [f64; 3] {
                 [self.x as f64, self.y as f64, self.z as f64]

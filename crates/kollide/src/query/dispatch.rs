@@ -38,7 +38,7 @@ fn as_segment<V: Copy>(p: Primitive<'_, V>) -> Option<(V, V)> {
     match p {
         Primitive::Point(x) => Some((x, x)),
         Primitive::Segment(x, y) => Some((x, y)),
-        Primitive::Box(_) | Primitive::Polygon(_) | Primitive::Hull(_) | Primitive::General => None,
+        _ => None,
     }
 }
 

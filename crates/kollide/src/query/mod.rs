@@ -1,6 +1,8 @@
 //! Queries between shapes: distance, closest points, intersection, contact (penetration),
-//! contact manifolds, and compound queries on concave polygons.
+//! contact manifolds, compound queries on concave polygons, and continuous collision
+//! ([`cast`]: rays, shape casts, time of impact, swept spheres and ellipsoids).
 
+pub mod cast;
 mod closed_form;
 mod compound;
 pub(crate) mod contact;
@@ -11,6 +13,7 @@ pub mod gjk;
 pub(crate) mod manifold;
 pub(crate) mod sat;
 
+pub use cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Motion, Ray, RayHit, RayOutcome};
 pub use compound::{compound_contact, compound_distance, compound_intersects, compound_manifold};
 pub use contact::{contact, Contact, ContactStatus};
 pub use distance::{

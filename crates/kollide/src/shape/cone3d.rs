@@ -3,7 +3,7 @@
 use super::cylinder3d::{disk_support, push_cap, CAP_FACE_TILT, CAP_POINTS};
 use super::error::check_positive;
 use super::support_face::SEGMENT_FACE_TILT;
-use super::{Feature, ShapeError, Support, SupportFace};
+use super::{Feature, Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector3};
 
 /// A solid cone centred on its local origin: apex at `(0, +half_height, 0)`, base disk of
@@ -46,6 +46,10 @@ impl<V: Vector3> Cone<V> {
 }
 
 impl<V: Vector3> Support<V> for Cone<V> {
+    #[inline(always)]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Cone(V::new3(self.radius, self.half_height, self.radius))
+    }
     #[inline]
     fn support(&self, dir: V) -> V {
         let apex = V::new3(V::Real::ZERO, self.half_height, V::Real::ZERO);

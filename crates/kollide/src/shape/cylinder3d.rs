@@ -2,7 +2,7 @@
 
 use super::error::check_positive;
 use super::support_face::SEGMENT_FACE_TILT;
-use super::{Feature, ShapeError, Support, SupportFace};
+use super::{Feature, Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector3};
 
 /// A solid cylinder centred on its local origin, axis along y, from `y = -half_height` to
@@ -84,6 +84,10 @@ pub(crate) fn push_cap<V: Vector3>(
 }
 
 impl<V: Vector3> Support<V> for Cylinder<V> {
+    #[inline(always)]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Cylinder(V::new3(self.radius, self.half_height, self.radius))
+    }
     #[inline]
     fn support(&self, dir: V) -> V {
         let h = if dir[1] >= V::Real::ZERO { self.half_height } else { -self.half_height };

@@ -1,7 +1,7 @@
 //! Ellipsoid (3D) / ellipse (2D), centred and axis-aligned in its local frame.
 
 use super::error::check_positive_vec;
-use super::{ShapeError, Support};
+use super::{Primitive, ShapeError, Support};
 use crate::math::{Real, Vector};
 
 /// The ellipsoid `Σ (xᵢ / rᵢ)² <= 1` (an ellipse in 2D).
@@ -43,6 +43,10 @@ impl<V: Vector> Ellipsoid<V> {
 }
 
 impl<V: Vector> Support<V> for Ellipsoid<V> {
+    #[inline(always)]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Ellipsoid(self.radii)
+    }
     #[inline]
     fn support(&self, dir: V) -> V {
         // The support of {R u : |u| <= 1} along d is R (R d) / |R d|.

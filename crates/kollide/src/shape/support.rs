@@ -101,6 +101,18 @@ pub enum Primitive<'a, V> {
     Polygon(&'a ConvexPolygon<V>),
     /// The core is this convex hull (3D).
     Hull(&'a ConvexHull<V>),
+    /// The core is the triangle `(a, b, c)` (flat in 3D).
+    Triangle(V, V, V),
+    /// The core is the ellipsoid (ellipse in 2D) centred on the local origin with these
+    /// semi-axes along the local axes.
+    Ellipsoid(V),
+    /// The core is the cylinder (3D) about the local y axis whose bounding box has these
+    /// half extents: `x = z = radius`, `y = half_height`.
+    Cylinder(V),
+    /// The core is the cone (3D) about the local y axis, apex at `+half_height`, base disk at
+    /// `-half_height`, whose bounding box has these half extents: `x = z = radius`,
+    /// `y = half_height`.
+    Cone(V),
     /// Anything else: use GJK.
     General,
 }
@@ -171,11 +183,20 @@ impl<V: Vector, S: Support<V>> Support<V> for Transformed<S, V> {
             Primitive::Segment(a, b) => {
                 Primitive::Segment(self.pose.transform_point(a), self.pose.transform_point(b))
             }
-            // A box turned by a pose is no longer centred and axis-aligned; polytopes are
-            // stored in their own frame.
-            Primitive::Box(_) | Primitive::Polygon(_) | Primitive::Hull(_) | Primitive::General => {
-                Primitive::General
-            }
+            Primitive::Triangle(a, b, c) => Primitive::Triangle(
+                self.pose.transform_point(a),
+                self.pose.transform_point(b),
+                self.pose.transform_point(c),
+            ),
+            // A box (or an ellipsoid, cylinder, cone) turned by a pose is no longer centred
+            // and axis-aligned; polytopes are stored in their own frame.
+            Primitive::Box(_)
+            | Primitive::Polygon(_)
+            | Primitive::Hull(_)
+            | Primitive::Ellipsoid(_)
+            | Primitive::Cylinder(_)
+            | Primitive::Cone(_)
+            | Primitive::General => Primitive::General,
         }
     }
     #[inline(always)]

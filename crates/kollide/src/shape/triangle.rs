@@ -1,7 +1,7 @@
 //! Triangle: three points (2D and 3D). Flat in 3D, as triangles of a mesh are.
 
 use super::error::check_finite_vec;
-use super::{Feature, ShapeError, Support, SupportFace};
+use super::{Feature, Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector};
 
 /// The triangle with corners `a`, `b`, `c` in the local frame. Degenerate triangles
@@ -47,6 +47,10 @@ impl<V: Vector> Triangle<V> {
 }
 
 impl<V: Vector> Support<V> for Triangle<V> {
+    #[inline(always)]
+    fn primitive(&self) -> Primitive<'_, V> {
+        Primitive::Triangle(self.a, self.b, self.c)
+    }
     #[inline(always)]
     fn support(&self, dir: V) -> V {
         let (da, db, dc) = (self.a.dot(dir), self.b.dot(dir), self.c.dot(dir));

@@ -1,0 +1,34 @@
+//! Continuous collision: ray casts, linear shape casts, time of impact with rotation, and
+//! the swept sphere / ellipsoid against triangles (segments in 2D).
+//!
+//! Everything here answers "when do they first touch?" for shapes in motion, so that a fast
+//! object cannot pass through a thin wall between two frames:
+//!
+//! - [`ray_cast`]: a ray against one convex shape (closed forms per primitive, GJK for the
+//!   rest), with the hit, a miss, or the ray starting inside (and where it leaves).
+//! - [`shape_cast`]: two convex shapes, each with its own [`Motion`] (linear and angular
+//!   velocity), over `[0, max_toi]`: the first time their distance falls to
+//!   `target_distance`.
+//! - [`sweep_sphere`], [`sweep_ellipsoid`] (3D) and [`sweep_circle`], [`sweep_ellipse`]
+//!   (2D): a moving sphere or ellipsoid against a soup of triangles (segments), exactly, with
+//!   the feature hit and the plane to slide along.
+//!
+//! All inputs and answers are in the **world frame** unless a doc says otherwise.
+
+mod motion;
+mod ray;
+mod ray_closed;
+mod ray_gjk;
+mod shape_cast;
+mod sweep;
+mod sweep2d;
+mod sweep3d;
+mod toi;
+
+pub use motion::{CastInput, CastOutput, CastStatus, Motion};
+pub use ray::{ray_cast, Ray, RayError, RayHit, RayOutcome};
+pub use shape_cast::shape_cast;
+pub use sweep::{
+    sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepFeature, SweepHit,
+    SweepOutcome,
+};

@@ -1,0 +1,1 @@
+//! Closed-form ray casts against the primitives, in the shape's local frame.

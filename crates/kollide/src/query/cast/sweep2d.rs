@@ -1,0 +1,1 @@
+//! The swept circle against segments (2D).

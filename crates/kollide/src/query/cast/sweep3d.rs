@@ -1,0 +1,1 @@
+//! The swept sphere against triangles (3D): face, edge and vertex.

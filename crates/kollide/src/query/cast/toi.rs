@@ -1,0 +1,1 @@
+//! Time of impact of rotating bodies: conservative advancement.
