@@ -1,5 +1,6 @@
 //! One input line in, one output line out: parse, pick the vector type, run the query.
 
+use crate::cast_answer::{cast_json, ray_json, sweep_json, CAST_FIELDS, RAY_FIELDS, SWEEP_FIELDS};
 use crate::contact_answer::{contact_json, manifold_json};
 use crate::json::{array, scalar_name, InputError, Obj, Result};
 use crate::space::{body, Space};
@@ -37,6 +38,12 @@ enum Query {
     Contact,
     /// `"manifold"`: [`manifold`] within the margin.
     Manifold,
+    /// `"ray"`: [`kollide::query::cast::ray_cast`].
+    Ray,
+    /// `"cast"`: [`kollide::query::cast::shape_cast`].
+    Cast,
+    /// `"sweep"`: the swept ball or ellipsoid (circle or ellipse) against a soup.
+    Sweep,
 }
 
 /// `{"line": n, "intersects": bool}`.
@@ -94,40 +101,59 @@ fn evaluate(line: usize, text: &str, precision: Precision) -> Result<String> {
         "distance" => Query::Distance,
         "contact" => Query::Contact,
         "manifold" => Query::Manifold,
+        "ray" => Query::Ray,
+        "cast" => Query::Cast,
+        "sweep" => Query::Sweep,
         other => {
             let msg = format!(
-                "unknown query \"{other}\" (expected \"intersects\", \"distance\", \"contact\" or \"manifold\")"
+                "unknown query \"{other}\" (expected \"intersects\", \"distance\", \"contact\", \"manifold\", \"ray\", \"cast\" or \"sweep\")"
             );
             return Err(InputError::new("query", msg));
         }
     };
-    match query {
-        Query::Contact | Query::Manifold => top.only(&["query", "a", "b", "margin"], "in a query")?,
-        Query::Intersects | Query::Distance => top.only(&["query", "a", "b"], "in a query")?,
+    let fields: &[&str] = match query {
+        Query::Contact | Query::Manifold => &["query", "a", "b", "margin"],
+        Query::Intersects | Query::Distance => &["query", "a", "b"],
+        Query::Ray => RAY_FIELDS,
+        Query::Cast => CAST_FIELDS,
+        Query::Sweep => SWEEP_FIELDS,
+    };
+    top.only(fields, "in a query")?;
+    // The dimension comes from the bodies' translations (both must agree).
+    let dim = match query {
+        Query::Ray => dimension(top.get("b")?, "b")?,
+        Query::Sweep => dimension(top.get("mover")?, "mover")?,
+        _ => {
+            let dim = dimension(top.get("a")?, "a")?;
+            let dim_b = dimension(top.get("b")?, "b")?;
+            if dim_b != dim {
+                let msg = format!(
+                    "has {dim_b} numbers but a.translation has {dim}: both bodies must be 2D or both 3D"
+                );
+                return Err(InputError::new("b.translation", msg));
+            }
+            dim
+        }
+    };
+    match (dim, precision) {
+        (2, Precision::F32) => answer::<Vec2>(line, query, &top),
+        (2, Precision::F64) => answer::<DVec2>(line, query, &top),
+        (_, Precision::F32) => answer::<Vec3>(line, query, &top),
+        (_, Precision::F64) => answer::<DVec3>(line, query, &top),
     }
-    let margin = match top.opt("margin") {
-        None => 0.0,
+}
+
+/// The `"margin"` of a contact or manifold line: optional, `>= 0`.
+fn margin(top: &Obj) -> Result<f64> {
+    match top.opt("margin") {
+        None => Ok(0.0),
         Some(v) => {
             let m: f64 = crate::json::number(v, "margin")?;
             if m < 0.0 {
                 return Err(InputError::new("margin", format!("must be >= 0, got {m}")));
             }
-            m
+            Ok(m)
         }
-    };
-    let (a, b) = (top.get("a")?, top.get("b")?);
-    let dim = dimension(a, "a")?;
-    let dim_b = dimension(b, "b")?;
-    if dim_b != dim {
-        let msg =
-            format!("has {dim_b} numbers but a.translation has {dim}: both bodies must be 2D or both 3D");
-        return Err(InputError::new("b.translation", msg));
-    }
-    match (dim, precision) {
-        (2, Precision::F32) => answer::<Vec2>(line, query, margin, a, b),
-        (2, Precision::F64) => answer::<DVec2>(line, query, margin, a, b),
-        (_, Precision::F32) => answer::<Vec3>(line, query, margin, a, b),
-        (_, Precision::F64) => answer::<DVec3>(line, query, margin, a, b),
     }
 }
 
@@ -156,31 +182,40 @@ fn dimension(v: &Value, path: &str) -> Result<usize> {
     }
 }
 
-/// Reads both bodies in the vector type `V`, runs the query and writes the reply.
-fn answer<V: Space>(line: usize, query: Query, margin: f64, a: &Value, b: &Value) -> Result<String> {
-    let a = body::<V>(a, "a")?;
-    let b = body::<V>(b, "b")?;
-    let margin = V::Real::from_f64(margin);
-    let json = match query {
-        Query::Contact => return contact_json(line, contact(&a.shape, &a.pose, &b.shape, &b.pose, margin)),
+/// Reads the line's bodies in the vector type `V`, runs the query and writes the reply.
+fn answer<V: Space>(line: usize, query: Query, top: &Obj) -> Result<String> {
+    let pair = || -> Result<_> { Ok((body::<V>(top.get("a")?, "a")?, body::<V>(top.get("b")?, "b")?)) };
+    match query {
+        Query::Ray => ray_json::<V>(line, top),
+        Query::Cast => cast_json::<V>(line, top),
+        Query::Sweep => sweep_json::<V>(line, top),
+        Query::Contact => {
+            let (a, b) = pair()?;
+            let margin = V::Real::from_f64(margin(top)?);
+            contact_json(line, contact(&a.shape, &a.pose, &b.shape, &b.pose, margin))
+        }
         Query::Manifold => {
-            return manifold_json(line, &manifold(&a.shape, &a.pose, &b.shape, &b.pose, margin))
+            let (a, b) = pair()?;
+            let margin = V::Real::from_f64(margin(top)?);
+            manifold_json(line, &manifold(&a.shape, &a.pose, &b.shape, &b.pose, margin))
         }
         Query::Intersects => {
+            let (a, b) = pair()?;
             let out = intersection_test(&a.shape, &a.pose, &b.shape, &b.pose);
             if out.status == GjkStatus::NonFiniteSupport {
                 return Err(overflow::<V>(out.status));
             }
-            serde_json::to_string(&IntersectsReply { line, intersects: out.intersects })
+            written(serde_json::to_string(&IntersectsReply { line, intersects: out.intersects }))
         }
         Query::Distance => {
+            let (a, b) = pair()?;
             let out = distance(&a.shape, &a.pose, &b.shape, &b.pose);
             let numbers = [out.distance, out.lower_bound, out.upper_bound];
             let vectors = [out.point_a, out.point_b, out.normal];
             if !(numbers.iter().all(|x| x.is_finite()) && vectors.iter().all(|v| v.is_finite_vec())) {
                 return Err(overflow::<V>(out.status));
             }
-            serde_json::to_string(&DistanceReply {
+            written(serde_json::to_string(&DistanceReply {
                 line,
                 distance: tidy(out.distance),
                 lower_bound: tidy(out.lower_bound),
@@ -190,9 +225,13 @@ fn answer<V: Space>(line: usize, query: Query, margin: f64, a: &Value, b: &Value
                 normal: components(out.normal),
                 iterations: out.iterations,
                 status: out.status.as_str(),
-            })
+            }))
         }
-    };
+    }
+}
+
+/// serde_json's result as the line's result.
+fn written(json: serde_json::Result<String>) -> Result<String> {
     json.map_err(|e| InputError::new("", format!("could not write the answer: {e}")))
 }
 

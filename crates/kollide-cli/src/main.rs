@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod answer;
+mod cast_answer;
 mod contact_answer;
 mod demo;
 mod json;

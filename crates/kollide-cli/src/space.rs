@@ -8,6 +8,9 @@ use crate::json::{number, InputError, Obj, Result};
 use crate::shape_json::{shape2, shape3};
 use crate::shapes::{Shape2, Shape3};
 use kollide::math::{DQuat, DVec2, DVec3, Pose, PoseError, Quat, Real, Rot2, Vec2, Vec3, Vector, Vector2};
+use kollide::query::cast::{
+    sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepOutcome,
+};
 use kollide::shape::Support;
 use serde::Serialize;
 use serde_json::Value;
@@ -29,6 +32,58 @@ pub trait Space: Vector<Real: Serialize> {
     /// # Errors
     /// A malformed rotation field.
     fn rotation(body: &Obj) -> Result<Self::Rotation>;
+    /// Reads an angular velocity: a number in 2D, an array of 3 numbers in 3D.
+    ///
+    /// # Errors
+    /// A value of the wrong kind or a bad number, naming `path`.
+    fn angular_velocity(v: &Value, path: &str) -> Result<Self::AngularVelocity>;
+    /// The field of a sweep that holds the soup: `"segments"` in 2D, `"triangles"` in 3D.
+    const SOUP: &'static str;
+    /// The field of a sweep's answer that names the element hit: `"segment"` or `"triangle"`.
+    const SOUP_ITEM: &'static str;
+    /// The sweep of this dimension: the mover (a circle or ellipse in 2D, a ball or
+    /// ellipsoid in 3D) moved by `displacement` through the soup (read from `soup` at
+    /// `soup_path`).
+    ///
+    /// # Errors
+    /// A mover of another shape (naming `mover_path`), or a malformed soup.
+    fn sweep(
+        mover: &Body<Self>,
+        mover_path: &str,
+        displacement: Self,
+        soup: &Value,
+        soup_path: &str,
+        back_faces: BackFaces,
+    ) -> Result<SweepOutcome<Self>>;
+}
+
+/// Reads a soup: an array of simplices, each an array of `N` points of `V::DIM` numbers.
+fn soup<V: Vector, const N: usize>(v: &Value, path: &str) -> Result<Vec<[V; N]>> {
+    crate::json::array(v, path)?
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let at = format!("{path}[{i}]");
+            let points = crate::json::array(item, &at)?;
+            if points.len() != N {
+                return Err(InputError::new(at, format!("expected {N} points, got {}", points.len())));
+            }
+            let mut out = [V::ZERO; N];
+            for (k, (slot, p)) in out.iter_mut().zip(points).enumerate() {
+                *slot = crate::json::vector(p, &format!("{at}[{k}]"))?;
+            }
+            Ok(out)
+        })
+        .collect()
+}
+
+/// The error for a sweep whose mover is not a ball or an ellipsoid (circle or ellipse).
+fn not_a_mover(path: &str, dim: usize) -> InputError {
+    let (round, oval) = if dim == 2 { ("circle", "ellipse") } else { ("ball", "ellipsoid") };
+    InputError::new(
+        format!("{path}.shape.type"),
+        format!("a sweep moves a \"{round}\" or an \"{oval}\" (without \"round\")"),
+    )
 }
 
 /// The 2D rotation: `"angle"` in radians, counter-clockwise.
@@ -63,6 +118,29 @@ macro_rules! space2 {
             fn rotation(body: &Obj) -> Result<Self::Rotation> {
                 angle::<$v>(body)
             }
+            fn angular_velocity(v: &Value, path: &str) -> Result<Self::AngularVelocity> {
+                number(v, path)
+            }
+            const SOUP: &'static str = "segments";
+            const SOUP_ITEM: &'static str = "segment";
+            fn sweep(
+                mover: &Body<Self>,
+                mover_path: &str,
+                displacement: Self,
+                soup_value: &Value,
+                soup_path: &str,
+                back_faces: BackFaces,
+            ) -> Result<SweepOutcome<Self>> {
+                let segments = soup::<$v, 2>(soup_value, soup_path)?;
+                let at = mover.pose.translation;
+                match &mover.shape {
+                    Shape2::Circle(c) => Ok(sweep_circle(at, c.radius, displacement, &segments, back_faces)),
+                    Shape2::Ellipse(e) => {
+                        Ok(sweep_ellipse(e, &mover.pose, displacement, &segments, back_faces))
+                    }
+                    _ => Err(not_a_mover(mover_path, 2)),
+                }
+            }
         }
     };
 }
@@ -77,6 +155,29 @@ macro_rules! space3 {
             }
             fn rotation(body: &Obj) -> Result<Self::Rotation> {
                 Ok(xyzw(body)?.map_or($q::IDENTITY, $q::from_array))
+            }
+            fn angular_velocity(v: &Value, path: &str) -> Result<Self::AngularVelocity> {
+                crate::json::vector(v, path)
+            }
+            const SOUP: &'static str = "triangles";
+            const SOUP_ITEM: &'static str = "triangle";
+            fn sweep(
+                mover: &Body<Self>,
+                mover_path: &str,
+                displacement: Self,
+                soup_value: &Value,
+                soup_path: &str,
+                back_faces: BackFaces,
+            ) -> Result<SweepOutcome<Self>> {
+                let triangles = soup::<$v, 3>(soup_value, soup_path)?;
+                let at = mover.pose.translation;
+                match &mover.shape {
+                    Shape3::Ball(b) => Ok(sweep_sphere(at, b.radius, displacement, &triangles, back_faces)),
+                    Shape3::Ellipsoid(e) => {
+                        Ok(sweep_ellipsoid(e, &mover.pose, displacement, &triangles, back_faces))
+                    }
+                    _ => Err(not_a_mover(mover_path, 3)),
+                }
             }
         }
     };

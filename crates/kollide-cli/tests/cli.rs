@@ -259,14 +259,22 @@ fn the_examples_file_runs_clean_and_shows_every_shape() {
         let run = kollide(&all, "");
         assert_eq!(run.code, 0, "{args:?}: {}", run.stdout);
         assert_eq!(run.lines.len(), queries.len(), "every line answered");
-        for out in &run.lines {
+        for (q, out) in queries.iter().zip(&run.lines) {
             assert!(out.get("error").is_none(), "{out}");
-            assert!(out.get("intersects").is_some() || out["status"] == "converged", "{out}");
+            // The continuous queries of the examples all hit something.
+            let ok = match q["query"].as_str().unwrap() {
+                "ray" | "cast" | "sweep" => out["status"] == "hit",
+                _ => out.get("intersects").is_some() || out["status"] == "converged",
+            };
+            assert!(ok, "{q}\n{out}");
         }
     }
-    // A variety: every shape type, both dimensions, both queries, a rounded shape.
-    let types: Vec<&str> =
-        queries.iter().flat_map(|q| ["a", "b"].map(|k| q[k]["shape"]["type"].as_str().unwrap())).collect();
+    // A variety: every shape type, both dimensions, every query, a rounded shape.
+    let types: Vec<&str> = queries
+        .iter()
+        .flat_map(|q| ["a", "b", "mover"].map(|k| q.get(k).map(|b| b["shape"]["type"].as_str().unwrap())))
+        .flatten()
+        .collect();
     let every = [
         "ball",
         "circle",
@@ -285,15 +293,21 @@ fn the_examples_file_runs_clean_and_shows_every_shape() {
     for t in every {
         assert!(types.contains(&t), "examples lack a {t}");
     }
-    let dims: Vec<usize> = queries.iter().map(|q| q["a"]["translation"].as_array().unwrap().len()).collect();
-    assert!(dims.contains(&2) && dims.contains(&3));
-    assert!(
-        queries.iter().any(|q| q["query"] == "intersects")
-            && queries.iter().any(|q| q["query"] == "distance")
-    );
+    for query in ["intersects", "distance", "contact", "manifold", "ray", "cast", "sweep"] {
+        let dims: Vec<usize> = queries
+            .iter()
+            .filter(|q| q["query"] == query)
+            .filter_map(|q| ["a", "b", "mover"].iter().find_map(|k| q.get(*k)))
+            .map(|body| body["translation"].as_array().unwrap().len())
+            .collect();
+        assert!(!dims.is_empty(), "examples lack a {query} query");
+        if ["intersects", "distance", "ray", "cast", "sweep"].contains(&query) {
+            assert!(dims.contains(&2) && dims.contains(&3), "{query}: 2D and 3D examples");
+        }
+    }
     assert!(queries
         .iter()
-        .any(|q| q["a"]["shape"].get("round").is_some() || q["b"]["shape"].get("round").is_some()));
+        .any(|q| ["a", "b"].iter().any(|k| q.get(*k).is_some_and(|b| b["shape"].get("round").is_some()))));
 }
 
 #[test]

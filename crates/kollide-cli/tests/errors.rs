@@ -149,7 +149,12 @@ fn mangled_lines_never_crash() {
             assert_eq!(out["line"], i + 1, "{out}");
             let has = |k: &str| out.get(k).is_some();
             assert!(
-                has("error") || has("intersects") || has("distance") || has("contact") || has("points"),
+                has("error")
+                    || has("intersects")
+                    || has("distance")
+                    || has("contact")
+                    || has("points")
+                    || has("status"),
                 "{out}"
             );
             // Never a made-up answer: no null (non-finite) number in an answer.

@@ -1,0 +1,214 @@
+//! The continuous-collision queries: `"ray"`, `"cast"` and `"sweep"`, read and answered.
+
+use crate::answer::{components, tidy};
+use crate::json::{number, scalar_name, vector, InputError, Obj, Result};
+use crate::space::{body, Space};
+use kollide::math::Real;
+use kollide::query::cast::{
+    ray_cast, shape_cast, BackFaces, CastInput, CastStatus, Motion, Ray, RayError, RayOutcome, SweepOutcome,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The fields each query accepts.
+pub const RAY_FIELDS: &[&str] = &["query", "origin", "direction", "max_toi", "b"];
+/// The fields of a `"cast"` line.
+pub const CAST_FIELDS: &[&str] = &[
+    "query",
+    "a",
+    "b",
+    "velocity_a",
+    "velocity_b",
+    "angular_velocity_a",
+    "angular_velocity_b",
+    "max_toi",
+    "target_distance",
+];
+/// The fields of a `"sweep"` line (`triangles` in 3D, `segments` in 2D).
+pub const SWEEP_FIELDS: &[&str] =
+    &["query", "mover", "displacement", "triangles", "segments", "cull_back_faces"];
+
+/// A JSON object built field by field and written in that order (serde_json's own map
+/// sorts its keys; the answers keep the order of the documented format).
+/// Values are kept as JSON text: an `f32` written through `serde_json::Value` would become
+/// an `f64` and print as `0.10000000149011612` instead of `0.1`.
+struct Answer(Vec<(&'static str, String)>);
+
+impl Answer {
+    fn new(line: usize, status: &str) -> Self {
+        Self(vec![("line", line.to_string()), ("status", Value::from(status).to_string())])
+    }
+
+    fn num<R: Real + Serialize>(mut self, key: &'static str, x: R) -> Result<Self> {
+        if !x.is_finite() {
+            return Err(overflow::<R>());
+        }
+        self.0.push((key, json(tidy(x))?));
+        Ok(self)
+    }
+
+    fn vec<V: Space>(mut self, key: &'static str, v: V) -> Result<Self> {
+        if !v.is_finite_vec() {
+            return Err(overflow::<V::Real>());
+        }
+        self.0.push((key, json(components(v))?));
+        Ok(self)
+    }
+
+    fn int(mut self, key: &'static str, n: usize) -> Self {
+        self.0.push((key, n.to_string()));
+        self
+    }
+
+    fn text(mut self, key: &'static str, s: &str) -> Self {
+        self.0.push((key, Value::from(s).to_string()));
+        self
+    }
+
+    fn finish(self) -> Result<String> {
+        let fields: Vec<String> = self.0.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+        Ok(format!("{{{}}}", fields.join(",")))
+    }
+}
+
+fn json<T: Serialize>(x: T) -> Result<String> {
+    serde_json::to_string(&x).map_err(|e| InputError::new("", format!("could not write the answer: {e}")))
+}
+
+/// An answer that is not finite: only coordinates near the largest float get there.
+fn overflow<R: Real>() -> InputError {
+    let msg = format!(
+        "no finite answer in {}: coordinates, sizes or speeds too large for the arithmetic",
+        scalar_name::<R>()
+    );
+    InputError::new("", msg)
+}
+
+/// An optional number field that must be `>= 0` (`max_toi`, `target_distance`).
+fn non_negative<R: Real>(top: &Obj, key: &str, default: R) -> Result<R> {
+    match top.opt(key) {
+        None => Ok(default),
+        Some(v) => {
+            let x: R = number(v, &top.at(key))?;
+            if x < R::ZERO {
+                return Err(InputError::new(top.at(key), format!("must be >= 0, got {x}")));
+            }
+            Ok(x)
+        }
+    }
+}
+
+/// `{"query": "ray", "origin": [..], "direction": [..], "max_toi": t, "b": BODY}`.
+pub fn ray_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
+    let origin: V = top.vec("origin")?;
+    let direction: V = top.vec("direction")?;
+    let ray = Ray::try_new(origin, direction).map_err(|e| match e {
+        RayError::ZeroDirection => InputError::new(top.at("direction"), "must not be zero"),
+        // `vec` has checked both for finite numbers already.
+        other => InputError::new("", other.to_string()),
+    })?;
+    let max_toi = non_negative(top, "max_toi", V::Real::INFINITY)?;
+    let b = body::<V>(top.get("b")?, "b")?;
+    match ray_cast(&b.shape, &b.pose, &ray, max_toi) {
+        RayOutcome::Hit(hit) => Answer::new(line, "hit")
+            .num("toi", hit.toi)?
+            .vec("point", hit.point)?
+            .vec("normal", hit.normal)?
+            .finish(),
+        RayOutcome::Miss => Answer::new(line, "miss").finish(),
+        RayOutcome::Inside { exit } => Answer::new(line, "inside")
+            .num("toi", V::Real::ZERO)?
+            .num("exit_toi", exit.toi)?
+            .vec("exit_point", exit.point)?
+            .vec("exit_normal", exit.normal)?
+            .finish(),
+    }
+}
+
+/// A motion of the `"cast"` line: `velocity_X` and `angular_velocity_X`, zero when absent.
+fn motion<V: Space>(top: &Obj, which: &str) -> Result<Motion<V>> {
+    let (lin, ang) = (format!("velocity_{which}"), format!("angular_velocity_{which}"));
+    let velocity = match top.opt(&lin) {
+        None => V::ZERO,
+        Some(v) => vector(v, &top.at(&lin))?,
+    };
+    let angular_velocity = match top.opt(&ang) {
+        None => V::AngularVelocity::default(),
+        Some(v) => V::angular_velocity(v, &top.at(&ang))?,
+    };
+    Ok(Motion { velocity, angular_velocity })
+}
+
+/// `{"query": "cast", "a": BODY, "b": BODY, "velocity_a": .., ...}`.
+pub fn cast_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
+    let a = body::<V>(top.get("a")?, "a")?;
+    let b = body::<V>(top.get("b")?, "b")?;
+    let input = CastInput {
+        motion_a: motion::<V>(top, "a")?,
+        motion_b: motion::<V>(top, "b")?,
+        max_toi: non_negative(top, "max_toi", V::Real::ONE)?,
+        target_distance: non_negative(top, "target_distance", V::Real::ZERO)?,
+    };
+    let out = shape_cast(&a.shape, &a.pose, &b.shape, &b.pose, &input);
+    let answer = Answer::new(line, out.status.as_str());
+    match out.status {
+        CastStatus::Hit => {
+            let answer = answer
+                .num("toi", out.toi)?
+                .vec("point_a", out.point_a)?
+                .vec("point_b", out.point_b)?
+                .vec("normal", out.normal)?
+                .int("iterations", out.iterations as usize);
+            match out.face_normal {
+                Some(n) => answer.vec("face_normal", n)?.finish(),
+                None => answer.finish(),
+            }
+        }
+        CastStatus::Miss => answer.finish(),
+        CastStatus::StartedWithin => answer
+            .num("toi", V::Real::ZERO)?
+            .num("distance", out.distance)?
+            .vec("normal", out.normal)?
+            .vec("point_a", out.point_a)?
+            .vec("point_b", out.point_b)?
+            .finish(),
+        CastStatus::Failed => {
+            answer.num("safe_toi", out.safe_toi)?.int("iterations", out.iterations as usize).finish()
+        }
+    }
+}
+
+/// `{"query": "sweep", "mover": BODY, "displacement": [..], "triangles": [..], ...}`.
+pub fn sweep_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
+    let other = if V::SOUP == "triangles" { "segments" } else { "triangles" };
+    if top.opt(other).is_some() {
+        let msg = format!("is for {} sweeps; a {}D sweep takes \"{}\"", 5 - V::DIM, V::DIM, V::SOUP);
+        return Err(InputError::new(other, msg));
+    }
+    let mover = body::<V>(top.get("mover")?, "mover")?;
+    let displacement: V = top.vec("displacement")?;
+    let back_faces = match top.opt("cull_back_faces") {
+        None | Some(Value::Bool(false)) => BackFaces::Hit,
+        Some(Value::Bool(true)) => BackFaces::Cull,
+        Some(v) => {
+            let msg = format!("expected true or false, got {}", crate::json::type_name(v));
+            return Err(InputError::new("cull_back_faces", msg));
+        }
+    };
+    let outcome = V::sweep(&mover, "mover", displacement, top.get(V::SOUP)?, V::SOUP, back_faces)?;
+    match outcome {
+        SweepOutcome::Hit(hit) => Answer::new(line, "hit")
+            .num("toi", hit.toi)?
+            .vec("point", hit.point)?
+            .vec("normal", hit.normal)?
+            .text("feature", hit.feature.as_str())
+            .int(V::SOUP_ITEM, hit.index)
+            .finish(),
+        SweepOutcome::Miss => Answer::new(line, "miss").finish(),
+        SweepOutcome::StartedWithin { index, distance, normal } => Answer::new(line, "started_within")
+            .int(V::SOUP_ITEM, index)
+            .num("distance", distance)?
+            .vec("normal", normal)?
+            .finish(),
+    }
+}
