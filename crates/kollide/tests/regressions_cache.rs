@@ -62,7 +62,7 @@ fn warm_start_after_a_jump_in_2d() {
             .collect()
     };
     let truth = oracle::polygon_distance_2d(&sq(&DPose2::IDENTITY), &sq(&pb));
-    assert!((truth - 0.822_016_916_252_810_15).abs() < 1e-13, "oracle {truth}");
+    assert!((truth - 0.822_016_916_252_81).abs() < 1e-13, "oracle {truth}");
     for (jump, angle) in [1e4, 1e8, 1e16].into_iter().flat_map(|j| (0..8).map(move |k| (j, 0.8 * k as f64))) {
         let mut cache = SimplexCache::default();
         let far = DPose2::from_angle(DVec2::new(jump, 0.7 * jump), angle);

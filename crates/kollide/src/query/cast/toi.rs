@@ -19,9 +19,16 @@
 //! along the way (its lower bounds are sound after any motion, see
 //! `gjk::cache::SimplexCache`).
 //!
+//! When rounding blurs the normal of nearly touching shapes, the step falls back on the
+//! lower bound of the distance query over the bound on any point's relative speed,
+//! `|v_b - v_a| + |ω_a| r_a + |ω_b| r_b` (no direction involved).
+//!
 //! Near the hit the steps shrink geometrically (by the ratio of the true approach speed to
-//! the bound `S`), so the search stops at a tolerance and is capped at
-//! [`MAX_ADVANCES`] distance queries, returning `Failed` with the last proven time.
+//! the bound `S`), so the search stops at a tolerance and is capped at [`MAX_ADVANCES`]
+//! distance queries, returning `Failed` with the last proven time. Grazing contacts (a
+//! corner sweeping tangentially onto a face, whose distance falls only quadratically to
+//! zero) are where conservative advancement is slow: there the cap may end the search, with
+//! the last proven time in `safe_toi`.
 
 use super::face_normal::face_normal;
 use super::linear::{gt, le};
@@ -153,12 +160,19 @@ pub(crate) fn rotational<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
             // The gap along n never shrinks.
             return CastOutput::miss(max_toi, d.distance, iterations);
         }
-        if !gt(gap, aim) {
-            // The distance is above the band but its certified bound is not: rounding at
+        // Two certified steps; the longer is taken. Along the normal (the gap and the
+        // speed bound along it), and without one: GJK's certified lower bound over the
+        // bound on any point's relative speed, which still advances when rounding has
+        // blurred the normal of nearly touching shapes (f32).
+        let along = (gap - aim) / speed;
+        let any = (d.lower_bound - aim) / (relative.length() + spin);
+        let step = if gt(any, along) { any } else { along };
+        if !gt(step, zero) {
+            // The distance is above the band but neither certified bound is: rounding at
             // this scale; what is proven is the time reached.
             return failed(t, d.distance, iterations);
         }
-        let next = t + (gap - aim) / speed;
+        let next = t + step;
         if !le(next, max_toi) {
             return CastOutput::miss(max_toi, d.distance, iterations);
         }
