@@ -207,7 +207,7 @@ pub(crate) fn ball_ball<V: Vector>(
     let r = vb - va;
     let scale = p.abs_elem().max_elem(q.abs_elem()).max_component() + ra + rb;
     let tol = tolerance(ra + rb + target, zero, scale);
-    let dist0 = d0.length() - ra - rb;
+    let dist0 = || d0.length() - ra - rb;
     if d0.length_squared() <= (ra + rb + target + tol) * (ra + rb + target + tol) {
         return None;
     }
@@ -219,12 +219,12 @@ pub(crate) fn ball_ball<V: Vector>(
     // b >= 0: not closing; disc < 0: passing by.
     let disc = b * b - a2 * c;
     if b >= zero || a2 == zero || disc < zero {
-        return Some(CastOutput::miss(max_toi, dist0, 0));
+        return Some(CastOutput::miss(max_toi, dist0(), 0));
     }
     // The smaller root, in the form without cancellation: t = c / (-b + sqrt(disc)).
     let t = c / (-b + disc.sqrt());
     if !t.is_finite() || t > max_toi {
-        return Some(CastOutput::miss(max_toi, dist0, 0));
+        return Some(CastOutput::miss(max_toi, dist0(), 0));
     }
     let (pt, qt) = (p + va * t, q + vb * t);
     let gap = qt - pt;

@@ -73,10 +73,12 @@ pub fn shape_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     }
     let target = if input.target_distance > zero { input.target_distance } else { zero };
     let (ma, mb) = (&input.motion_a, &input.motion_b);
-    if !ma.is_finite() || !mb.is_finite() {
+    // One rate each (a square root in 3D) answers both questions: finite, and zero.
+    let (wa, wb) = (V::angular_speed(ma.angular_velocity), V::angular_speed(mb.angular_velocity));
+    if !(ma.velocity.is_finite_vec() && mb.velocity.is_finite_vec() && wa.is_finite() && wb.is_finite()) {
         return failed(zero, distance(a, pose_a, b, pose_b).distance, 0);
     }
-    if ma.is_linear() && mb.is_linear() {
+    if wa == zero && wb == zero {
         linear_cast(a, pose_a, b, pose_b, ma.velocity, mb.velocity, input.max_toi, target)
     } else {
         toi::rotational(a, pose_a, b, pose_b, input, target)
@@ -96,7 +98,10 @@ fn linear_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     target: V::Real,
 ) -> CastOutput<V> {
     if let (Primitive::Point(p), Primitive::Point(q)) = (a.primitive(), b.primitive()) {
-        let (p, q) = (pose_a.transform_point(p), pose_b.transform_point(q));
+        // A ball's core is its origin: no rotation needed.
+        let place =
+            |pose: &Pose<V>, p: V| if p == V::ZERO { pose.translation } else { pose.transform_point(p) };
+        let (p, q) = (place(pose_a, p), place(pose_b, q));
         if let Some(out) = linear::ball_ball(p, a.radius(), va, q, b.radius(), vb, max_toi, target) {
             return out;
         }
