@@ -6,6 +6,7 @@
 //! stderr.
 
 mod cases;
+mod cast_cases;
 mod contact_cases;
 mod report;
 mod timing;
@@ -151,6 +152,87 @@ fn main() {
         |r| pool(&mut r, 16, |r| PolygonSpec::random(r, 64)),
         pool(&mut r, 16, |r| PolygonSpec::random(r, 64))
     );
+
+    // Shape casts: a "cast" row (linear, against parry's `cast_shapes`) for every case and a
+    // "toi-rotating" row (against `cast_shapes_nonlinear`) for two, on each case's scene
+    // rebuilt from its seed (`SEED + i`, the same pools and poses as its rows above). A
+    // filter `/cast` runs only these rows.
+    {
+        macro_rules! cast3 {
+            ($i:expr, $name:expr, $touch:expr, $rotating:expr, |$rng:ident| $a:expr, $b:expr) => {{
+                if wanted(concat!($name, "/cast")) {
+                    let t = Instant::now();
+                    let mut $rng = gen::rng(SEED + $i);
+                    let (a, b) = ($a, $b);
+                    let scene = Scene3::new(&mut $rng, PAIRS, a, b, Spread::around($touch));
+                    rows.extend(cast_cases::cast3($name, &scene, SEED + 300 + $i, $rotating));
+                    eprintln!("{:>16}: {:.1} s", concat!($name, "/cast"), t.elapsed().as_secs_f64());
+                }
+            }};
+        }
+        macro_rules! cast2 {
+            ($i:expr, $name:expr, $touch:expr, |$rng:ident| $a:expr, $b:expr) => {{
+                if wanted(concat!($name, "/cast")) {
+                    let t = Instant::now();
+                    let mut $rng = gen::rng(SEED + $i);
+                    let (a, b) = ($a, $b);
+                    let scene = Scene2::new(&mut $rng, PAIRS, a, b, Spread::around($touch));
+                    rows.extend(cast_cases::cast2($name, &scene, SEED + 300 + $i));
+                    eprintln!("{:>16}: {:.1} s", concat!($name, "/cast"), t.elapsed().as_secs_f64());
+                }
+            }};
+        }
+        cast3!(
+            1,
+            "ball-ball",
+            1.0,
+            false,
+            |r| pool(&mut r, 64, BallSpec::random),
+            pool(&mut r, 64, BallSpec::random)
+        );
+        cast3!(
+            2,
+            "cuboid-cuboid",
+            0.89,
+            true,
+            |r| pool(&mut r, 64, CuboidSpec::random),
+            pool(&mut r, 64, CuboidSpec::random)
+        );
+        cast3!(
+            3,
+            "capsule-capsule",
+            0.89,
+            false,
+            |r| pool(&mut r, 64, CapsuleSpec::random),
+            pool(&mut r, 64, CapsuleSpec::random)
+        );
+        cast3!(4, "hull8", 0.84, false, |r| hull_pool(&mut r, 8), hull_pool(&mut r, 8));
+        cast3!(5, "hull64", 1.0, true, |r| hull_pool(&mut r, 64), hull_pool(&mut r, 64));
+        cast3!(6, "hull512", 0.98, false, |r| hull_pool(&mut r, 512), hull_pool(&mut r, 512));
+        cast3!(7, "hull4096", 0.99, false, |r| hull_pool(&mut r, 4096), hull_pool(&mut r, 4096));
+        cast3!(
+            8,
+            "cuboid-hull64",
+            0.93,
+            false,
+            |r| pool(&mut r, 64, CuboidSpec::random),
+            hull_pool(&mut r, 64)
+        );
+        cast2!(
+            9,
+            "poly8",
+            0.95,
+            |r| pool(&mut r, 16, |r| PolygonSpec::random(r, 8)),
+            pool(&mut r, 16, |r| PolygonSpec::random(r, 8))
+        );
+        cast2!(
+            10,
+            "poly64",
+            1.0,
+            |r| pool(&mut r, 16, |r| PolygonSpec::random(r, 64)),
+            pool(&mut r, 16, |r| PolygonSpec::random(r, 64))
+        );
+    }
 
     let mut warm_vs_cold = None;
     if wanted("warm-hull64") {

@@ -2,6 +2,7 @@
 //! approximate comparisons that print the difference. The truth lives in `oracle`.
 #![allow(dead_code)]
 
+pub mod cast_oracle;
 pub mod oracle;
 
 use kollide::math::{Pose, Real, Rot2, Vector};

@@ -15,6 +15,8 @@
 //!
 //! All inputs and answers are in the **world frame** unless a doc says otherwise.
 
+mod face_normal;
+mod linear;
 mod motion;
 mod ray;
 mod ray_closed;

@@ -47,6 +47,32 @@ impl<V: Vector> Motion<V> {
         V::angular_speed(self.angular_velocity) == V::Real::ZERO
     }
 
+    /// `true` when every component of both velocities is finite.
+    #[must_use]
+    pub fn is_finite(&self) -> bool {
+        self.velocity.is_finite_vec() && V::angular_speed(self.angular_velocity).is_finite()
+    }
+
+    /// The velocity (world frame) of the point `point` (world frame) of a body at `pose`
+    /// moving this way: `velocity + angular_velocity × (point - pose.translation)`.
+    ///
+    /// Computed from the rotation itself, so it is written once for 2D and 3D: for a unit
+    /// axis `k`, `k × q` is half the difference of `q` turned by a quarter turn each way
+    /// about `k` (the terms along `k` cancel).
+    #[must_use]
+    pub fn point_velocity(&self, pose: &Pose<V>, point: V) -> V {
+        let rate = V::angular_speed(self.angular_velocity);
+        if rate == V::Real::ZERO || !rate.is_finite() {
+            return self.velocity;
+        }
+        let quarter = V::Real::from_f64(core::f64::consts::FRAC_PI_2) / rate;
+        let id = <V::Rotation as crate::math::Rotation<V>>::IDENTITY;
+        let q = point - pose.translation;
+        let plus = crate::math::Rotation::rotate(V::turned(id, self.angular_velocity, quarter), q);
+        let minus = crate::math::Rotation::rotate(V::turned(id, self.angular_velocity, -quarter), q);
+        self.velocity + (plus - minus) * (V::Real::HALF * rate)
+    }
+
     /// The pose at time `t` of a body that is at `pose` at time 0.
     #[must_use]
     pub fn pose_at(&self, pose: &Pose<V>, t: V::Real) -> Pose<V> {
@@ -95,7 +121,8 @@ pub enum CastStatus {
     /// points and normal are those of that moment.
     Hit,
     /// The shapes stay farther apart than `target_distance` over all of `[0, max_toi]`
-    /// (proven, not sampled).
+    /// (proven, not sampled); or, for a linear cast of shapes already within it at time 0
+    /// but not approaching, they never come closer than they are then.
     Miss,
     /// At time 0 the shapes are already within `target_distance` and approaching:
     /// `distance` is their signed distance then (negative when penetrating), with the
@@ -127,15 +154,18 @@ impl CastStatus {
 pub struct CastOutput<V: Vector> {
     /// How the cast ended.
     pub status: CastStatus,
-    /// `Hit`: the time of impact; `StartedWithin`: 0; `Miss`: `max_toi`; `Failed`: equal to
-    /// `safe_toi`.
+    /// `Hit`: the time of impact; `StartedWithin`: 0; `Miss`: `max_toi` (0 when `max_toi`
+    /// is NaN or negative); `Failed`: equal to `safe_toi`.
     pub toi: V::Real,
     /// The last time up to which the shapes are proven to stay farther apart than
-    /// `target_distance` (`Hit`: at most `toi`; `Miss`: `max_toi`; `StartedWithin`: 0).
+    /// `target_distance` (`Hit`: `toi`, the search only ever advances to proven times;
+    /// `Miss`: `max_toi`; `StartedWithin`: 0).
     pub safe_toi: V::Real,
     /// The signed distance between the shapes at `toi` (`Hit`: `target_distance` within the
-    /// tolerance; `StartedWithin`: the distance at time 0, negative when penetrating;
-    /// `Miss`, `Failed`: the last distance computed, at `safe_toi`).
+    /// tolerance, see [`shape_cast`](super::shape_cast); `StartedWithin`: the distance at
+    /// time 0, negative when penetrating; `Failed`: the last distance computed, at
+    /// `safe_toi`; `Miss`: the last distance the search computed, at the last time it
+    /// looked, which need not be `max_toi`: a miss is often proven long before).
     pub distance: V::Real,
     /// A point on A's surface at `toi` (`Hit`, `StartedWithin`; else zero).
     pub point_a: V,

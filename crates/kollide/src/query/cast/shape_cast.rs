@@ -1,20 +1,63 @@
 //! The shape cast: when do two moving convex shapes first come within a distance?
 
-use super::motion::{CastInput, CastOutput};
-use crate::math::{Pose, Vector};
-use crate::shape::Support;
+use super::face_normal::face_normal;
+use super::linear::{self, le, LinearOutcome};
+use super::motion::{CastInput, CastOutput, CastStatus, Motion};
+use super::toi;
+use crate::math::{Pose, Real, Vector};
+use crate::query::{contact, distance};
+use crate::shape::{Primitive, Support};
 
 /// The first time in `[0, input.max_toi]` at which `a` and `b`, starting at `pose_a` and
 /// `pose_b` (world frame) and moving as `input.motion_a` and `input.motion_b` say, come
 /// within `input.target_distance` of each other.
 ///
-/// Pure translations (both angular velocities zero) use the linear cast; rotating bodies use
-/// conservative advancement on the warm-started distance query with a bound on how fast the
-/// rotation can move a point of each shape. See [`CastOutput`] for what each status
-/// promises, and [`super::CastStatus::StartedWithin`] for pairs within the distance at
-/// time 0.
+/// The answer is in the **world frame**, at the poses of time `toi` (see [`CastOutput`] for
+/// what each status promises).
 ///
-/// Never panics; nothing in the answer is NaN.
+/// **Pure translations** (both angular velocities zero) use the linear cast: two balls by
+/// their quadratic, every other pair by GJK ray casting on the Minkowski difference of the
+/// cores (van den Bergen 2004), whose time only ever advances to proven lower bounds of the
+/// time of impact. `max_toi` may be infinite. At a `Hit` the distance between the shapes
+/// is within `[target, target + tol]` with `tol = rel × (target + R + L) + 8 ε M`, where
+/// `rel` is `1e-5` (`f32`) or `1e-9` (`f64`), `R` the two radii, `L` the size of the cores
+/// and `M` the size of the coordinates in A's frame (shape sizes plus the distance between
+/// them: the rounding floor); the time is within `tol / (approach speed)` of the exact
+/// one, and not after it beyond rounding (it aims half a tolerance above the target).
+///
+/// **Rotating bodies** use conservative advancement (Mirtich 1996) on the warm-started
+/// distance query; see the `toi` module for the bound on the approach speed. Its tolerance
+/// is looser: `tol = rel' × (target + reach_a + reach_b) + 40 ε M`, `rel'` being `1e-4`
+/// (`f32`) or `1e-8` (`f64`) and `reach` the largest distance from a body's origin to its
+/// surface; it stops after 256 distance queries with `Failed` (a `safe_toi` that is
+/// proven). `max_toi` may be infinite (the cap then ends a search that finds nothing).
+///
+/// **At time 0**: shapes within `target_distance` (penetrating included) and approaching
+/// give `StartedWithin` with the signed distance of [`crate::query::contact`] (EPA depth
+/// when the cores overlap). Within but not approaching (moving apart, tangentially, or not
+/// at all): a linear cast returns `Miss` (the distance of convex shapes along a line is
+/// convex in time: once it rises it never comes back down); a rotating cast looks for the
+/// first time the shapes are farther than the target (doubling time steps) and searches
+/// for an impact from there, `Failed` with `safe_toi` 0 when they stay within.
+///
+/// Degenerate input: a NaN or negative `max_toi` is an empty interval (`Miss` at time 0);
+/// a NaN or negative `target_distance` counts as 0; non-finite velocities give `Failed`
+/// with `safe_toi` 0. Never panics; nothing in the answer is NaN.
+///
+/// ```
+/// use kollide::query::cast::{shape_cast, CastInput, CastStatus};
+/// use kollide::shape::{Ball, Cuboid};
+/// use kollide::math::{DPose3, DVec3};
+/// let ball = Ball::new(0.5);
+/// let floor = Cuboid::new(DVec3::new(10.0, 1.0, 10.0)); // top face at y = 1
+/// // The ball falls from y = 4 at 2 units per second: it touches the floor at t = 1.25.
+/// let input = CastInput::linear(DVec3::new(0.0, -2.0, 0.0), DVec3::ZERO, 10.0);
+/// let out = shape_cast(&ball, &DPose3::from_translation(DVec3::Y * 4.0), &floor, &DPose3::IDENTITY, &input);
+/// assert_eq!(out.status, CastStatus::Hit);
+/// assert!((out.toi - 1.25).abs() < 1e-8);
+/// assert!((out.normal - DVec3::NEG_Y).length() < 1e-8); // from the ball towards the floor
+/// assert_eq!(out.face_normal, Some(DVec3::Y)); // the floor's top face
+/// ```
 #[must_use]
 pub fn shape_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
@@ -23,6 +66,161 @@ pub fn shape_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_b: &Pose<V>,
     input: &CastInput<V>,
 ) -> CastOutput<V> {
-    let _ = (a, pose_a, b, pose_b, input);
-    todo!("shape_cast")
+    let zero = V::Real::ZERO;
+    // NaN fails this comparison too: an empty interval.
+    if !le(zero, input.max_toi) {
+        return CastOutput::miss(zero, distance(a, pose_a, b, pose_b).distance, 0);
+    }
+    let target = if input.target_distance > zero { input.target_distance } else { zero };
+    let (ma, mb) = (&input.motion_a, &input.motion_b);
+    // One rate each (a square root in 3D) answers both questions: finite, and zero.
+    let (wa, wb) = (V::angular_speed(ma.angular_velocity), V::angular_speed(mb.angular_velocity));
+    if !(ma.velocity.is_finite_vec() && mb.velocity.is_finite_vec() && wa.is_finite() && wb.is_finite()) {
+        return failed(zero, distance(a, pose_a, b, pose_b).distance, 0);
+    }
+    if wa == zero && wb == zero {
+        linear_cast(a, pose_a, b, pose_b, ma.velocity, mb.velocity, input.max_toi, target)
+    } else {
+        toi::rotational(a, pose_a, b, pose_b, input, target)
+    }
+}
+
+/// The linear cast: both bodies translate.
+#[allow(clippy::too_many_arguments)]
+fn linear_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    va: V,
+    vb: V,
+    max_toi: V::Real,
+    target: V::Real,
+) -> CastOutput<V> {
+    if let (Primitive::Point(p), Primitive::Point(q)) = (a.primitive(), b.primitive()) {
+        // A ball's core is its origin: no rotation needed.
+        let place =
+            |pose: &Pose<V>, p: V| if p == V::ZERO { pose.translation } else { pose.transform_point(p) };
+        let (p, q) = (place(pose_a, p), place(pose_b, q));
+        if let Some(out) = linear::ball_ball(p, a.radius(), va, q, b.radius(), vb, max_toi, target) {
+            return out;
+        }
+        return at_start(a, pose_a, b, pose_b, va, vb, max_toi, target);
+    }
+    let pose_ab = pose_a.inv_compose(pose_b);
+    // B's velocity relative to A, in A's frame (A's frame translates, it does not turn).
+    let r = pose_a.inverse_transform_vector(vb - va);
+    match linear::cast(a, b, &pose_ab, r, max_toi, target) {
+        LinearOutcome::Within => at_start(a, pose_a, b, pose_b, va, vb, max_toi, target),
+        LinearOutcome::Hit { toi, point_a, point_b, normal, distance, iterations } => {
+            let frame = pose_a.with_translation(pose_a.translation + va * toi);
+            let normal = frame.transform_vector(normal);
+            let pose_b_toi = pose_b.with_translation(pose_b.translation + vb * toi);
+            CastOutput {
+                status: CastStatus::Hit,
+                toi,
+                safe_toi: toi,
+                distance,
+                point_a: frame.transform_point(point_a),
+                point_b: frame.transform_point(point_b),
+                normal,
+                face_normal: face_normal(b, &pose_b_toi, normal),
+                iterations,
+            }
+        }
+        LinearOutcome::Miss { iterations, distance } => CastOutput::miss(max_toi, distance, iterations),
+        LinearOutcome::Failed { safe_toi, iterations, distance } => failed(safe_toi, distance, iterations),
+    }
+}
+
+/// `Failed` with the search proven safe up to `safe_toi`.
+pub(super) fn failed<V: Vector>(safe_toi: V::Real, distance: V::Real, iterations: u32) -> CastOutput<V> {
+    CastOutput {
+        status: CastStatus::Failed,
+        toi: safe_toi,
+        safe_toi,
+        distance: if distance.is_finite() { distance } else { V::Real::ZERO },
+        point_a: V::ZERO,
+        point_b: V::ZERO,
+        normal: V::ZERO,
+        face_normal: None,
+        iterations,
+    }
+}
+
+/// What the search knows at time 0 when the shapes are within the target there (or within
+/// its tolerance band): the contact, and whether they approach.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Start<V: Vector> {
+    /// Within the target and approaching: the answer.
+    Within(CastOutput<V>),
+    /// Within the target but not approaching (apart, tangential or still).
+    Leaving(CastOutput<V>),
+}
+
+/// The contact at time 0 of shapes found within (about) the target, and whether the
+/// closest points approach: the relative velocity of the points along the normal (A to B)
+/// is negative.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn start_state<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    ma: &Motion<V>,
+    mb: &Motion<V>,
+    target: V::Real,
+) -> Start<V> {
+    let zero = V::Real::ZERO;
+    // The margin reaches past the target by the cast's tolerance, so that a pair the cast
+    // found within the band gets its contact (and always one: `distance` backs it up).
+    let margin = if target.is_finite() { target * V::Real::TWO + V::Real::ONE } else { V::Real::MAX };
+    let (dist, normal, pa, pb) = match contact(a, pose_a, b, pose_b, margin) {
+        Some(c) => (c.distance, c.normal, c.point_a, c.point_b),
+        None => {
+            let d = distance(a, pose_a, b, pose_b);
+            (d.distance, d.normal, d.point_a, d.point_b)
+        }
+    };
+    let approach = (mb.point_velocity(pose_b, pb) - ma.point_velocity(pose_a, pa)).dot(normal);
+    let out = CastOutput {
+        status: CastStatus::StartedWithin,
+        toi: zero,
+        safe_toi: zero,
+        distance: dist,
+        point_a: pa,
+        point_b: pb,
+        normal,
+        face_normal: if normal == V::ZERO { None } else { face_normal(b, pose_b, normal) },
+        iterations: 0,
+    };
+    if approach < zero {
+        if dist > target {
+            // In the tolerance band above the target: a hit at time 0.
+            return Start::Within(CastOutput { status: CastStatus::Hit, ..out });
+        }
+        Start::Within(out)
+    } else {
+        Start::Leaving(out)
+    }
+}
+
+/// [`start_state`] answered for a linear cast, which ends there: approaching pairs are
+/// the answer, the others a miss (proven: the distance is convex in time, so once it does
+/// not decrease it never comes back down).
+#[allow(clippy::too_many_arguments)]
+fn at_start<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    va: V,
+    vb: V,
+    max_toi: V::Real,
+    target: V::Real,
+) -> CastOutput<V> {
+    match start_state(a, pose_a, b, pose_b, &Motion::linear(va), &Motion::linear(vb), target) {
+        Start::Within(out) => out,
+        Start::Leaving(out) => CastOutput::miss(max_toi, out.distance, 0),
+    }
 }

@@ -1,6 +1,6 @@
 //! The warm-start cache of GJK (temporal coherence).
 
-use crate::math::{Pose, Vector};
+use crate::math::Vector;
 use crate::shape::NO_HINT;
 
 use super::simplex::{Simplex, SimplexVertex};
@@ -33,26 +33,22 @@ use super::simplex::{Simplex, SimplexVertex};
 #[derive(Clone, Copy, Debug)]
 pub struct SimplexCache<V: Vector> {
     pub(crate) count: usize,
-    /// Points of A's core, in A's frame.
+    /// Points of A's core, in A's frame (the working frame, so they need no mapping).
     pub(crate) a: [V; 4],
-    /// Points of B's core, in A's frame as it was under `pose_ab`.
+    /// Points of B's core in **B's own frame**, exactly as B's support function returned
+    /// them. Loading places them with the new pose in one transform: they are points of B
+    /// whatever the poses were or become. (They used to be kept in A's frame under the old
+    /// pose and moved by `new ∘ old⁻¹`, which cancels catastrophically after a large jump:
+    /// the loaded points were no longer on B, and the bounds GJK certified from them could
+    /// exclude the true distance. See `tests/regressions_cache.rs`.)
     pub(crate) b: [V; 4],
-    /// B's pose in A's frame when the points were stored.
-    pub(crate) pose_ab: Pose<V>,
     pub(crate) hint_a: u32,
     pub(crate) hint_b: u32,
 }
 
 impl<V: Vector> Default for SimplexCache<V> {
     fn default() -> Self {
-        Self {
-            count: 0,
-            a: [V::ZERO; 4],
-            b: [V::ZERO; 4],
-            pose_ab: Pose::IDENTITY,
-            hint_a: NO_HINT,
-            hint_b: NO_HINT,
-        }
+        Self { count: 0, a: [V::ZERO; 4], b: [V::ZERO; 4], hint_a: NO_HINT, hint_b: NO_HINT }
     }
 }
 
@@ -68,24 +64,24 @@ impl<V: Vector> SimplexCache<V> {
         self.count == 0
     }
 
-    /// Stores the final simplex (a copy: the points are re-expressed only when loaded, so
-    /// a query whose cache is thrown away pays nothing for it).
-    pub(crate) fn store(&mut self, simplex: &Simplex<V>, pose_ab: &Pose<V>) {
+    /// Stores the final simplex (a copy: the points are placed only when loaded, so a
+    /// query whose cache is thrown away pays nothing for it).
+    pub(crate) fn store(&mut self, simplex: &Simplex<V>) {
         self.count = simplex.count;
         for (i, v) in simplex.vertices().iter().enumerate() {
             self.a[i] = v.a;
-            self.b[i] = v.b;
+            self.b[i] = simplex.local_b[i];
         }
-        self.pose_ab = *pose_ab;
     }
 
-    /// The stored simplex as vertices under the new `pose_ab`: A's points are unchanged in
-    /// A's frame; B's points move with B from the old pose to the new one.
-    pub(crate) fn load(&self, pose_ab: &Pose<V>, simplex: &mut Simplex<V>) {
-        let moved = pose_ab.compose(&self.pose_ab.inverse());
+    /// The stored simplex as vertices under the current pose: A's points are unchanged in
+    /// A's frame; B's points are placed by `place` (B's local frame to A's frame, the
+    /// same map GJK applies to B's support points).
+    pub(crate) fn load(&self, place: impl Fn(V) -> V, simplex: &mut Simplex<V>) {
         for i in 0..self.count {
-            let (a, b) = (self.a[i], moved.transform_point(self.b[i]));
-            simplex.push(SimplexVertex { w: a - b, a, b });
+            let (a, local) = (self.a[i], self.b[i]);
+            let b = place(local);
+            simplex.push_with_local(SimplexVertex { w: a - b, a, b }, local);
         }
     }
 }

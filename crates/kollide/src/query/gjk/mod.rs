@@ -128,20 +128,23 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     let b = Placed::new(b, pose_ab);
     let (mut hint_a, mut hint_b) = cache.as_ref().map_or((NO_HINT, NO_HINT), |c| (c.hint_a, c.hint_b));
     let mut simplex = Simplex::<V>::default();
+    // A support point of the Minkowski difference, with B's point in B's own frame (kept
+    // for the cache).
     let support = |dir: V, ha: &mut u32, hb: &mut u32| {
         let pa = a.support_hinted(dir, ha);
-        let pb = b.support_hinted(-dir, hb);
-        SimplexVertex { w: pa - pb, a: pa, b: pb }
+        let (pb, local_b) = b.support_hinted(-dir, hb);
+        (SimplexVertex { w: pa - pb, a: pa, b: pb }, local_b)
     };
 
     if let Some(cache) = cache.as_deref().filter(|c| c.count > 0) {
-        cache.load(pose_ab, &mut simplex);
+        cache.load(|p| b.place(p), &mut simplex);
         let sub = V::solve_simplex(&simplex);
         simplex.reduce_to(&sub);
     } else {
         let guess = a.interior_point() - b.interior_point();
         let dir = if guess.length_squared() > V::Real::ZERO { -guess } else { V::axis(0) };
-        simplex.push(support(dir, &mut hint_a, &mut hint_b));
+        let (w, local_b) = support(dir, &mut hint_a, &mut hint_b);
+        simplex.push_with_local(w, local_b);
         simplex.lambdas[0] = V::Real::ONE;
         simplex.v = simplex.verts[0].w;
     }
@@ -170,7 +173,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         if iterations >= settings.max_iterations {
             break GjkStatus::MaxIterations;
         }
-        let w = support(-v, &mut hint_a, &mut hint_b);
+        let (w, local_b) = support(-v, &mut hint_a, &mut hint_b);
         iterations += 1;
         if !w.w.is_finite_vec() {
             break GjkStatus::NonFiniteSupport;
@@ -207,7 +210,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             // be 0 and a test above would have stopped; here rounding blocks progress.
             break GjkStatus::Stalled;
         }
-        simplex.push(w);
+        simplex.push_with_local(w, local_b);
         let sub = V::solve_simplex(&simplex);
         let v_new = sub.v;
         let vv_new = v_new.length_squared();
@@ -236,7 +239,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     };
 
     if let Some(cache) = cache {
-        cache.store(&simplex, pose_ab);
+        cache.store(&simplex);
         cache.hint_a = hint_a;
         cache.hint_b = hint_b;
     }
@@ -291,9 +294,17 @@ impl<'a, V: Vector, B: Support<V> + ?Sized> Placed<'a, V, B> {
         Self { shape, rotation: pose.rotation.applied(), translation: pose.translation }
     }
 
+    /// B's support point along `dir` (A's frame): placed in A's frame, and as B gave it
+    /// in its own frame.
     #[inline(always)]
-    fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
+    fn support_hinted(&self, dir: V, hint: &mut u32) -> (V, V) {
         let local = self.shape.support_hinted(V::Rotation::apply_inverse(&self.rotation, dir), hint);
+        (self.place(local), local)
+    }
+
+    /// A point of B's frame placed in A's frame.
+    #[inline(always)]
+    fn place(&self, local: V) -> V {
         V::Rotation::apply(&self.rotation, local) + self.translation
     }
 

@@ -22,6 +22,10 @@ pub struct SimplexVertex<V> {
 #[derive(Clone, Copy, Debug)]
 pub struct Simplex<V: Vector> {
     pub(crate) verts: [SimplexVertex<V>; 4],
+    /// Each vertex's point of B in **B's own frame**, as B's support function gave it
+    /// (what the warm-start cache keeps; zero for vertices pushed without one, which
+    /// only EPA does, and EPA's simplex is never cached).
+    pub(crate) local_b: [V; 4],
     pub(crate) lambdas: [V::Real; 4],
     pub(crate) count: usize,
     /// The closest point to the origin, as computed by the solver (see [`SubSimplex::v`]).
@@ -30,7 +34,13 @@ pub struct Simplex<V: Vector> {
 
 impl<V: Vector> Default for Simplex<V> {
     fn default() -> Self {
-        Self { verts: [SimplexVertex::default(); 4], lambdas: [V::Real::ZERO; 4], count: 0, v: V::ZERO }
+        Self {
+            verts: [SimplexVertex::default(); 4],
+            local_b: [V::ZERO; 4],
+            lambdas: [V::Real::ZERO; 4],
+            count: 0,
+            v: V::ZERO,
+        }
     }
 }
 
@@ -48,8 +58,14 @@ impl<V: Vector> Simplex<V> {
     }
 
     pub(crate) fn push(&mut self, v: SimplexVertex<V>) {
+        self.push_with_local(v, V::ZERO);
+    }
+
+    /// Appends a vertex with its point of B in B's own frame (see `local_b`).
+    pub(crate) fn push_with_local(&mut self, v: SimplexVertex<V>, local_b: V) {
         debug_assert!(self.count < 4);
         self.verts[self.count] = v;
+        self.local_b[self.count] = local_b;
         self.count += 1;
     }
 
@@ -89,6 +105,7 @@ impl<V: Vector> Simplex<V> {
             debug_assert!(i >= k);
             if i != k {
                 self.verts[k] = self.verts[i];
+                self.local_b[k] = self.local_b[i];
             }
             self.lambdas[k] = sub.lambda[k];
         }
