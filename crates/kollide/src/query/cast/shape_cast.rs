@@ -73,16 +73,20 @@ pub fn shape_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     }
     let target = if input.target_distance > zero { input.target_distance } else { zero };
     let (ma, mb) = (&input.motion_a, &input.motion_b);
-    // One rate each (a square root in 3D) answers both questions: finite, and zero.
-    let (wa, wb) = (V::angular_speed(ma.angular_velocity), V::angular_speed(mb.angular_velocity));
-    if !(ma.velocity.is_finite_vec() && mb.velocity.is_finite_vec() && wa.is_finite() && wb.is_finite()) {
+    let finite = |w: V::Real| w.is_finite();
+    if !(ma.velocity.is_finite_vec() && mb.velocity.is_finite_vec()) {
         return failed(zero, distance(a, pose_a, b, pose_b).distance, 0);
     }
-    if wa == zero && wb == zero {
-        linear_cast(a, pose_a, b, pose_b, ma.velocity, mb.velocity, input.max_toi, target)
-    } else {
-        toi::rotational(a, pose_a, b, pose_b, input, target)
+    // No rotation (compared with zero directly: a NaN is not zero and goes on to be
+    // refused below, and the linear cast pays no square root for the rates).
+    let still = V::AngularVelocity::default();
+    if ma.angular_velocity == still && mb.angular_velocity == still {
+        return linear_cast(a, pose_a, b, pose_b, ma.velocity, mb.velocity, input.max_toi, target);
     }
+    if !(finite(V::angular_speed(ma.angular_velocity)) && finite(V::angular_speed(mb.angular_velocity))) {
+        return failed(zero, distance(a, pose_a, b, pose_b).distance, 0);
+    }
+    toi::rotational(a, pose_a, b, pose_b, input, target)
 }
 
 /// The linear cast: both bodies translate.
