@@ -316,6 +316,20 @@ impl<V: Vector> Mover<V> {
         Self { center, radius, disp, dd, dlen: dd.sqrt(), cull: back_faces == BackFaces::Cull }
     }
 
+    /// The same motion with lengths multiplied by `k` (about the item's corner: the centre
+    /// is not used by the per-item tests, which take differences from the world values).
+    #[inline]
+    pub fn scaled(&self, k: V::Real) -> Self {
+        Self {
+            center: self.center,
+            radius: self.radius * k,
+            disp: self.disp * k,
+            dd: self.dd * k * k,
+            dlen: self.dlen * k,
+            cull: self.cull,
+        }
+    }
+
     /// Whether a contact with outward unit normal `n` (from the item towards the centre) on
     /// a curved feature (an edge, a corner) is being approached rather than grazed: the
     /// path would go deeper than the band `tol` into it (cosine squared above `2 tol / r`).
@@ -335,6 +349,31 @@ pub(super) enum Item<V: Vector> {
     Within { depth: V::Real, normal: V },
     /// The earliest contact, within the limit.
     Hit { toi: V::Real, point: V, normal: V, feature: SweepFeature },
+}
+
+impl<V: Vector> Item<V> {
+    /// An item computed with lengths multiplied by `1 / inv_k`, back in the caller's units
+    /// (points are always computed in the caller's units).
+    #[inline]
+    pub fn unscaled(self, inv_k: V::Real) -> Self {
+        match self {
+            Self::Within { depth, normal } => Self::Within { depth: depth * inv_k, normal },
+            other => other,
+        }
+    }
+}
+
+/// A power of two close to `1 / size` (1 for a size that is not positive and finite): a
+/// scale that brings the numbers of one item near 1 without rounding anything.
+#[inline]
+pub(super) fn unit_scale<R: Real>(size: R) -> R {
+    let x = size.to_f64();
+    if !(x > 0.0 && x.is_finite()) {
+        return R::ONE;
+    }
+    // The binary exponent of x, kept where 2^-e is a normal number of f32 too.
+    let e = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    R::from_f64(2.0f64.powi((-e).clamp(-120, 120)))
 }
 
 /// A triangle (3D) or segment (2D) of a soup.

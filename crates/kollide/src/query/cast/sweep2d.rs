@@ -4,7 +4,9 @@
 //! space for an ellipse), every quantity relative to the feature it concerns (Fauerby 2003
 //! and Ericson, *Real-Time Collision Detection*, 5.5, brought down to 2D).
 
-use super::sweep::{band, corner_toi, flat_slack, max_abs, start_contact, unit_or, Item, Mover, SoupItem};
+use super::sweep::{
+    band, corner_toi, flat_slack, max_abs, start_contact, unit_or, unit_scale, Item, Mover, SoupItem,
+};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector2};
 use crate::query::contact::{contact, Contact};
@@ -34,21 +36,26 @@ impl<V: Vector2> SoupItem<V> for [V; 2] {
     }
 }
 
-/// The earliest contact of the mover with segment `seg` at a time in `[0, limit]`.
-fn sweep_segment<V: Vector2>(seg: &[V; 2], mv: &Mover<V>, limit: V::Real) -> Item<V> {
+/// The earliest contact of the mover with segment `seg` at a time in `[0, limit]`, in units
+/// of the local size scaled by a power of two (as for triangles).
+fn sweep_segment<V: Vector2>(seg: &[V; 2], mover: &Mover<V>, limit: V::Real) -> Item<V> {
     let zero = V::Real::ZERO;
     let one = V::Real::ONE;
     let [a, b] = *seg;
+    let centre = mover.center;
+    let (m, e) = (centre - a, b - a);
+    let k = unit_scale(mover.radius + max_abs(m).max(max_abs(e)));
+    let inv_k = one / k;
+    let mv = mover.scaled(k);
     let r = mv.radius;
-    let m = mv.center - a;
-    let e = b - a;
-    let ee = e.dot(e);
-    let tol = band(r + max_abs(m).max(max_abs(e)));
+    let (m, ek) = (m * k, e * k);
+    let ee = ek.dot(ek);
+    let tol = band(r + max_abs(m).max(max_abs(ek)));
     // A segment of length 0 is a point: met by its corner only, never culled.
     let face = ee > zero && ee.is_finite();
     let (n, s0, sd) = if face {
         // The front: e turned a quarter turn clockwise.
-        let n = -e.perp2() / ee.sqrt();
+        let n = -ek.perp2() / ee.sqrt();
         (n, n.dot(m), n.dot(mv.disp))
     } else {
         (V::ZERO, zero, zero)
@@ -64,7 +71,7 @@ fn sweep_segment<V: Vector2>(seg: &[V; 2], mv: &Mover<V>, limit: V::Real) -> Ite
             return Item::Nothing;
         }
     } else {
-        let s = if face { (e.dot(m) / ee).max(zero).min(one) } else { zero };
+        let s = if face { (ek.dot(m) / ee).max(zero).min(one) } else { zero };
         let feature = if s > zero && s < one { SweepFeature::Face } else { SweepFeature::Vertex };
         let fallback = if face {
             if sd > zero {
@@ -77,8 +84,8 @@ fn sweep_segment<V: Vector2>(seg: &[V; 2], mv: &Mover<V>, limit: V::Real) -> Ite
         } else {
             V::axis(1)
         };
-        if let Some(item) = start_contact(mv, m - e * s, a + e * s, feature, fallback, tol, one, limit) {
-            return item;
+        if let Some(item) = start_contact(&mv, m - ek * s, a + e * s, feature, fallback, tol, one, limit) {
+            return item.unscaled(inv_k);
         }
     }
     if limit < zero {
@@ -87,7 +94,7 @@ fn sweep_segment<V: Vector2>(seg: &[V; 2], mv: &Mover<V>, limit: V::Real) -> Ite
     if face && s0.abs() > r && toward > flat_slack(one) * mv.dlen {
         let t = (s0.abs() - r) / toward;
         if t <= limit {
-            let s = e.dot(m + mv.disp * t) / ee;
+            let s = ek.dot(m + mv.disp * t) / ee;
             if s >= zero && s <= one {
                 return Item::Hit { toi: t, point: a + e * s, normal: n * side, feature: SweepFeature::Face };
             }
@@ -95,12 +102,12 @@ fn sweep_segment<V: Vector2>(seg: &[V; 2], mv: &Mover<V>, limit: V::Real) -> Ite
     }
     // The line missed (or the segment is a point): the end points' circles.
     let mut best: Option<(V::Real, V, V)> = None;
-    for v in [a, b] {
-        let mv_v = mv.center - v;
-        let cross = mv_v.perp_dot2(mv.disp);
-        if let Some(t) = corner_toi(mv_v, mv, cross * cross, tol) {
+    for corner in [a, b] {
+        let mc = (centre - corner) * k;
+        let cross = mc.perp_dot2(mv.disp);
+        if let Some(t) = corner_toi(mc, &mv, cross * cross, tol) {
             if t >= zero && t <= best.map_or(limit, |(bt, ..)| bt) {
-                best = Some((t, v, mv_v + mv.disp * t));
+                best = Some((t, corner, mc + mv.disp * t));
             }
         }
     }

@@ -5,7 +5,9 @@
 //! that large coordinates keep their precision (Fauerby 2003; Ericson, *Real-Time
 //! Collision Detection*, 5.1.5 and 5.5.7, for the regions and the swept tests).
 
-use super::sweep::{band, corner_toi, flat_slack, max_abs, start_contact, unit_or, Item, Mover, SoupItem};
+use super::sweep::{
+    band, corner_toi, flat_slack, max_abs, start_contact, unit_or, unit_scale, Item, Mover, SoupItem,
+};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector, Vector3};
 use crate::query::contact::{contact, Contact};
@@ -42,12 +44,20 @@ fn edges<V: Vector>([a, b, c]: [V; 3]) -> [(V, V); 3] {
 }
 
 /// The earliest contact of the mover with triangle `tri` at a time in `[0, limit]`.
-fn sweep_triangle<V: Vector3>(tri: &[V; 3], mv: &Mover<V>, limit: V::Real) -> Item<V> {
+///
+/// Everything is computed in units of the local size (the radius plus the triangle's
+/// extent about the centre), scaled by a power of two (exact), so that `f32` keeps its
+/// precision from `1e-6` to `1e6` where fourth powers would underflow or overflow.
+fn sweep_triangle<V: Vector3>(tri: &[V; 3], mover: &Mover<V>, limit: V::Real) -> Item<V> {
     let zero = V::Real::ZERO;
     let [a, b, c] = *tri;
+    let centre = mover.center;
+    let (m, e1, e2) = (centre - a, b - a, c - a);
+    let k = unit_scale(mover.radius + max_abs(m).max(max_abs(e1)).max(max_abs(e2)));
+    let inv_k = V::Real::ONE / k;
+    let mv = mover.scaled(k);
     let r = mv.radius;
-    let m = mv.center - a;
-    let (e1, e2) = (b - a, c - a);
+    let (m, e1, e2) = (m * k, e1 * k, e2 * k);
     let tol = band(r + max_abs(m).max(max_abs(e1)).max(max_abs(e2)));
     let cross = e1.cross3(e2);
     let nn2 = cross.dot(cross);
@@ -74,7 +84,7 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mv: &Mover<V>, limit: V::Real) -> It
             return Item::Nothing;
         }
     } else {
-        let (gap, point, feature) = closest(tri, m, face.then_some((n, s0)));
+        let (gap, point, feature) = closest(tri, centre, k, face.then_some((n, s0)));
         let fallback = if face {
             if sd > zero {
                 -n
@@ -85,8 +95,8 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mv: &Mover<V>, limit: V::Real) -> It
             no_face_normal(tri, mv.disp)
         };
         let cond = if face { (ee / nn2).sqrt() } else { V::Real::ONE };
-        if let Some(item) = start_contact(mv, gap, point, feature, fallback, tol, cond, limit) {
-            return item;
+        if let Some(item) = start_contact(&mv, gap, point, feature, fallback, tol, cond, limit) {
+            return item.unscaled(inv_k);
         }
     }
     if limit < zero {
@@ -97,7 +107,12 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mv: &Mover<V>, limit: V::Real) -> It
         if t <= limit {
             let foot = m + mv.disp * t - n * (side * r);
             if inside(foot, e1, e2, n) {
-                return Item::Hit { toi: t, point: a + foot, normal: n * side, feature: SweepFeature::Face };
+                return Item::Hit {
+                    toi: t,
+                    point: a + foot * inv_k,
+                    normal: n * side,
+                    feature: SweepFeature::Face,
+                };
             }
         }
     }
@@ -110,16 +125,16 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mv: &Mover<V>, limit: V::Real) -> It
         }
     };
     for (p, e) in edges(*tri) {
-        let mp = mv.center - p;
-        if let Some((t, s)) = edge_toi(mp, e, mv, tol) {
-            keep(t, p + e * s, mp + mv.disp * t - e * s, SweepFeature::Edge);
+        let (mp, ek) = ((centre - p) * k, e * k);
+        if let Some((t, s)) = edge_toi(mp, ek, &mv, tol) {
+            keep(t, p + e * s, mp + mv.disp * t - ek * s, SweepFeature::Edge);
         }
     }
-    for v in [a, b, c] {
-        let mv_v = mv.center - v;
-        let mxd = mv_v.cross3(mv.disp);
-        if let Some(t) = corner_toi(mv_v, mv, mxd.dot(mxd), tol) {
-            keep(t, v, mv_v + mv.disp * t, SweepFeature::Vertex);
+    for corner in [a, b, c] {
+        let mc = (centre - corner) * k;
+        let mxd = mc.cross3(mv.disp);
+        if let Some(t) = corner_toi(mc, &mv, mxd.dot(mxd), tol) {
+            keep(t, corner, mc + mv.disp * t, SweepFeature::Vertex);
         }
     }
     match best {
@@ -171,24 +186,29 @@ fn inside<V: Vector3>(f: V, e1: V, e2: V, n: V) -> bool {
     e1.cross3(f).dot(n) >= zero && (e2 - e1).cross3(f - e1).dot(n) >= zero && f.cross3(e2).dot(n) >= zero
 }
 
-/// The closest point of the triangle to the centre: (centre minus it, it, its feature).
-/// `plane` is the unit normal and the centre's signed height when the triangle has a face.
-fn closest<V: Vector3>(tri: &[V; 3], m: V, plane: Option<(V, V::Real)>) -> (V, V, SweepFeature) {
+/// The closest point of the triangle to `centre`: (centre minus it, scaled by `k`; it, in
+/// the world; its feature). `plane` is the unit normal and the centre's signed height
+/// (scaled) when the triangle has a face.
+fn closest<V: Vector3>(
+    tri: &[V; 3],
+    centre: V,
+    k: V::Real,
+    plane: Option<(V, V::Real)>,
+) -> (V, V, SweepFeature) {
     let zero = V::Real::ZERO;
     let [a, b, c] = *tri;
     if let Some((n, s0)) = plane {
-        let foot = m - n * s0;
-        if inside(foot, b - a, c - a, n) {
-            return (n * s0, a + foot, SweepFeature::Face);
+        let foot = (centre - a) * k - n * s0;
+        if inside(foot, (b - a) * k, (c - a) * k, n) {
+            return (n * s0, a + foot / k, SweepFeature::Face);
         }
     }
-    let centre = a + m;
     let mut best: Option<(V::Real, V, V, SweepFeature)> = None;
     for (p, e) in edges(*tri) {
-        let mp = centre - p;
-        let ee = e.dot(e);
-        let s = if ee > zero { (e.dot(mp) / ee).max(zero).min(V::Real::ONE) } else { zero };
-        let gap = mp - e * s;
+        let (mp, ek) = ((centre - p) * k, e * k);
+        let ee = ek.dot(ek);
+        let s = if ee > zero { (ek.dot(mp) / ee).max(zero).min(V::Real::ONE) } else { zero };
+        let gap = mp - ek * s;
         let d2 = gap.dot(gap);
         let feature = if s > zero && s < V::Real::ONE { SweepFeature::Edge } else { SweepFeature::Vertex };
         if best.is_none_or(|(bd, ..)| d2 < bd) {
@@ -197,7 +217,7 @@ fn closest<V: Vector3>(tri: &[V; 3], m: V, plane: Option<(V, V::Real)>) -> (V, V
     }
     match best {
         Some((_, gap, point, feature)) => (gap, point, feature),
-        None => (m, a, SweepFeature::Vertex),
+        None => ((centre - a) * k, a, SweepFeature::Vertex),
     }
 }
 

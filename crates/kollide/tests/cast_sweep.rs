@@ -1,0 +1,351 @@
+//! The swept sphere / ellipsoid (circle / ellipse) against triangle (segment) soups, checked
+//! against an independent f64 oracle (`common/sweep_oracle.rs`) and closed forms, for 2D and
+//! 3D, f32 and f64: times of impact, points, normals and features on random soups; the
+//! classic failures of the method (passing through a shallow ridge or a turned house,
+//! sticking on the seams of a floor); grazes; tiny and huge scales; degenerate input.
+
+mod common;
+#[path = "common/sweep_oracle.rs"]
+mod sweep_oracle;
+
+use common::{assert_mixed, rng, FromParts, RotF64};
+use glam::{DVec2, DVec3, Vec2, Vec3};
+use kollide::math::{Pose, Real, Vector};
+use kollide::query::cast::{
+    sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepFeature, SweepHit,
+    SweepOutcome,
+};
+use kollide::shape::Ellipsoid;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use sweep_oracle::{closest, first_contact, Frame, Region, Truth};
+
+/// What the tests need of a dimension: its items (triangles or segments) and its sweeps.
+trait Dim: Vector
+where
+    Self::Rotation: FromParts + RotF64<Self>,
+{
+    type Item: Copy + std::fmt::Debug;
+    fn item(pts: &[DVec3]) -> Self::Item;
+    fn corners(item: &Self::Item) -> Vec<DVec3>;
+    fn sweep(c: Self, r: Self::Real, d: Self, items: &[Self::Item], bf: BackFaces) -> SweepOutcome<Self>;
+    fn sweep_ell(
+        e: &Ellipsoid<Self>,
+        pose: &Pose<Self>,
+        d: Self,
+        items: &[Self::Item],
+        bf: BackFaces,
+    ) -> SweepOutcome<Self>;
+}
+
+macro_rules! dim3 {
+    ($v:ty) => {
+        impl Dim for $v {
+            type Item = [$v; 3];
+            fn item(p: &[DVec3]) -> Self::Item {
+                [v(p[0]), v(p[1]), v(p[2])]
+            }
+            fn corners(item: &Self::Item) -> Vec<DVec3> {
+                item.iter().map(|&p| f(p)).collect()
+            }
+            fn sweep(
+                c: Self,
+                r: Self::Real,
+                d: Self,
+                items: &[Self::Item],
+                bf: BackFaces,
+            ) -> SweepOutcome<Self> {
+                sweep_sphere(c, r, d, items, bf)
+            }
+            fn sweep_ell(
+                e: &Ellipsoid<Self>,
+                pose: &Pose<Self>,
+                d: Self,
+                items: &[Self::Item],
+                bf: BackFaces,
+            ) -> SweepOutcome<Self> {
+                sweep_ellipsoid(e, pose, d, items, bf)
+            }
+        }
+    };
+}
+macro_rules! dim2 {
+    ($v:ty) => {
+        impl Dim for $v {
+            type Item = [$v; 2];
+            fn item(p: &[DVec3]) -> Self::Item {
+                [v(p[0]), v(p[1])]
+            }
+            fn corners(item: &Self::Item) -> Vec<DVec3> {
+                item.iter().map(|&p| f(p)).collect()
+            }
+            fn sweep(
+                c: Self,
+                r: Self::Real,
+                d: Self,
+                items: &[Self::Item],
+                bf: BackFaces,
+            ) -> SweepOutcome<Self> {
+                sweep_circle(c, r, d, items, bf)
+            }
+            fn sweep_ell(
+                e: &Ellipsoid<Self>,
+                pose: &Pose<Self>,
+                d: Self,
+                items: &[Self::Item],
+                bf: BackFaces,
+            ) -> SweepOutcome<Self> {
+                sweep_ellipse(e, pose, d, items, bf)
+            }
+        }
+    };
+}
+dim3!(Vec3);
+dim3!(DVec3);
+dim2!(Vec2);
+dim2!(DVec2);
+
+/// f64 (z = 0 in 2D) from a kollide vector, and back (rounded for f32).
+fn f<V: Vector>(p: V) -> DVec3 {
+    DVec3::from_array(p.to_f64_array())
+}
+fn v<V: Vector>(p: DVec3) -> V {
+    V::from_f64_array(p.to_array())
+}
+fn real<V: Vector>(x: f64) -> V::Real {
+    V::Real::from_f64(x)
+}
+fn eps<V: Vector>() -> f64 {
+    V::Real::EPSILON.to_f64()
+}
+
+/// A random point of `[-s, s]^DIM` (z = 0 in 2D).
+fn point<V: Vector>(r: &mut ChaCha8Rng, s: f64) -> DVec3 {
+    let mut p = DVec3::new(r.random_range(-s..s), r.random_range(-s..s), r.random_range(-s..s));
+    if V::DIM == 2 {
+        p.z = 0.0;
+    }
+    p
+}
+
+/// A random triangle (segment), corners in `[-1, 1]^DIM`; one in ten without area.
+fn random_item<V: Dim>(r: &mut ChaCha8Rng) -> Vec<DVec3>
+where
+    V::Rotation: FromParts + RotF64<V>,
+{
+    let n = if V::DIM == 3 { 3 } else { 2 };
+    let mut pts: Vec<DVec3> = (0..n).map(|_| point::<V>(r, 1.0)).collect();
+    if r.random_range(0..10) == 0 {
+        // Degenerate: collinear corners, or a repeated one.
+        let last = pts.len() - 1;
+        pts[last] = if r.random_bool(0.5) { pts[0] } else { pts[0].lerp(pts[1], r.random_range(-0.5..1.5)) };
+    }
+    pts
+}
+
+/// An outcome read in f64.
+#[derive(Debug)]
+enum Seen {
+    Hit { toi: f64, point: DVec3, normal: DVec3, feature: SweepFeature, index: usize },
+    Miss,
+    Within { index: usize, distance: f64, normal: DVec3 },
+}
+
+fn seen<V: Vector>(o: SweepOutcome<V>) -> Seen {
+    match o {
+        SweepOutcome::Hit(SweepHit { toi, point, normal, feature, index }) => {
+            Seen::Hit { toi: toi.to_f64(), point: f(point), normal: f(normal), feature, index }
+        }
+        SweepOutcome::Miss => Seen::Miss,
+        SweepOutcome::StartedWithin { index, distance, normal } => {
+            Seen::Within { index, distance: distance.to_f64(), normal: f(normal) }
+        }
+    }
+}
+
+fn region(f: SweepFeature) -> Region {
+    match f {
+        SweepFeature::Face => Region::Face,
+        SweepFeature::Edge => Region::Edge,
+        SweepFeature::Vertex => Region::Vertex,
+    }
+}
+
+/// The tolerances of one comparison, in the oracle's space.
+struct Tol {
+    /// Distances within this of the radius (depths, clearances) are a matter of rounding.
+    band: f64,
+    /// Times of impact.
+    toi: f64,
+    /// Points and normals (lengths, and differences of unit vectors).
+    len: f64,
+    /// Regions closer than this to another region may come out as either.
+    margin: f64,
+    /// Unit lengths.
+    unit: f64,
+}
+
+/// How one comparison went.
+#[derive(Default, Debug)]
+struct Tally {
+    cases: usize,
+    hits: usize,
+    ambiguous: usize,
+    feature_checked: usize,
+    max_toi_err: f64,
+}
+
+/// Checks one sweep (read in the oracle's space by `map`, identity for spheres) against
+/// the oracle on `items` (the oracle's corners), the sphere of radius `r` from `c` by `d`.
+#[allow(clippy::too_many_arguments)]
+fn check(
+    got: &Seen,
+    items: &[Vec<DVec3>],
+    c: DVec3,
+    d: DVec3,
+    r: f64,
+    tol: &Tol,
+    tally: &mut Tally,
+    what: &str,
+) {
+    tally.cases += 1;
+    let truths: Vec<Truth> = items.iter().map(|it| first_contact(it, c, d, r)).collect();
+    let ambiguous = truths.iter().any(|t| match *t {
+        Truth::Start { dist, .. } => dist > r - tol.band,
+        Truth::Hit { depth, t, .. } => depth < tol.band || t > 1.0 - tol.toi,
+        Truth::Miss { clearance } => clearance < tol.band,
+    });
+    if ambiguous {
+        tally.ambiguous += 1;
+        return;
+    }
+    let within = truths.iter().enumerate().filter_map(|(i, t)| match *t {
+        Truth::Start { dist, closest } => Some((i, dist, closest)),
+        _ => None,
+    });
+    let deepest = within.fold(None::<(usize, f64, sweep_oracle::Closest)>, |b, x| match b {
+        Some(b) if b.1 <= x.1 => Some(b),
+        _ => Some(x),
+    });
+    if let Some((i, dist, cl)) = deepest {
+        let Seen::Within { index, distance, normal } = *got else {
+            panic!("{what}: expected started-within, got {got:?}")
+        };
+        let others: Vec<f64> = truths
+            .iter()
+            .filter_map(|t| if let Truth::Start { dist: o, .. } = t { Some(*o) } else { None })
+            .collect();
+        if others.iter().filter(|&&o| (o - dist).abs() < tol.len).count() == 1 {
+            assert_eq!(index, i, "{what}: deepest item");
+        }
+        let distance_true = dist - r;
+        assert!(
+            (distance - distance_true).abs() <= tol.len,
+            "{what}: distance {distance} vs {distance_true}"
+        );
+        if dist > tol.len * 1e3 {
+            let n = (c - cl.point).normalize();
+            assert!((normal - n).length() <= tol.len * 1e3 / dist, "{what}: normal {normal} vs {n}");
+        }
+        return;
+    }
+    let first = truths.iter().enumerate().filter_map(|(i, t)| match *t {
+        Truth::Hit { t, cos, closest, .. } => Some((i, t, cos, closest)),
+        _ => None,
+    });
+    let first = first.fold(None::<(usize, f64, f64, sweep_oracle::Closest)>, |b, x| match b {
+        Some(b) if b.1 <= x.1 => Some(b),
+        _ => Some(x),
+    });
+    let Some((i, t, cos, cl)) = first else {
+        assert!(matches!(got, Seen::Miss), "{what}: expected a miss, got {got:?}");
+        return;
+    };
+    tally.hits += 1;
+    let Seen::Hit { toi, point, normal, feature, index } = *got else {
+        panic!("{what}: expected a hit at {t}, got {got:?}")
+    };
+    // A grazing contact moves fast along the path for a small change of distance.
+    let toi_tol = tol.toi / cos.max(1.0e-3);
+    let err = (toi - t).abs();
+    tally.max_toi_err = tally.max_toi_err.max(err * cos.max(1.0e-3) / tol.toi);
+    assert!(err <= toi_tol, "{what}: toi {toi} vs {t}, difference {err:e} > {toi_tol:e} (cos {cos:.3e})");
+    let ties = truths
+        .iter()
+        .filter(|x| matches!(x, Truth::Hit { t: o, .. } if (o - t).abs() <= 2.0 * toi_tol))
+        .count();
+    if ties == 1 {
+        assert_eq!(index, i, "{what}: item hit");
+        let on = closest(&items[index], point).dist;
+        assert!(on <= tol.len, "{what}: point {point} is {on:e} off the item");
+        let at = c + d * toi;
+        let slack = tol.len + toi_tol * d.length();
+        assert!((point - cl.point).length() <= slack * 1e2, "{what}: point {point} vs {}", cl.point);
+        assert!((normal.length() - 1.0).abs() <= tol.unit, "{what}: normal {normal} not unit");
+        let n = (at - point) / r;
+        assert!(
+            (normal - n).length() <= slack * 1e2 / r,
+            "{what}: normal {normal} vs (centre - point) / r = {n}"
+        );
+        if cl.margin > tol.margin {
+            tally.feature_checked += 1;
+            assert_eq!(region(feature), cl.region, "{what}: feature (margin {:e})", cl.margin);
+        }
+    }
+}
+
+/// Random soups of 1 to 4 items against random motions of a sphere: the oracle's answers.
+fn random_soups<V: Dim>(seed: u64, cases: usize, scale: f64)
+where
+    V::Rotation: FromParts + RotF64<V>,
+{
+    let mut r = rng(seed);
+    let e = eps::<V>();
+    let tol = Tol {
+        band: 2e3 * e * scale,
+        toi: 1e3 * e,
+        len: 1e3 * e * scale,
+        margin: 1e4 * e * scale,
+        unit: 10.0 * e,
+    };
+    let mut tally = Tally::default();
+    for case in 0..cases {
+        let k = r.random_range(1..=4);
+        let items: Vec<Vec<DVec3>> = (0..k).map(|_| random_item::<V>(&mut r)).collect();
+        let radius = r.random_range(0.05..0.4);
+        let dir = point::<V>(&mut r, 1.0).normalize_or(DVec3::X);
+        let start = dir * r.random_range(0.8..2.5);
+        let target = point::<V>(&mut r, 0.8);
+        let d = (target - start) * r.random_range(0.3..1.3);
+        // Scale everything and round it to V; the oracle sees the rounded numbers.
+        let items_v: Vec<V::Item> =
+            items.iter().map(|it| V::item(&it.iter().map(|&p| p * scale).collect::<Vec<_>>())).collect();
+        let (c, dv, rv) = (v::<V>(start * scale), v::<V>(d * scale), real::<V>(radius * scale));
+        let got = seen(V::sweep(c, rv, dv, &items_v, BackFaces::Hit));
+        let oracle_items: Vec<Vec<DVec3>> = items_v.iter().map(V::corners).collect();
+        let what = format!("case {case} (scale {scale:e})");
+        check(&got, &oracle_items, f(c), f(dv), rv.to_f64(), &tol, &mut tally, &what);
+    }
+    assert_mixed(tally.hits, tally.cases, "random soups");
+    assert!(tally.ambiguous * 50 < cases, "too many ambiguous cases: {tally:?}");
+    assert!(tally.feature_checked * 2 > tally.hits, "features rarely checked: {tally:?}");
+    eprintln!("{} scale {scale:e}: {tally:?}", std::any::type_name::<V>());
+}
+
+#[test]
+fn random_soups_against_the_oracle() {
+    random_soups::<DVec3>(1, 3000, 1.0);
+    random_soups::<Vec3>(2, 3000, 1.0);
+    random_soups::<DVec2>(3, 3000, 1.0);
+    random_soups::<Vec2>(4, 3000, 1.0);
+}
+
+#[test]
+fn tiny_and_huge_scales() {
+    for scale in [1.0e-6, 1.0e6] {
+        random_soups::<DVec3>(5, 1000, scale);
+        random_soups::<Vec3>(6, 1000, scale);
+        random_soups::<DVec2>(7, 1000, scale);
+        random_soups::<Vec2>(8, 1000, scale);
+    }
+}
