@@ -148,7 +148,7 @@ where
 enum Seen {
     Hit { toi: f64, point: DVec3, normal: DVec3, feature: SweepFeature, index: usize },
     Miss,
-    Within { index: usize, distance: f64, normal: DVec3 },
+    Within { index: usize, distance: Option<f64>, normal: DVec3 },
 }
 
 fn seen<V: Vector>(o: SweepOutcome<V>) -> Seen {
@@ -158,7 +158,7 @@ fn seen<V: Vector>(o: SweepOutcome<V>) -> Seen {
         }
         SweepOutcome::Miss => Seen::Miss,
         SweepOutcome::StartedWithin { index, distance, normal } => {
-            Seen::Within { index, distance: distance.to_f64(), normal: f(normal) }
+            Seen::Within { index, distance: Some(distance.to_f64()), normal: f(normal) }
         }
     }
 }
@@ -183,6 +183,8 @@ struct Tol {
     margin: f64,
     /// Unit lengths.
     unit: f64,
+    /// The rounding of a point's coordinates at their magnitude (far from the origin).
+    coords: f64,
 }
 
 /// How one comparison went.
@@ -209,6 +211,11 @@ fn check(
     what: &str,
 ) {
     tally.cases += 1;
+    // The oracle works about the start (exact subtractions of nearby f64 numbers), so that
+    // soups far from the origin keep their precision; `o` brings its points back.
+    let o = c;
+    let items: Vec<Vec<DVec3>> = items.iter().map(|it| it.iter().map(|&p| p - o).collect()).collect();
+    let c = DVec3::ZERO;
     let truths: Vec<Truth> = items.iter().map(|it| first_contact(it, c, d, r)).collect();
     let ambiguous = truths.iter().any(|t| match *t {
         Truth::Start { dist, .. } => dist > r - tol.band,
@@ -235,17 +242,19 @@ fn check(
             .iter()
             .filter_map(|t| if let Truth::Start { dist: o, .. } = t { Some(*o) } else { None })
             .collect();
-        if others.iter().filter(|&&o| (o - dist).abs() < tol.len).count() == 1 {
+        // (An ellipsoid's deepest item is the deepest in the world, not in the unit space.)
+        if others.iter().filter(|&&o| (o - dist).abs() < tol.len).count() == 1 && distance.is_some() {
             assert_eq!(index, i, "{what}: deepest item");
         }
-        let distance_true = dist - r;
-        assert!(
-            (distance - distance_true).abs() <= tol.len,
-            "{what}: distance {distance} vs {distance_true}"
-        );
-        if dist > tol.len * 1e3 {
+        if let Some(distance) = distance {
+            let distance_true = dist - r;
+            let diff = (distance - distance_true).abs();
+            assert!(diff <= tol.len, "{what}: distance {distance} vs {distance_true}, difference {diff:e}");
+        }
+        if dist > tol.len * 1e3 && distance.is_some() {
             let n = (c - cl.point).normalize();
-            assert!((normal - n).length() <= tol.len * 1e3 / dist, "{what}: normal {normal} vs {n}");
+            let diff = (normal.normalize() - n).length();
+            assert!(diff <= tol.len * 1e3 / dist, "{what}: normal {normal} vs {n}, difference {diff:e}");
         }
         return;
     }
@@ -276,10 +285,11 @@ fn check(
         .count();
     if ties == 1 {
         assert_eq!(index, i, "{what}: item hit");
+        let point = point - o;
         let on = closest(&items[index], point).dist;
-        assert!(on <= tol.len, "{what}: point {point} is {on:e} off the item");
+        assert!(on <= tol.len + tol.coords, "{what}: point {point} is {on:e} off the item");
         let at = c + d * toi;
-        let slack = tol.len + toi_tol * d.length();
+        let slack = tol.len + tol.coords + toi_tol * d.length();
         assert!((point - cl.point).length() <= slack * 1e2, "{what}: point {point} vs {}", cl.point);
         assert!((normal.length() - 1.0).abs() <= tol.unit, "{what}: normal {normal} not unit");
         let n = (at - point) / r;
@@ -294,58 +304,153 @@ fn check(
     }
 }
 
-/// Random soups of 1 to 4 items against random motions of a sphere: the oracle's answers.
-fn random_soups<V: Dim>(seed: u64, cases: usize, scale: f64)
+/// The frame of an ellipsoid's unit sphere, in f64 from the pose's own numbers.
+fn frame<V: Dim>(pose: &Pose<V>, radii: V) -> Frame
+where
+    V::Rotation: FromParts + RotF64<V>,
+{
+    let col = |i: usize| {
+        let mut a = [0.0; 3];
+        a[i] = 1.0;
+        DVec3::from_array(pose.rotation.rotate_f64(a, [0.0; 3]))
+    };
+    let mut radii = f(radii);
+    if V::DIM == 2 {
+        radii.z = 1.0;
+    }
+    let cols = if V::DIM == 2 { [col(0), col(1), DVec3::Z] } else { [col(0), col(1), col(2)] };
+    Frame { cols, centre: f(pose.translation), radii }
+}
+
+/// An ellipsoid's answer read in its unit sphere's space (the world distance of an overlap
+/// is checked elsewhere, against closed forms).
+fn seen_unit(s: Seen, fr: &Frame) -> Seen {
+    match s {
+        Seen::Hit { toi, point, normal, feature, index } => Seen::Hit {
+            toi,
+            point: fr.to_unit(point),
+            normal: (fr.vec_to_unit(normal) * fr.radii * fr.radii).normalize(),
+            feature,
+            index,
+        },
+        Seen::Within { index, normal, .. } => {
+            Seen::Within { index, distance: None, normal: fr.vec_to_unit(normal) }
+        }
+        Seen::Miss => Seen::Miss,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Shape {
+    Sphere,
+    Ellipsoid,
+}
+
+/// Random soups of 1 to 4 items against random motions of a sphere or an ellipsoid, all
+/// scaled by `scale` and moved by `offset` from the origin: the oracle's answers.
+fn random_soups<V: Dim>(seed: u64, cases: usize, scale: f64, offset: f64, shape: Shape)
 where
     V::Rotation: FromParts + RotF64<V>,
 {
     let mut r = rng(seed);
     let e = eps::<V>();
-    let tol = Tol {
-        band: 2e3 * e * scale,
-        toi: 1e3 * e,
-        len: 1e3 * e * scale,
-        margin: 1e4 * e * scale,
-        unit: 10.0 * e,
-    };
+    let shift = point::<V>(&mut r, 1.0).normalize() * offset;
     let mut tally = Tally::default();
     for case in 0..cases {
         let k = r.random_range(1..=4);
         let items: Vec<Vec<DVec3>> = (0..k).map(|_| random_item::<V>(&mut r)).collect();
         let radius = r.random_range(0.05..0.4);
+        let radii =
+            DVec3::new(r.random_range(0.05..0.4), r.random_range(0.05..0.4), r.random_range(0.05..0.4));
+        let rot = common::rotation::<V>(&mut r);
         let dir = point::<V>(&mut r, 1.0).normalize_or(DVec3::X);
         let start = dir * r.random_range(0.8..2.5);
         let target = point::<V>(&mut r, 0.8);
         let d = (target - start) * r.random_range(0.3..1.3);
         // Scale everything and round it to V; the oracle sees the rounded numbers.
+        let world = |p: DVec3| p * scale + shift;
         let items_v: Vec<V::Item> =
-            items.iter().map(|it| V::item(&it.iter().map(|&p| p * scale).collect::<Vec<_>>())).collect();
-        let (c, dv, rv) = (v::<V>(start * scale), v::<V>(d * scale), real::<V>(radius * scale));
-        let got = seen(V::sweep(c, rv, dv, &items_v, BackFaces::Hit));
+            items.iter().map(|it| V::item(&it.iter().map(|&p| world(p)).collect::<Vec<_>>())).collect();
         let oracle_items: Vec<Vec<DVec3>> = items_v.iter().map(V::corners).collect();
-        let what = format!("case {case} (scale {scale:e})");
-        check(&got, &oracle_items, f(c), f(dv), rv.to_f64(), &tol, &mut tally, &what);
+        let (c, dv) = (v::<V>(world(start)), v::<V>(d * scale));
+        let what = format!("{shape:?} case {case} (scale {scale:e}, offset {offset:e})");
+        // Tolerances: a few hundred roundings of the local coordinates (the differences of
+        // nearby coordinates far from the origin are exact).
+        let amp = 1.0;
+        let coords = 4.0 * e * (offset + 3.0 * scale);
+        match shape {
+            Shape::Sphere => {
+                let rv = real::<V>(radius * scale);
+                let got = seen(V::sweep(c, rv, dv, &items_v, BackFaces::Hit));
+                let s = scale * amp;
+                let tol = Tol {
+                    band: 2e3 * e * s,
+                    toi: 1e2 * e * amp,
+                    len: 1e3 * e * s,
+                    margin: 1e4 * e * s,
+                    unit: 10.0 * e,
+                    coords,
+                };
+                check(&got, &oracle_items, f(c), f(dv), rv.to_f64(), &tol, &mut tally, &what);
+            }
+            Shape::Ellipsoid => {
+                let el = Ellipsoid::new(v::<V>(radii * scale));
+                let pose = Pose::new(c, rot);
+                let fr = frame(&pose, el.radii);
+                let got = seen_unit(seen(V::sweep_ell(&el, &pose, dv, &items_v, BackFaces::Hit)), &fr);
+                let unit_items: Vec<Vec<DVec3>> =
+                    oracle_items.iter().map(|it| it.iter().map(|&p| fr.to_unit(p)).collect()).collect();
+                // Lengths in the unit sphere's space: the world's over the smallest semi-axis.
+                let s = amp / 0.05;
+                let tol = Tol {
+                    band: 2e3 * e * s,
+                    toi: 1e2 * e * s,
+                    len: 1e3 * e * s,
+                    margin: 1e4 * e * s,
+                    unit: 10.0 * e,
+                    coords,
+                };
+                check(&got, &unit_items, DVec3::ZERO, fr.vec_to_unit(f(dv)), 1.0, &tol, &mut tally, &what);
+            }
+        }
     }
     assert_mixed(tally.hits, tally.cases, "random soups");
     assert!(tally.ambiguous * 50 < cases, "too many ambiguous cases: {tally:?}");
     assert!(tally.feature_checked * 2 > tally.hits, "features rarely checked: {tally:?}");
-    eprintln!("{} scale {scale:e}: {tally:?}", std::any::type_name::<V>());
+    eprintln!("{} {shape:?} scale {scale:e} offset {offset:e}: {tally:?}", std::any::type_name::<V>());
 }
 
 #[test]
 fn random_soups_against_the_oracle() {
-    random_soups::<DVec3>(1, 3000, 1.0);
-    random_soups::<Vec3>(2, 3000, 1.0);
-    random_soups::<DVec2>(3, 3000, 1.0);
-    random_soups::<Vec2>(4, 3000, 1.0);
+    random_soups::<DVec3>(1, 3000, 1.0, 0.0, Shape::Sphere);
+    random_soups::<Vec3>(2, 3000, 1.0, 0.0, Shape::Sphere);
+    random_soups::<DVec2>(3, 3000, 1.0, 0.0, Shape::Sphere);
+    random_soups::<Vec2>(4, 3000, 1.0, 0.0, Shape::Sphere);
 }
 
 #[test]
-fn tiny_and_huge_scales() {
+fn random_ellipsoids_against_the_oracle() {
+    random_soups::<DVec3>(11, 2000, 1.0, 0.0, Shape::Ellipsoid);
+    random_soups::<Vec3>(12, 2000, 1.0, 0.0, Shape::Ellipsoid);
+    random_soups::<DVec2>(13, 2000, 1.0, 0.0, Shape::Ellipsoid);
+    random_soups::<Vec2>(14, 2000, 1.0, 0.0, Shape::Ellipsoid);
+}
+
+/// Tiny and huge soups, and soups far from the origin (where the coordinates' own rounding
+/// sets the precision: a thousand units away in f32, a million in f64).
+#[test]
+fn tiny_huge_and_far() {
     for scale in [1.0e-6, 1.0e6] {
-        random_soups::<DVec3>(5, 1000, scale);
-        random_soups::<Vec3>(6, 1000, scale);
-        random_soups::<DVec2>(7, 1000, scale);
-        random_soups::<Vec2>(8, 1000, scale);
+        random_soups::<DVec3>(5, 1000, scale, 0.0, Shape::Sphere);
+        random_soups::<Vec3>(6, 1000, scale, 0.0, Shape::Sphere);
+        random_soups::<DVec2>(7, 1000, scale, 0.0, Shape::Sphere);
+        random_soups::<Vec2>(8, 1000, scale, 0.0, Shape::Sphere);
+        random_soups::<Vec3>(9, 500, scale, 0.0, Shape::Ellipsoid);
     }
+    random_soups::<DVec3>(21, 1000, 1.0, 1.0e6, Shape::Sphere);
+    random_soups::<Vec3>(22, 1000, 1.0, 1.0e3, Shape::Sphere);
+    random_soups::<DVec2>(23, 1000, 1.0, 1.0e6, Shape::Sphere);
+    random_soups::<Vec2>(24, 1000, 1.0, 1.0e3, Shape::Sphere);
+    random_soups::<DVec3>(25, 500, 1.0, 1.0e6, Shape::Ellipsoid);
+    random_soups::<Vec3>(26, 500, 1.0, 1.0e3, Shape::Ellipsoid);
 }
