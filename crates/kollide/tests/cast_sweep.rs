@@ -5,6 +5,8 @@
 //! sticking on the seams of a floor); grazes; tiny and huge scales; degenerate input.
 
 mod common;
+#[path = "common/sweep_dim.rs"]
+mod sweep_dim;
 #[path = "common/sweep_oracle.rs"]
 mod sweep_oracle;
 
@@ -18,115 +20,8 @@ use kollide::query::cast::{
 use kollide::shape::Ellipsoid;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use sweep_dim::{check, eps, f, frame, point, real, seen, seen_unit, v, Dim, Shape, Tally, Tol};
 use sweep_oracle::{closest, first_contact, Frame, Region, Truth};
-
-/// What the tests need of a dimension: its items (triangles or segments) and its sweeps.
-trait Dim: Vector
-where
-    Self::Rotation: FromParts + RotF64<Self>,
-{
-    type Item: Copy + std::fmt::Debug;
-    fn item(pts: &[DVec3]) -> Self::Item;
-    fn corners(item: &Self::Item) -> Vec<DVec3>;
-    fn sweep(c: Self, r: Self::Real, d: Self, items: &[Self::Item], bf: BackFaces) -> SweepOutcome<Self>;
-    fn sweep_ell(
-        e: &Ellipsoid<Self>,
-        pose: &Pose<Self>,
-        d: Self,
-        items: &[Self::Item],
-        bf: BackFaces,
-    ) -> SweepOutcome<Self>;
-}
-
-macro_rules! dim3 {
-    ($v:ty) => {
-        impl Dim for $v {
-            type Item = [$v; 3];
-            fn item(p: &[DVec3]) -> Self::Item {
-                [v(p[0]), v(p[1]), v(p[2])]
-            }
-            fn corners(item: &Self::Item) -> Vec<DVec3> {
-                item.iter().map(|&p| f(p)).collect()
-            }
-            fn sweep(
-                c: Self,
-                r: Self::Real,
-                d: Self,
-                items: &[Self::Item],
-                bf: BackFaces,
-            ) -> SweepOutcome<Self> {
-                sweep_sphere(c, r, d, items, bf)
-            }
-            fn sweep_ell(
-                e: &Ellipsoid<Self>,
-                pose: &Pose<Self>,
-                d: Self,
-                items: &[Self::Item],
-                bf: BackFaces,
-            ) -> SweepOutcome<Self> {
-                sweep_ellipsoid(e, pose, d, items, bf)
-            }
-        }
-    };
-}
-macro_rules! dim2 {
-    ($v:ty) => {
-        impl Dim for $v {
-            type Item = [$v; 2];
-            fn item(p: &[DVec3]) -> Self::Item {
-                [v(p[0]), v(p[1])]
-            }
-            fn corners(item: &Self::Item) -> Vec<DVec3> {
-                item.iter().map(|&p| f(p)).collect()
-            }
-            fn sweep(
-                c: Self,
-                r: Self::Real,
-                d: Self,
-                items: &[Self::Item],
-                bf: BackFaces,
-            ) -> SweepOutcome<Self> {
-                sweep_circle(c, r, d, items, bf)
-            }
-            fn sweep_ell(
-                e: &Ellipsoid<Self>,
-                pose: &Pose<Self>,
-                d: Self,
-                items: &[Self::Item],
-                bf: BackFaces,
-            ) -> SweepOutcome<Self> {
-                sweep_ellipse(e, pose, d, items, bf)
-            }
-        }
-    };
-}
-dim3!(Vec3);
-dim3!(DVec3);
-dim2!(Vec2);
-dim2!(DVec2);
-
-/// f64 (z = 0 in 2D) from a kollide vector, and back (rounded for f32).
-fn f<V: Vector>(p: V) -> DVec3 {
-    DVec3::from_array(p.to_f64_array())
-}
-fn v<V: Vector>(p: DVec3) -> V {
-    V::from_f64_array(p.to_array())
-}
-fn real<V: Vector>(x: f64) -> V::Real {
-    V::Real::from_f64(x)
-}
-fn eps<V: Vector>() -> f64 {
-    V::Real::EPSILON.to_f64()
-}
-
-/// A random point of `[-s, s]^DIM` (z = 0 in 2D).
-fn point<V: Vector>(r: &mut ChaCha8Rng, s: f64) -> DVec3 {
-    let mut p = DVec3::new(r.random_range(-s..s), r.random_range(-s..s), r.random_range(-s..s));
-    if V::DIM == 2 {
-        p.z = 0.0;
-    }
-    p
-}
 
 /// A random triangle (segment), corners in `[-1, 1]^DIM`; one in ten without area.
 fn random_item<V: Dim>(r: &mut ChaCha8Rng) -> Vec<DVec3>
@@ -141,209 +36,6 @@ where
         pts[last] = if r.random_bool(0.5) { pts[0] } else { pts[0].lerp(pts[1], r.random_range(-0.5..1.5)) };
     }
     pts
-}
-
-/// An outcome read in f64.
-#[derive(Debug)]
-enum Seen {
-    Hit { toi: f64, point: DVec3, normal: DVec3, feature: SweepFeature, index: usize },
-    Miss,
-    Within { index: usize, distance: Option<f64>, normal: DVec3 },
-}
-
-fn seen<V: Vector>(o: SweepOutcome<V>) -> Seen {
-    match o {
-        SweepOutcome::Hit(SweepHit { toi, point, normal, feature, index }) => {
-            Seen::Hit { toi: toi.to_f64(), point: f(point), normal: f(normal), feature, index }
-        }
-        SweepOutcome::Miss => Seen::Miss,
-        SweepOutcome::StartedWithin { index, distance, normal } => {
-            Seen::Within { index, distance: Some(distance.to_f64()), normal: f(normal) }
-        }
-    }
-}
-
-fn region(f: SweepFeature) -> Region {
-    match f {
-        SweepFeature::Face => Region::Face,
-        SweepFeature::Edge => Region::Edge,
-        SweepFeature::Vertex => Region::Vertex,
-    }
-}
-
-/// The tolerances of one comparison, in the oracle's space.
-struct Tol {
-    /// Distances within this of the radius (depths, clearances) are a matter of rounding.
-    band: f64,
-    /// Times of impact.
-    toi: f64,
-    /// Points and normals (lengths, and differences of unit vectors).
-    len: f64,
-    /// Regions closer than this to another region may come out as either.
-    margin: f64,
-    /// Unit lengths.
-    unit: f64,
-    /// The rounding of a point's coordinates at their magnitude (far from the origin).
-    coords: f64,
-}
-
-/// How one comparison went.
-#[derive(Default, Debug)]
-struct Tally {
-    cases: usize,
-    hits: usize,
-    ambiguous: usize,
-    feature_checked: usize,
-    max_toi_err: f64,
-}
-
-/// Checks one sweep (read in the oracle's space by `map`, identity for spheres) against
-/// the oracle on `items` (the oracle's corners), the sphere of radius `r` from `c` by `d`.
-#[allow(clippy::too_many_arguments)]
-fn check(
-    got: &Seen,
-    items: &[Vec<DVec3>],
-    c: DVec3,
-    d: DVec3,
-    r: f64,
-    tol: &Tol,
-    tally: &mut Tally,
-    what: &str,
-) {
-    tally.cases += 1;
-    // The oracle works about the start (exact subtractions of nearby f64 numbers), so that
-    // soups far from the origin keep their precision; `o` brings its points back.
-    let o = c;
-    let items: Vec<Vec<DVec3>> = items.iter().map(|it| it.iter().map(|&p| p - o).collect()).collect();
-    let c = DVec3::ZERO;
-    let truths: Vec<Truth> = items.iter().map(|it| first_contact(it, c, d, r)).collect();
-    let ambiguous = truths.iter().any(|t| match *t {
-        Truth::Start { dist, .. } => dist > r - tol.band,
-        Truth::Hit { depth, t, .. } => depth < tol.band || t > 1.0 - tol.toi,
-        Truth::Miss { clearance } => clearance < tol.band,
-    });
-    if ambiguous {
-        tally.ambiguous += 1;
-        return;
-    }
-    let within = truths.iter().enumerate().filter_map(|(i, t)| match *t {
-        Truth::Start { dist, closest } => Some((i, dist, closest)),
-        _ => None,
-    });
-    let deepest = within.fold(None::<(usize, f64, sweep_oracle::Closest)>, |b, x| match b {
-        Some(b) if b.1 <= x.1 => Some(b),
-        _ => Some(x),
-    });
-    if let Some((i, dist, cl)) = deepest {
-        let Seen::Within { index, distance, normal } = *got else {
-            panic!("{what}: expected started-within, got {got:?}")
-        };
-        let others: Vec<f64> = truths
-            .iter()
-            .filter_map(|t| if let Truth::Start { dist: o, .. } = t { Some(*o) } else { None })
-            .collect();
-        // (An ellipsoid's deepest item is the deepest in the world, not in the unit space.)
-        if others.iter().filter(|&&o| (o - dist).abs() < tol.len).count() == 1 && distance.is_some() {
-            assert_eq!(index, i, "{what}: deepest item");
-        }
-        if let Some(distance) = distance {
-            let distance_true = dist - r;
-            let diff = (distance - distance_true).abs();
-            assert!(diff <= tol.len, "{what}: distance {distance} vs {distance_true}, difference {diff:e}");
-        }
-        if dist > tol.len * 1e3 && distance.is_some() {
-            let n = (c - cl.point).normalize();
-            let diff = (normal.normalize() - n).length();
-            assert!(diff <= tol.len * 1e3 / dist, "{what}: normal {normal} vs {n}, difference {diff:e}");
-        }
-        return;
-    }
-    let first = truths.iter().enumerate().filter_map(|(i, t)| match *t {
-        Truth::Hit { t, cos, closest, .. } => Some((i, t, cos, closest)),
-        _ => None,
-    });
-    let first = first.fold(None::<(usize, f64, f64, sweep_oracle::Closest)>, |b, x| match b {
-        Some(b) if b.1 <= x.1 => Some(b),
-        _ => Some(x),
-    });
-    let Some((i, t, cos, cl)) = first else {
-        assert!(matches!(got, Seen::Miss), "{what}: expected a miss, got {got:?}");
-        return;
-    };
-    tally.hits += 1;
-    let Seen::Hit { toi, point, normal, feature, index } = *got else {
-        panic!("{what}: expected a hit at {t}, got {got:?}")
-    };
-    // A grazing contact moves fast along the path for a small change of distance.
-    let toi_tol = tol.toi / cos.max(1.0e-3);
-    let err = (toi - t).abs();
-    tally.max_toi_err = tally.max_toi_err.max(err * cos.max(1.0e-3) / tol.toi);
-    assert!(err <= toi_tol, "{what}: toi {toi} vs {t}, difference {err:e} > {toi_tol:e} (cos {cos:.3e})");
-    let ties = truths
-        .iter()
-        .filter(|x| matches!(x, Truth::Hit { t: o, .. } if (o - t).abs() <= 2.0 * toi_tol))
-        .count();
-    if ties == 1 {
-        assert_eq!(index, i, "{what}: item hit");
-        let point = point - o;
-        let on = closest(&items[index], point).dist;
-        assert!(on <= tol.len + tol.coords, "{what}: point {point} is {on:e} off the item");
-        let at = c + d * toi;
-        let slack = tol.len + tol.coords + toi_tol * d.length();
-        assert!((point - cl.point).length() <= slack * 1e2, "{what}: point {point} vs {}", cl.point);
-        assert!((normal.length() - 1.0).abs() <= tol.unit, "{what}: normal {normal} not unit");
-        let n = (at - point) / r;
-        assert!(
-            (normal - n).length() <= slack * 1e2 / r,
-            "{what}: normal {normal} vs (centre - point) / r = {n}"
-        );
-        if cl.margin > tol.margin {
-            tally.feature_checked += 1;
-            assert_eq!(region(feature), cl.region, "{what}: feature (margin {:e})", cl.margin);
-        }
-    }
-}
-
-/// The frame of an ellipsoid's unit sphere, in f64 from the pose's own numbers.
-fn frame<V: Dim>(pose: &Pose<V>, radii: V) -> Frame
-where
-    V::Rotation: FromParts + RotF64<V>,
-{
-    let col = |i: usize| {
-        let mut a = [0.0; 3];
-        a[i] = 1.0;
-        DVec3::from_array(pose.rotation.rotate_f64(a, [0.0; 3]))
-    };
-    let mut radii = f(radii);
-    if V::DIM == 2 {
-        radii.z = 1.0;
-    }
-    let cols = if V::DIM == 2 { [col(0), col(1), DVec3::Z] } else { [col(0), col(1), col(2)] };
-    Frame { cols, centre: f(pose.translation), radii }
-}
-
-/// An ellipsoid's answer read in its unit sphere's space (the world distance of an overlap
-/// is checked elsewhere, against closed forms).
-fn seen_unit(s: Seen, fr: &Frame) -> Seen {
-    match s {
-        Seen::Hit { toi, point, normal, feature, index } => Seen::Hit {
-            toi,
-            point: fr.to_unit(point),
-            normal: (fr.vec_to_unit(normal) * fr.radii * fr.radii).normalize(),
-            feature,
-            index,
-        },
-        Seen::Within { index, normal, .. } => {
-            Seen::Within { index, distance: None, normal: fr.vec_to_unit(normal) }
-        }
-        Seen::Miss => Seen::Miss,
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum Shape {
-    Sphere,
-    Ellipsoid,
 }
 
 /// Random soups of 1 to 4 items against random motions of a sphere or an ellipsoid, all
@@ -453,4 +145,284 @@ fn tiny_huge_and_far() {
     random_soups::<Vec2>(24, 1000, 1.0, 1.0e3, Shape::Sphere);
     random_soups::<DVec3>(25, 500, 1.0, 1.0e6, Shape::Ellipsoid);
     random_soups::<Vec3>(26, 500, 1.0, 1.0e3, Shape::Ellipsoid);
+}
+
+// ---------------------------------------------------------------------------------------
+// Scenes: the classic failures of the method, with closed forms where there are some.
+
+/// Lifts a scene drawn in the (x, y) plane to the dimension: a segment in 2D, the strip
+/// of two triangles it sweeps along z in `[-zr, zr]` in 3D (front on the same side).
+fn strip<V: Dim>(a: DVec3, b: DVec3, zr: f64) -> Vec<Vec<DVec3>>
+where
+    V::Rotation: FromParts + RotF64<V>,
+{
+    if V::DIM == 2 {
+        return vec![vec![a, b]];
+    }
+    let (dz, d2) = (DVec3::Z * zr, DVec3::Z * zr);
+    // Front of segment (a, b) in 2D: (b - a) turned clockwise; (b - a) x z gives the same.
+    vec![vec![a - dz, b - dz, b + d2], vec![a - dz, b + d2, a + d2]]
+}
+
+fn items_of<V: Dim>(scene: &[Vec<DVec3>]) -> Vec<V::Item>
+where
+    V::Rotation: FromParts + RotF64<V>,
+{
+    scene.iter().map(|it| V::item(it)).collect()
+}
+
+/// A sphere resting on a floor of many pieces (at a height that does not round evenly,
+/// tilted by a random rotation in 3D) slides along it in many directions without a hit,
+/// across every seam; sliding into a wall it stops at the closed-form time, on the wall.
+fn floor_and_wall<V: Dim>(seed: u64)
+where
+    V::Rotation: FromParts + RotF64<V>,
+{
+    let mut r = rng(seed);
+    let (h, rad, wall_x) = (0.3, 0.5, 3.0);
+    let mut scene = Vec::new();
+    for i in -6..6 {
+        let (x0, x1) = (0.5 * i as f64, 0.5 * (i + 1) as f64);
+        // Floor pieces front up: in 2D from +x to -x (clockwise turn of -x is +y).
+        scene.extend(strip::<V>(DVec3::new(x1, h, 0.0), DVec3::new(x0, h, 0.0), 0.25));
+    }
+    let walls = scene.len();
+    scene.extend(strip::<V>(DVec3::new(wall_x, h, 0.0), DVec3::new(wall_x, h + 3.0, 0.0), 3.0));
+    // 3D: the floor strips cover z in [-0.25, 0.25] only; tile them along z.
+    if V::DIM == 3 {
+        let base: Vec<Vec<DVec3>> = scene[..walls].to_vec();
+        for k in [-4.0, -3.0, -2.0, -1.0, 1.0, 2.0, 3.0, 4.0] {
+            scene.extend(base.iter().map(|t| t.iter().map(|&p| p + DVec3::Z * 0.5 * k).collect::<Vec<_>>()));
+        }
+    }
+    let turn = if V::DIM == 3 {
+        glam::DQuat::from_rotation_y(0.3) * glam::DQuat::from_rotation_x(0.2)
+    } else {
+        glam::DQuat::IDENTITY
+    };
+    let place = |p: DVec3| turn * p + DVec3::new(0.25, -0.1, 0.125);
+    let world: Vec<Vec<DVec3>> = scene.iter().map(|t| t.iter().map(|&p| place(p)).collect()).collect();
+    let items = items_of::<V>(&world);
+    let up = turn * DVec3::Y;
+    let tol = 1e3 * eps::<V>();
+    for case in 0..400 {
+        // Over the floor (x in [-3, 3], z in [-2.25, 2.25]).
+        let mut p = point::<V>(&mut r, 1.5);
+        p.x *= 4.0 / 3.0;
+        p.y = h + rad;
+        let mut dir = point::<V>(&mut r, 1.0);
+        dir.y = 0.0;
+        let mut d = dir.normalize_or(DVec3::X) * r.random_range(0.1..2.0);
+        // Stay short of the wall.
+        let room = wall_x - rad - 0.01 - p.x;
+        if d.x > room {
+            d *= room / d.x;
+        }
+        let (c, dv) = (v::<V>(place(p)), v::<V>(turn * d));
+        let out = V::sweep(c, real::<V>(rad), dv, &items, BackFaces::Hit);
+        assert!(matches!(out, SweepOutcome::Miss), "case {case}: sliding from {p} by {d} gave {out:?}");
+        // Into the wall, along x (and some z).
+        let dz = if V::DIM == 3 { r.random_range(-0.3..0.3) } else { 0.0 };
+        let d = DVec3::new(wall_x - p.x, 0.0, dz);
+        let out = V::sweep(c, real::<V>(rad), v::<V>(turn * d), &items, BackFaces::Hit);
+        let SweepOutcome::Hit(hit) = out else { panic!("case {case}: into the wall gave {out:?}") };
+        let t = (wall_x - rad - p.x) / d.x;
+        common::assert_close(hit.toi.to_f64(), t, tol * 10.0, "wall toi");
+        assert!(
+            (walls..walls + if V::DIM == 3 { 2 } else { 1 }).contains(&hit.index),
+            "wall index {}",
+            hit.index
+        );
+        assert!((f(hit.normal) - turn * DVec3::NEG_X).length() < tol, "wall normal {:?}", hit.normal);
+        // A little into the floor: a hit at once.
+        let down = v::<V>(turn * (DVec3::new(1.0, -0.1, 0.0)));
+        let out = V::sweep(c, real::<V>(rad), down, &items, BackFaces::Hit);
+        let SweepOutcome::Hit(hit) = out else { panic!("case {case}: into the floor gave {out:?}") };
+        let wall = walls..walls + if V::DIM == 3 { 2 } else { 1 };
+        assert!(
+            hit.toi.to_f64() == 0.0 && !wall.contains(&hit.index),
+            "case {case}: into the floor gave {hit:?}"
+        );
+        assert!((f(hit.normal) - up).length() < 1e-2, "floor normal {:?}", hit.normal);
+    }
+}
+
+#[test]
+fn sliding_on_a_floor_never_sticks_and_walls_stop() {
+    floor_and_wall::<DVec3>(31);
+    floor_and_wall::<Vec3>(32);
+    floor_and_wall::<DVec2>(33);
+    floor_and_wall::<Vec2>(34);
+}
+
+/// The oracle's answer for a scene, checked against the sweep of a sphere (`None`) or an
+/// ellipsoid at `pose`; returns whether the oracle saw a hit.
+fn against_oracle<V: Dim>(
+    scene: &[Vec<DVec3>],
+    c: DVec3,
+    d: DVec3,
+    shape: Option<(DVec3, V::Rotation)>,
+    rad: f64,
+    tally: &mut Tally,
+    what: &str,
+) where
+    V::Rotation: FromParts + RotF64<V>,
+{
+    let items = items_of::<V>(scene);
+    let corners: Vec<Vec<DVec3>> = items.iter().map(V::corners).collect();
+    let (cv, dv) = (v::<V>(c), v::<V>(d));
+    let e = eps::<V>();
+    let tol = |s: f64| Tol {
+        band: 2e3 * e * s,
+        toi: 1e2 * e * s,
+        len: 1e3 * e * s,
+        margin: 1e4 * e * s,
+        unit: 10.0 * e,
+        coords: 40.0 * e,
+    };
+    match shape {
+        None => {
+            let rv = real::<V>(rad);
+            let got = seen(V::sweep(cv, rv, dv, &items, BackFaces::Hit));
+            check(&got, &corners, f(cv), f(dv), rv.to_f64(), &tol(4.0), tally, what);
+        }
+        Some((radii, rot)) => {
+            let el = Ellipsoid::new(v::<V>(radii));
+            let pose = Pose::new(cv, rot);
+            let fr = frame(&pose, el.radii);
+            let got = seen_unit(seen(V::sweep_ell(&el, &pose, dv, &items, BackFaces::Hit)), &fr);
+            let unit: Vec<Vec<DVec3>> =
+                corners.iter().map(|it| it.iter().map(|&p| fr.to_unit(p)).collect()).collect();
+            check(&got, &unit, DVec3::ZERO, fr.vec_to_unit(f(dv)), 1.0, &tol(40.0), tally, what);
+        }
+    }
+}
+
+/// A sharp 30-degree ridge (two faces meeting at an edge along z) met from every side,
+/// including along directions at 30 degrees to the edge, and the concave 30-degree corner
+/// between a floor and a ramp met by a sphere sliding along the floor.
+fn ridge<V: Dim>(seed: u64)
+where
+    V::Rotation: FromParts + RotF64<V>,
+{
+    let mut r = rng(seed);
+    let half = 15f64.to_radians();
+    let (up, down) =
+        (DVec3::new(-half.cos(), half.sin(), 0.0) * 5.0, DVec3::new(-half.cos(), -half.sin(), 0.0) * 5.0);
+    // Fronts outwards: the upper face up, the lower face down.
+    let mut scene = strip::<V>(up, DVec3::ZERO, 5.0);
+    scene.extend(strip::<V>(DVec3::ZERO, down, 5.0));
+    let mut tally = Tally::default();
+    for case in 0..1000 {
+        let rad = r.random_range(0.05..0.5);
+        // On a face or the edge.
+        let x = if case % 4 == 0 { 0.0 } else { r.random_range(-0.3..0.0) };
+        let target = DVec3::new(x, x * half.tan() * if r.random_bool(0.5) { 1.0 } else { -1.0 }, 0.0);
+        let mut dir = point::<V>(&mut r, 1.0).normalize_or(DVec3::X);
+        if dir.x < 0.2 {
+            dir.x = 0.2 + dir.x.abs();
+        }
+        if V::DIM == 3 && case % 2 == 0 {
+            // At 30 degrees to the edge.
+            let a = r.random_range(0.0..std::f64::consts::TAU);
+            dir = DVec3::new(
+                0.5 * a.cos().abs(),
+                0.5 * a.sin(),
+                30f64.to_radians().cos() * if a > 3.0 { 1.0 } else { -1.0 },
+            );
+        }
+        let start = target + dir.normalize() * (rad + r.random_range(0.2..2.0));
+        let d = (target - start) * 1.5;
+        let shape = (case % 3 == 0).then(|| (DVec3::new(0.3, 0.1, 0.2), common::rotation::<V>(&mut r)));
+        let before = tally.hits + tally.within + tally.ambiguous;
+        against_oracle::<V>(&scene, start, d, shape, rad, &mut tally, &format!("ridge case {case}"));
+        // Aimed at the ridge: every one that starts clear hits.
+        assert!(tally.hits + tally.within + tally.ambiguous == before + 1, "ridge case {case}: no hit");
+    }
+    assert!(tally.ambiguous * 100 < tally.cases && tally.within * 10 < tally.cases, "{tally:?}");
+    // The concave corner: floor y = 0 for x < 0, ramp up at 30 degrees for x > 0.
+    let ramp = 30f64.to_radians();
+    let mut scene = strip::<V>(DVec3::ZERO, DVec3::new(-5.0, 0.0, 0.0), 5.0);
+    scene.extend(strip::<V>(DVec3::new(5.0 * ramp.cos(), 5.0 * ramp.sin(), 0.0), DVec3::ZERO, 5.0));
+    let items = items_of::<V>(&scene);
+    for rad in [0.1, 0.5, 1.0] {
+        let x0 = -3.0;
+        let out = V::sweep(
+            v::<V>(DVec3::new(x0, rad, 0.0)),
+            real::<V>(rad),
+            v::<V>(DVec3::X * 4.0),
+            &items,
+            BackFaces::Hit,
+        );
+        let SweepOutcome::Hit(hit) = out else { panic!("concave corner: {out:?}") };
+        // The centre touches the ramp plane (normal (-sin, cos)) at x = -r (1 - cos) / sin.
+        let x = -rad * (1.0 - ramp.cos()) / ramp.sin();
+        common::assert_close(hit.toi.to_f64(), (x - x0) / 4.0, 1e2 * eps::<V>(), "concave corner toi");
+        assert_eq!(hit.feature, SweepFeature::Face);
+        assert!((f(hit.normal) - DVec3::new(-ramp.sin(), ramp.cos(), 0.0)).length() < 1e2 * eps::<V>());
+    }
+}
+
+#[test]
+fn shallow_ridges_are_never_passed_through() {
+    ridge::<DVec3>(41);
+    ridge::<Vec3>(42);
+    ridge::<DVec2>(43);
+    ridge::<Vec2>(44);
+}
+
+/// A box-shaped house of 12 triangles turned 30 degrees about the vertical, spheres and
+/// ellipsoids thrown at its walls, edges and corners from all around: every one hits, at
+/// the oracle's time.
+#[test]
+fn the_turned_house_is_always_hit() {
+    fn house<V: Dim>(seed: u64)
+    where
+        V::Rotation: FromParts + RotF64<V>,
+    {
+        let mut r = rng(seed);
+        let h = DVec3::new(2.0, 1.25, 1.5);
+        let turn = glam::DQuat::from_rotation_y(30f64.to_radians());
+        let at = DVec3::new(10.0, 0.0, -4.0);
+        let corner = |i: usize| {
+            turn * (h * DVec3::new([-1.0, 1.0][i & 1], [-1.0, 1.0][(i >> 1) & 1], [-1.0, 1.0][i >> 2])) + at
+        };
+        // Each side as two triangles, wound outwards.
+        let sides = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+        let scene: Vec<Vec<DVec3>> = sides
+            .iter()
+            .flat_map(|s| {
+                [
+                    vec![corner(s[0]), corner(s[1]), corner(s[2])],
+                    vec![corner(s[0]), corner(s[2]), corner(s[3])],
+                ]
+            })
+            .collect();
+        let mut tally = Tally::default();
+        for case in 0..600 {
+            // At a corner, an edge's middle or anywhere on a side.
+            let target = match case % 3 {
+                0 => corner(r.random_range(0..8)),
+                1 => corner(r.random_range(0..8)).lerp(corner(r.random_range(0..8)), 0.5),
+                _ => {
+                    let t = &scene[r.random_range(0..12)];
+                    let (u, w) = (r.random_range(0.0..1.0), r.random_range(0.0..1.0));
+                    let (u, w) = if u + w > 1.0 { (1.0 - u, 1.0 - w) } else { (u, w) };
+                    t[0] + (t[1] - t[0]) * u + (t[2] - t[0]) * w
+                }
+            };
+            let start = at + gen_unit(&mut r) * r.random_range(4.0..8.0);
+            let d = (target - start) * 1.2;
+            let shape = (case % 2 == 1).then(|| (DVec3::new(0.4, 0.2, 0.3), common::rotation::<V>(&mut r)));
+            let before = tally.hits + tally.ambiguous;
+            against_oracle::<V>(&scene, start, d, shape, 0.3, &mut tally, &format!("house case {case}"));
+            assert!(tally.hits + tally.ambiguous == before + 1, "house case {case}: not a hit ({tally:?})");
+        }
+        assert!(tally.ambiguous * 50 < tally.cases, "{tally:?}");
+    }
+    fn gen_unit(r: &mut ChaCha8Rng) -> DVec3 {
+        point::<DVec3>(r, 1.0).normalize_or(DVec3::Y)
+    }
+    house::<DVec3>(51);
+    house::<Vec3>(52);
 }
