@@ -426,3 +426,158 @@ fn the_turned_house_is_always_hit() {
     house::<DVec3>(51);
     house::<Vec3>(52);
 }
+
+/// Grazing an edge (3D) or a corner (both) at a distance `r (1 - depth)` from it, turned by
+/// a random rotation: found at the closed-form time when deeper than rounding, not a hit
+/// when only touching or missing.
+fn grazes<V: Dim>(seed: u64, depth: f64)
+where
+    V::Rotation: FromParts + RotF64<V>,
+{
+    let mut r = rng(seed);
+    for case in 0..200 {
+        let rot = if V::DIM == 3 {
+            glam::DQuat::from_rotation_arc(DVec3::Y, point::<V>(&mut r, 1.0).normalize())
+        } else {
+            glam::DQuat::from_rotation_z(r.random_range(0.0..6.0))
+        };
+        let at = point::<V>(&mut r, 5.0);
+        let place = |p: DVec3| rot * p + at;
+        let rad = r.random_range(0.1..1.0);
+        // Corner: the triangle (segment) lies in x <= 0 and touches x = 0 at the origin
+        // only; the path runs along y at x = D. Edge (3D): the edge is the z axis, the face
+        // in y = 0, x <= 0, the path in z = 0 along (-1, 1) / sqrt 2 passing at D.
+        let edge = V::DIM == 3 && case % 2 == 0;
+        let item: Vec<DVec3> = match (V::DIM, edge) {
+            (2, _) => vec![DVec3::ZERO, DVec3::new(-2.0, 0.3, 0.0)],
+            (_, false) => vec![DVec3::ZERO, DVec3::new(-2.0, 0.0, 1.0), DVec3::new(-2.0, 0.3, -1.0)],
+            _ => vec![DVec3::new(0.0, 0.0, -1.0), DVec3::new(0.0, 0.0, 1.0), DVec3::new(-2.0, 0.0, 0.0)],
+        };
+        let items = [V::item(&item.iter().map(|&p| place(p)).collect::<Vec<_>>())];
+        let gap = rad * (1.0 - depth);
+        let (closest, dir) = if edge {
+            (DVec3::new(1.0, 1.0, 0.0).normalize() * gap, DVec3::new(-1.0, 1.0, 0.0).normalize())
+        } else {
+            (DVec3::new(gap, 0.0, 0.0), DVec3::Y)
+        };
+        let start = closest - dir * 3.0;
+        let (c, d) = (v::<V>(place(start)), v::<V>(rot * (dir * 6.0)));
+        let out = V::sweep(c, real::<V>(rad), d, &items, BackFaces::Hit);
+        if depth <= 0.0 {
+            assert!(matches!(out, SweepOutcome::Miss), "case {case}: a touch at depth {depth} gave {out:?}");
+            continue;
+        }
+        let SweepOutcome::Hit(hit) = out else {
+            panic!("case {case}: a graze at depth {depth} gave {out:?}")
+        };
+        let s = (rad * rad - gap * gap).sqrt();
+        // A graze moves fast along the path for a small change of distance: the time is good
+        // to the rounding of the distances over the approach cosine s / r.
+        let tol = 1e2 * eps::<V>() * (6.0 + at.length()) / (s / rad) / 6.0;
+        common::assert_close(hit.toi.to_f64(), (3.0 - s) / 6.0, tol, "graze toi");
+        assert_eq!(hit.feature, if edge { SweepFeature::Edge } else { SweepFeature::Vertex });
+        assert!(
+            (f(hit.point) - place(DVec3::ZERO)).length() < 1e3 * eps::<V>() * (1.0 + at.length()) / (s / rad)
+        );
+    }
+}
+
+#[test]
+fn grazing_edges_and_corners() {
+    grazes::<DVec3>(61, 1.0e-6);
+    grazes::<Vec3>(62, 1.0e-3);
+    grazes::<DVec2>(63, 1.0e-6);
+    grazes::<Vec2>(64, 1.0e-3);
+    for depth in [0.0, -1.0e-3] {
+        grazes::<DVec3>(65, depth);
+        grazes::<Vec3>(66, depth);
+        grazes::<DVec2>(67, depth);
+        grazes::<Vec2>(68, depth);
+    }
+}
+
+/// Ellipsoids (ellipses) against a plane, closed forms: falling axis-aligned, the time is
+/// (height - semi-axis) / speed; turned, the plane is met at its support distance
+/// `sqrt(Σ (rᵢ (Rᵀ n)ᵢ)²)`, at the point `c - R diag(r²) Rᵀ n / h`; started within, the
+/// world distance is the height minus that support distance, the normal the plane's.
+fn ellipsoid_on_plane<V: Dim>(seed: u64)
+where
+    V::Rotation: FromParts + RotF64<V>,
+{
+    let mut r = rng(seed);
+    let e = eps::<V>();
+    for case in 0..200 {
+        let radii = DVec3::new(
+            r.random_range(0.2..1.0),
+            r.random_range(0.2..1.0),
+            if V::DIM == 3 { r.random_range(0.2..1.0) } else { 1.0 },
+        );
+        let pose_rot = if case == 0 {
+            <V::Rotation as kollide::math::Rotation<V>>::IDENTITY
+        } else {
+            common::rotation::<V>(&mut r)
+        };
+        let n = point::<V>(&mut r, 1.0).normalize_or(DVec3::Y);
+        let p0 = point::<V>(&mut r, 1.0);
+        // A big flat item through p0 with front n.
+        let u = if V::DIM == 3 { n.any_orthonormal_vector() } else { DVec3::new(-n.y, n.x, 0.0) };
+        let scene: Vec<Vec<DVec3>> = if V::DIM == 3 {
+            let w = n.cross(u);
+            vec![vec![p0 - u * 50.0 - w * 50.0, p0 + u * 50.0 - w * 50.0, p0 + w * 50.0]]
+        } else {
+            vec![vec![p0 - u * 50.0, p0 + u * 50.0]]
+        };
+        // Orientation: 3D (b - a) x (c - a) must be along n; 2D (b - a) turned clockwise.
+        let items = items_of::<V>(&scene);
+        let el = Ellipsoid::new(v::<V>(radii));
+        let height = r.random_range(-0.1..3.0);
+        let c = p0 + n * height + u * r.random_range(-1.0..1.0);
+        let pose = Pose::new(v::<V>(c), pose_rot);
+        let fr = frame(&pose, el.radii);
+        let local_n = DVec3::new(fr.cols[0].dot(n), fr.cols[1].dot(n), fr.cols[2].dot(n));
+        let support = (local_n * fr.radii).length();
+        let c = fr.centre;
+        let h = n.dot(c - p0);
+        let speed = r.random_range(0.5..4.0);
+        let d = -n * speed + u * r.random_range(-1.0..1.0);
+        let out = V::sweep_ell(&el, &pose, v::<V>(d), &items, BackFaces::Hit);
+        let what = format!("case {case}: height {h}, support {support}");
+        if h.abs() < support - 1e-3 {
+            // The item is flat: the shortest way out is to the nearer side.
+            let SweepOutcome::StartedWithin { distance, normal, .. } = out else { panic!("{what}: {out:?}") };
+            common::assert_close(distance.to_f64(), h.abs() - support, 1e-3, &what);
+            assert!((f(normal) - n * h.signum()).length() < 1e-2, "{what}: normal {normal:?}");
+            continue;
+        }
+        if h < support + 1e-3 {
+            continue;
+        }
+        let t = (h - support) / speed;
+        if t > 1.0 - 1e-3 {
+            assert!(t < 1.0 + 1e-3 || matches!(out, SweepOutcome::Miss), "{what}: {out:?}");
+            continue;
+        }
+        let SweepOutcome::Hit(hit) = out else { panic!("{what}: {out:?}") };
+        common::assert_close(hit.toi.to_f64(), t, 1e2 * e * (1.0 + c.length()), &what);
+        assert_eq!(hit.feature, SweepFeature::Face, "{what}");
+        let mut grad = DVec3::ZERO;
+        for i in 0..3 {
+            grad += fr.cols[i] * (local_n[i] * fr.radii[i] * fr.radii[i]);
+        }
+        let point = c + f(v::<V>(d)) * hit.toi.to_f64() - grad / support;
+        assert!(
+            (f(hit.point) - point).length() < 1e3 * e * (1.0 + c.length()),
+            "{what}: point {:?} vs {point}",
+            hit.point
+        );
+        assert!((f(hit.normal) - n).length() < 1e2 * e, "{what}: normal {:?} vs {n}", hit.normal);
+    }
+}
+
+#[test]
+fn ellipsoids_on_planes() {
+    ellipsoid_on_plane::<DVec3>(71);
+    ellipsoid_on_plane::<Vec3>(72);
+    ellipsoid_on_plane::<DVec2>(73);
+    ellipsoid_on_plane::<Vec2>(74);
+}
