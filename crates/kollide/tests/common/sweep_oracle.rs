@@ -188,19 +188,19 @@ pub struct Frame {
 
 impl Frame {
     /// World to the unit sphere's space: diag(1 / radii) Rᵀ (x - centre).
-    pub fn to_unit(&self, x: DVec3) -> DVec3 {
+    pub fn to_unit(self, x: DVec3) -> DVec3 {
         let v = x - self.centre;
         DVec3::new(self.cols[0].dot(v), self.cols[1].dot(v), self.cols[2].dot(v)) / self.radii
     }
-    pub fn vec_to_unit(&self, v: DVec3) -> DVec3 {
+    pub fn vec_to_unit(self, v: DVec3) -> DVec3 {
         DVec3::new(self.cols[0].dot(v), self.cols[1].dot(v), self.cols[2].dot(v)) / self.radii
     }
-    pub fn to_world(&self, x: DVec3) -> DVec3 {
+    pub fn to_world(self, x: DVec3) -> DVec3 {
         let s = x * self.radii;
         self.cols[0] * s.x + self.cols[1] * s.y + self.cols[2] * s.z + self.centre
     }
     /// A unit-sphere normal to the world: R diag(1 / radii) n', normalised.
-    pub fn normal_to_world(&self, n: DVec3) -> DVec3 {
+    pub fn normal_to_world(self, n: DVec3) -> DVec3 {
         let s = n / self.radii;
         (self.cols[0] * s.x + self.cols[1] * s.y + self.cols[2] * s.z).normalize()
     }
