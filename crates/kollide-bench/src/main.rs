@@ -9,6 +9,7 @@ mod cases;
 mod cast_cases;
 mod contact_cases;
 mod report;
+mod sweep_cases;
 mod timing;
 mod warm;
 
@@ -243,7 +244,18 @@ fn main() {
         eprintln!("{:>16}: {:.1} s", "warm-hull64", t.elapsed().as_secs_f64());
     }
 
+    // The sweep rows: a ball and an ellipsoid through a soup of 1,000 triangles.
+    let mut sweep_notes = String::new();
+    if wanted("ball-soup1000") || wanted("ellipsoid-soup1000") {
+        let t = Instant::now();
+        let (sweep_rows, notes) = sweep_cases::run(SEED + 200, &wanted);
+        rows.extend(sweep_rows);
+        sweep_notes = notes;
+        eprintln!("{:>16}: {:.1} s", "sweep soups", t.elapsed().as_secs_f64());
+    }
+
     println!("{}", report::markdown(&rows));
+    print!("{sweep_notes}");
     if let Some(ratio) = warm_vs_cold {
         println!(
             "warm-hull64: kollide warm (one SimplexCache along the trajectory) is {ratio:.2}x faster than kollide cold (target >= 3x: {})",

@@ -1,7 +1,8 @@
 //! The swept sphere and ellipsoid (circle and ellipse in 2D) against a soup of triangles
 //! (segments): the types of the answer and the public entry points.
 
-use crate::math::{Pose, Vector, Vector2, Vector3};
+use crate::math::{Pose, Real, Rotation, Vector, Vector2, Vector3};
+use crate::query::contact::Contact;
 use crate::shape::Ellipsoid;
 
 /// Which feature of a triangle (segment) the moving sphere touched first.
@@ -82,8 +83,71 @@ pub enum SweepOutcome<V: Vector> {
     },
 }
 
-/// Sweeps the sphere of `radius` centred at `center` by `displacement` through
-/// `triangles` (all in the world frame) and returns the first contact.
+/// Sweeps the sphere of `radius` centred at `center` by `displacement` through `triangles`
+/// (all in the world frame) and returns the first contact.
+///
+/// The centre moves along `center + t * displacement` for `t` in `[0, 1]`. Each triangle is
+/// met by its face (the plane at distance `radius`, then a point-in-triangle test), an edge
+/// (the cylinder of `radius` about the edge line) or a corner (the sphere of `radius` about
+/// it), the tests overlapping at the seams so that no contact slips between two features;
+/// the earliest contact over all triangles wins, the lowest index on a tie (Fauerby 2003,
+/// "Improved collision detection and response"; Ericson, *Real-Time Collision Detection*,
+/// 5.5). Each root is taken from a stable quadratic written relative to its feature, so
+/// the time of impact is exact to a few rounding errors of the local coordinates, far from
+/// the origin too, and a sphere cannot pass through a seam however shallow the angle.
+///
+/// **Touching and sliding.** Distances within a rounding band of `radius` count as touching
+/// (the band is `64 ε` times the local size: the radius plus the triangle's extent about
+/// the centre). A sphere touching a triangle at the start is reported as a hit at `toi` 0
+/// only when it moves into it; one moving away or along the surface gets nothing from that
+/// triangle, so a sphere resting on a floor slides over it (and over the seams between its
+/// triangles) but still stops at a wall. Likewise a path that only grazes an edge or a
+/// corner, coming no deeper than the band, is not a hit: the sphere then never sinks more
+/// than the band into anything.
+///
+/// **Overlap at the start.** When the sphere already overlaps a triangle by more than the
+/// band, the answer is [`SweepOutcome::StartedWithin`] for the deepest one, whatever the
+/// motion: `distance` is the distance from the centre to the triangle minus the radius, and
+/// the normal points from the triangle's closest point to the centre (a centre lying on the
+/// triangle gets the face normal on the side the displacement comes from, the front when
+/// there is no displacement).
+///
+/// **Back faces.** With [`BackFaces::Cull`] a triangle with an area is ignored altogether
+/// (faces, edges and corners, at the start too) when the centre starts behind its plane, or
+/// when a non-zero displacement does not go against its normal (`d · n >= 0`). Triangles
+/// without area have no front and are never culled.
+///
+/// **Degenerate input.** Triangles without area (collinear or repeated corners) still
+/// collide through their edges and corners. An empty slice, or a zero displacement away
+/// from everything, is a [`SweepOutcome::Miss`]. A radius of 0 sweeps a point (a ray
+/// through the faces; a point hitting a triangle exactly on an edge is then at the mercy of
+/// rounding). Inputs must be finite with squares that do not overflow: a NaN or infinite
+/// centre, displacement or radius, or a negative radius, gives `Miss`; a triangle with a
+/// non-finite corner is skipped. Never panics, never loops, nothing in the answer is NaN.
+///
+/// Cost: a box test per triangle (the swept sphere's box, shrunk to the best hit so far),
+/// then about 16 ns for each triangle whose box meets it; on the bench's soup of 1,000
+/// random triangles, where a few percent pass the box test, 3.7 ns per triangle on
+/// average (release build, `f32`, `cargo run --release -p kollide-bench -- soup`).
+///
+/// ```
+/// use kollide::query::cast::{sweep_sphere, BackFaces, SweepFeature, SweepOutcome};
+/// use kollide::math::DVec3;
+/// // A floor of two triangles (front up) and a ball of radius 0.5 dropped from height 2.
+/// let floor = [
+///     [DVec3::new(-5.0, 0.0, -5.0), DVec3::new(-5.0, 0.0, 5.0), DVec3::new(5.0, 0.0, 5.0)],
+///     [DVec3::new(-5.0, 0.0, -5.0), DVec3::new(5.0, 0.0, 5.0), DVec3::new(5.0, 0.0, -5.0)],
+/// ];
+/// let out = sweep_sphere(DVec3::new(1.0, 2.0, 0.5), 0.5, DVec3::new(0.0, -3.0, 0.0), &floor, BackFaces::Hit);
+/// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
+/// assert!((hit.toi - 0.5).abs() < 1e-12); // 1.5 of the 3 units down
+/// assert_eq!(hit.feature, SweepFeature::Face);
+/// assert!((hit.point - DVec3::new(1.0, 0.0, 0.5)).length() < 1e-12);
+/// assert!((hit.normal - DVec3::Y).length() < 1e-12);
+/// // Resting on the floor and rolling along it: nothing to report.
+/// let rolling = sweep_sphere(DVec3::new(1.0, 0.5, 0.5), 0.5, DVec3::new(3.0, 0.0, 1.0), &floor, BackFaces::Hit);
+/// assert_eq!(rolling, SweepOutcome::Miss);
+/// ```
 #[must_use]
 pub fn sweep_sphere<V: Vector3>(
     center: V,
@@ -92,11 +156,44 @@ pub fn sweep_sphere<V: Vector3>(
     triangles: &[[V; 3]],
     back_faces: BackFaces,
 ) -> SweepOutcome<V> {
-    let _ = (center, radius, displacement, triangles, back_faces);
-    todo!("sweep_sphere")
+    sweep_ball(center, radius, displacement, triangles, back_faces)
 }
 
-/// Sweeps the ellipsoid placed by `pose` by `displacement` through `triangles`.
+/// Sweeps the ellipsoid placed by `pose` by `displacement` through `triangles` (all in the
+/// world frame) and returns the first contact.
+///
+/// The ellipsoid's centre is `pose.translation`, its semi-axes `ellipsoid.radii` along the
+/// axes turned by `pose.rotation`. It is answered as [`sweep_sphere`] on a unit sphere in
+/// the space `x' = diag(1 / radii) Rᵀ (x - centre)` (Nettle, "Generic collision detection
+/// for games using ellipsoids"), which keeps times of impact and features; the point is
+/// mapped back to the world and the normal by the inverse transpose, so it is the normal of
+/// the ellipsoid's surface at the contact point (and the face normal for a face hit). All
+/// the rules of [`sweep_sphere`] apply, measured in that space (the rounding band is
+/// relative to the ellipsoid's size). A [`SweepOutcome::StartedWithin`] reports the true
+/// signed distance and normal in the world (from [`crate::query::contact`] between the
+/// ellipsoid and the deepest triangle).
+///
+/// **Degenerate input.** As for [`sweep_sphere`]; an ellipsoid with a semi-axis that is
+/// not finite and `> 0`, or a pose that is not finite, gives [`SweepOutcome::Miss`] (build
+/// them with [`Ellipsoid::try_new`] and [`Pose::try_new`] to catch that early).
+///
+/// Cost: the swept ellipsoid's box test per triangle, then the triangles whose box meets it
+/// are mapped into the unit sphere's space and swept as for [`sweep_sphere`] (3 ns per
+/// triangle on average on the bench's soup, release build, `f32`).
+///
+/// ```
+/// use kollide::query::cast::{sweep_ellipsoid, BackFaces, SweepOutcome};
+/// use kollide::shape::Ellipsoid;
+/// use kollide::math::{DPose3, DVec3};
+/// let floor = [[DVec3::new(-5.0, 0.0, -5.0), DVec3::new(0.0, 0.0, 5.0), DVec3::new(5.0, 0.0, -5.0)]];
+/// // Semi-axes 1 (x), 0.5 (y), 2 (z), centre 3 above the floor, falling 4.
+/// let e = Ellipsoid::new(DVec3::new(1.0, 0.5, 2.0));
+/// let pose = DPose3::from_translation(DVec3::new(0.0, 3.0, 0.0));
+/// let out = sweep_ellipsoid(&e, &pose, DVec3::new(0.0, -4.0, 0.0), &floor, BackFaces::Hit);
+/// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
+/// assert!((hit.toi - 2.5 / 4.0).abs() < 1e-12); // the lowest point, 0.5 below the centre
+/// assert!((hit.normal - DVec3::Y).length() < 1e-12);
+/// ```
 #[must_use]
 pub fn sweep_ellipsoid<V: Vector3>(
     ellipsoid: &Ellipsoid<V>,
@@ -105,11 +202,35 @@ pub fn sweep_ellipsoid<V: Vector3>(
     triangles: &[[V; 3]],
     back_faces: BackFaces,
 ) -> SweepOutcome<V> {
-    let _ = (ellipsoid, pose, displacement, triangles, back_faces);
-    todo!("sweep_ellipsoid")
+    sweep_scaled(ellipsoid.radii, pose, displacement, triangles, back_faces)
 }
 
-/// Sweeps the circle of `radius` centred at `center` by `displacement` through `segments`.
+/// Sweeps the circle of `radius` centred at `center` by `displacement` through `segments`
+/// (all in the world frame) and returns the first contact.
+///
+/// The 2D [`sweep_sphere`], with the same rules: each segment is met by its interior
+/// ([`SweepFeature::Face`]: the line at distance `radius`, then the parameter on the
+/// segment) or an end point ([`SweepFeature::Vertex`]); touching at the start counts only
+/// when moving in; grazes within the rounding band are not hits; overlap at the start is
+/// [`SweepOutcome::StartedWithin`] for the deepest segment. The front of segment `(a, b)`
+/// is the side of `b - a` turned a quarter turn clockwise, which is what
+/// [`BackFaces::Cull`] keeps; a segment of length 0 is a point, collided by its end point,
+/// never culled. Non-finite input as in [`sweep_sphere`]: `Miss`, or the segment skipped.
+///
+/// ```
+/// use kollide::query::cast::{sweep_circle, BackFaces, SweepFeature, SweepOutcome};
+/// use kollide::math::DVec2;
+/// // A wall along x = 2 (front towards -x), a circle of radius 0.5 moving right by 4.
+/// let wall = [[DVec2::new(2.0, 1.0), DVec2::new(2.0, -1.0)]];
+/// let out = sweep_circle(DVec2::ZERO, 0.5, DVec2::new(4.0, 0.0), &wall, BackFaces::Cull);
+/// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
+/// assert!((hit.toi - 1.5 / 4.0).abs() < 1e-12);
+/// assert_eq!(hit.feature, SweepFeature::Face);
+/// assert!((hit.normal - DVec2::NEG_X).length() < 1e-12);
+/// // Coming from the back, a culled wall lets the circle through.
+/// let back = sweep_circle(DVec2::new(4.0, 0.0), 0.5, DVec2::new(-4.0, 0.0), &wall, BackFaces::Cull);
+/// assert_eq!(back, SweepOutcome::Miss);
+/// ```
 #[must_use]
 pub fn sweep_circle<V: Vector2>(
     center: V,
@@ -118,11 +239,32 @@ pub fn sweep_circle<V: Vector2>(
     segments: &[[V; 2]],
     back_faces: BackFaces,
 ) -> SweepOutcome<V> {
-    let _ = (center, radius, displacement, segments, back_faces);
-    todo!("sweep_circle")
+    sweep_ball(center, radius, displacement, segments, back_faces)
 }
 
-/// Sweeps the ellipse placed by `pose` by `displacement` through `segments`.
+/// Sweeps the ellipse placed by `pose` by `displacement` through `segments` (all in the
+/// world frame) and returns the first contact.
+///
+/// The 2D [`sweep_ellipsoid`]: a unit circle swept in the space
+/// `x' = diag(1 / radii) Rᵀ (x - centre)` with the rules of [`sweep_circle`], the point
+/// mapped back and the normal by the inverse transpose; a
+/// [`SweepOutcome::StartedWithin`] carries the world signed distance and normal. An ellipse
+/// or pose that is not finite (or a semi-axis not `> 0`) gives `Miss`.
+///
+/// ```
+/// use kollide::query::cast::{sweep_ellipse, BackFaces, SweepFeature, SweepOutcome};
+/// use kollide::shape::Ellipsoid;
+/// use kollide::math::{DPose2, DVec2};
+/// // An ellipse of semi-axes 2 and 1 turned a quarter turn (so 2 along y), falling on y = 0.
+/// let ground = [[DVec2::new(5.0, 0.0), DVec2::new(-5.0, 0.0)]];
+/// let e = Ellipsoid::new(DVec2::new(2.0, 1.0));
+/// let pose = DPose2::from_angle(DVec2::new(0.0, 3.0), core::f64::consts::FRAC_PI_2);
+/// let out = sweep_ellipse(&e, &pose, DVec2::new(0.0, -2.0), &ground, BackFaces::Hit);
+/// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
+/// assert!((hit.toi - 0.5).abs() < 1e-12);
+/// assert_eq!(hit.feature, SweepFeature::Face);
+/// assert!((hit.point - DVec2::ZERO).length() < 1e-12);
+/// ```
 #[must_use]
 pub fn sweep_ellipse<V: Vector2>(
     ellipse: &Ellipsoid<V>,
@@ -131,6 +273,409 @@ pub fn sweep_ellipse<V: Vector2>(
     segments: &[[V; 2]],
     back_faces: BackFaces,
 ) -> SweepOutcome<V> {
-    let _ = (ellipse, pose, displacement, segments, back_faces);
-    todo!("sweep_ellipse")
+    sweep_scaled(ellipse.radii, pose, displacement, segments, back_faces)
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared by both dimensions: the mover, the per-item answer, the drivers over the soup and
+// the quadratic of a corner.
+
+/// The rounding band, in units of `ε` times the local size (see [`band`]).
+const BAND: f64 = 64.0;
+
+/// The rounding band for local size `size`: distances within it of the radius count as
+/// touching.
+#[inline(always)]
+pub(super) fn band<R: Real>(size: R) -> R {
+    R::from_f64(BAND) * R::EPSILON * size
+}
+
+/// The cosine below which a motion counts as going along a flat surface rather than into
+/// it (the direction of a face normal is good to about `ε` times its condition number
+/// `cond`, at least 1).
+#[inline(always)]
+pub(super) fn flat_slack<R: Real>(cond: R) -> R {
+    R::from_f64(BAND) * R::EPSILON * cond
+}
+
+/// The moving sphere, in the frame the items are in (the world for a sphere, the unit
+/// sphere's space for an ellipsoid).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Mover<V: Vector> {
+    pub center: V,
+    pub radius: V::Real,
+    pub disp: V,
+    /// `disp · disp`.
+    pub dd: V::Real,
+    /// `|disp|`.
+    pub dlen: V::Real,
+    pub cull: bool,
+}
+
+impl<V: Vector> Mover<V> {
+    fn new(center: V, radius: V::Real, disp: V, back_faces: BackFaces) -> Self {
+        let dd = disp.dot(disp);
+        Self { center, radius, disp, dd, dlen: dd.sqrt(), cull: back_faces == BackFaces::Cull }
+    }
+
+    /// The same motion with lengths multiplied by `k` (about the item's corner: the centre
+    /// is not used by the per-item tests, which take differences from the world values).
+    #[inline]
+    pub fn scaled(&self, k: V::Real) -> Self {
+        Self {
+            center: self.center,
+            radius: self.radius * k,
+            disp: self.disp * k,
+            dd: self.dd * k * k,
+            dlen: self.dlen * k,
+            cull: self.cull,
+        }
+    }
+
+    /// Whether a contact with outward unit normal `n` (from the item towards the centre) on
+    /// a curved feature (an edge, a corner) is being approached rather than grazed: the
+    /// path would go deeper than the band `tol` into it (cosine squared above `2 tol / r`).
+    #[inline]
+    pub fn enters_curved(&self, n: V, tol: V::Real) -> bool {
+        let dn = self.disp.dot(n);
+        dn < V::Real::ZERO && dn * dn * self.radius > V::Real::TWO * tol * self.dd
+    }
+}
+
+/// What one triangle (segment) says about the sweep, in the mover's frame.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Item<V: Vector> {
+    /// No contact within the time limit given.
+    Nothing,
+    /// Overlapping at the start by `depth` (> the band), normal from the item to the centre.
+    Within { depth: V::Real, normal: V },
+    /// The earliest contact, within the limit.
+    Hit { toi: V::Real, point: V, normal: V, feature: SweepFeature },
+}
+
+impl<V: Vector> Item<V> {
+    /// An item computed with lengths multiplied by `1 / inv_k`, back in the caller's units
+    /// (points are always computed in the caller's units).
+    #[inline]
+    pub fn unscaled(self, inv_k: V::Real) -> Self {
+        match self {
+            Self::Within { depth, normal } => Self::Within { depth: depth * inv_k, normal },
+            other => other,
+        }
+    }
+}
+
+/// A power of two close to `1 / size` (1 for a size that is not positive and finite): a
+/// scale that brings the numbers of one item near 1 without rounding anything.
+#[inline]
+pub(super) fn unit_scale<R: Real>(size: R) -> R {
+    let x = size.to_f64();
+    if !(x > 0.0 && x.is_finite()) {
+        return R::ONE;
+    }
+    // The binary exponent of x, kept where 2^-e is a normal number of f32 too.
+    let e = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    R::from_f64(2.0f64.powi((-e).clamp(-120, 120)))
+}
+
+/// A triangle (3D) or segment (2D) of a soup.
+pub(super) trait SoupItem<V: Vector>: Copy {
+    /// The corners' component-wise minimum and maximum.
+    fn bounds(&self) -> (V, V);
+    /// Every corner finite.
+    fn is_finite(&self) -> bool;
+    /// The item with `f` applied to each corner.
+    fn map(&self, f: impl Fn(V) -> V) -> Self;
+    /// The earliest contact of the mover with this item at a time `<= limit` (a negative
+    /// limit asks only whether it overlaps at the start).
+    fn sweep(&self, mover: &Mover<V>, limit: V::Real) -> Item<V>;
+    /// The world contact between the ellipsoid at `pose` and this item (world frame).
+    fn contact(&self, ellipsoid: &Ellipsoid<V>, pose: &Pose<V>) -> Option<Contact<V>>;
+}
+
+/// The earliest corner contact: the centre `vertex + m + t d` reaching distance `r` from
+/// the corner, given `m` (centre minus corner), `|m × d|²` (computed by the caller, exactly
+/// for its dimension: this is what keeps grazing roots) and the band `tol`. `None` when
+/// the path moves away, starts inside, or only grazes the corner within the band.
+///
+/// Stable form: with `b = m · d` and the reduced discriminant `h = r² |d|² - |m × d|²`, the
+/// entry root `(-b - √h) / |d|²` is computed as `(|m|² - r²) / (√h - b)`, free of
+/// cancellation since `b < 0` there.
+#[inline]
+pub(super) fn corner_toi<V: Vector>(
+    m: V,
+    mover: &Mover<V>,
+    cross2: V::Real,
+    tol: V::Real,
+) -> Option<V::Real> {
+    let zero = V::Real::ZERO;
+    let b = m.dot(mover.disp);
+    let r = mover.radius;
+    let c = m.dot(m) - r * r;
+    let h = r * r * mover.dd - cross2;
+    if !(b < zero && c > zero && h > V::Real::TWO * r * tol * mover.dd) {
+        return None;
+    }
+    Some(c / (h.sqrt() - b))
+}
+
+/// `v / |v|`, or `fallback` when `v` is too short to have a direction.
+#[inline]
+pub(super) fn unit_or<V: Vector>(v: V, fallback: V) -> V {
+    let len = v.length();
+    if len > V::Real::ZERO && len.is_finite() {
+        let u = v / len;
+        if u.is_finite_vec() {
+            return u;
+        }
+    }
+    fallback
+}
+
+/// The largest absolute component.
+#[inline(always)]
+pub(super) fn max_abs<V: Vector>(v: V) -> V::Real {
+    v.abs_elem().max_component()
+}
+
+/// The swept box of a sphere from `center` over `disp * limit`, grown by `grow`.
+#[inline]
+fn swept_box<V: Vector>(center: V, disp: V, limit: V::Real, grow: V) -> (V, V) {
+    let end = center + disp * limit;
+    (center.min_elem(end) - grow, center.max_elem(end) + grow)
+}
+
+/// Whether the boxes overlap. Without short circuits: one predictable branch per item,
+/// where a branch per axis is mispredicted about as often as it is taken (measured: 4.5
+/// ns per triangle on the soup of the bench, 3.7 without them).
+#[inline(always)]
+fn boxes_overlap<V: Vector>(lo: V, hi: V, (tlo, thi): (V, V)) -> bool {
+    let mut ok = true;
+    for i in 0..V::DIM {
+        ok &= (tlo[i] <= hi[i]) & (thi[i] >= lo[i]);
+    }
+    ok
+}
+
+/// An overlap at the start: the item, how deep (larger is deeper), and the answer.
+#[derive(Clone, Copy)]
+struct Overlap<V: Vector> {
+    index: usize,
+    depth: V::Real,
+    distance: V::Real,
+    normal: V,
+}
+
+/// What the drivers collect: the earliest hit and the deepest overlap.
+struct Found<V: Vector> {
+    limit: V::Real,
+    hit: Option<SweepHit<V>>,
+    within: Option<Overlap<V>>,
+}
+
+impl<V: Vector> Found<V> {
+    fn new() -> Self {
+        Self { limit: V::Real::ONE, hit: None, within: None }
+    }
+
+    /// The limit to ask the next item for: none once an overlap is known.
+    fn ask(&self) -> V::Real {
+        if self.within.is_some() {
+            -V::Real::ONE
+        } else {
+            self.limit
+        }
+    }
+
+    /// Keeps `hit` when earlier than the best so far (the lower index on a tie); `true`
+    /// when kept.
+    fn offer(&mut self, hit: SweepHit<V>) -> bool {
+        let better = match self.hit {
+            None => hit.toi <= self.limit,
+            Some(_) => hit.toi < self.limit,
+        };
+        let finite = hit.point.is_finite_vec() && hit.normal.is_finite_vec();
+        if better && finite && hit.toi >= V::Real::ZERO {
+            self.limit = hit.toi;
+            self.hit = Some(hit);
+            return true;
+        }
+        false
+    }
+
+    fn offer_within(&mut self, o: Overlap<V>) {
+        if !(o.depth.is_finite() && o.distance.is_finite() && o.normal.is_finite_vec()) {
+            return;
+        }
+        if self.within.is_none_or(|w| o.depth > w.depth) {
+            self.within = Some(o);
+        }
+    }
+
+    fn outcome(self) -> SweepOutcome<V> {
+        match (self.within, self.hit) {
+            (Some(o), _) => {
+                SweepOutcome::StartedWithin { index: o.index, distance: o.distance, normal: o.normal }
+            }
+            (None, Some(hit)) => SweepOutcome::Hit(hit),
+            (None, None) => SweepOutcome::Miss,
+        }
+    }
+}
+
+/// The sphere (circle) against a soup, in the world frame.
+fn sweep_ball<V: Vector, T: SoupItem<V>>(
+    center: V,
+    radius: V::Real,
+    disp: V,
+    items: &[T],
+    back_faces: BackFaces,
+) -> SweepOutcome<V> {
+    // `!(radius >= 0)` also refuses NaN.
+    if !(center.is_finite_vec() && disp.is_finite_vec() && radius.is_finite() && radius >= V::Real::ZERO) {
+        return SweepOutcome::Miss;
+    }
+    let mover = Mover::new(center, radius, disp, back_faces);
+    // The box must keep everything within the radius of the path: grown by a few
+    // roundings of the numbers it is made of.
+    let slack = V::Real::from_f64(4.0) * V::Real::EPSILON * (max_abs(center) + max_abs(disp) + radius);
+    let grow = V::splat(radius + slack);
+    let mut found = Found::new();
+    let (mut lo, mut hi) = swept_box(center, disp, V::Real::ONE, grow);
+    for (index, item) in items.iter().enumerate() {
+        if !boxes_overlap(lo, hi, item.bounds()) || !item.is_finite() {
+            continue;
+        }
+        match item.sweep(&mover, found.ask()) {
+            Item::Nothing => {}
+            Item::Within { depth, normal } => {
+                found.offer_within(Overlap { index, depth, distance: -depth, normal });
+            }
+            Item::Hit { toi, point, normal, feature } => {
+                if found.offer(SweepHit { toi, point, normal, feature, index }) {
+                    (lo, hi) = swept_box(center, disp, toi, grow);
+                }
+            }
+        }
+    }
+    found.outcome()
+}
+
+/// The ellipsoid (ellipse) of semi-axes `radii` at `pose` against a soup: a unit sphere
+/// swept in the space `x' = diag(1 / radii) Rᵀ (x - centre)`.
+fn sweep_scaled<V: Vector, T: SoupItem<V>>(
+    radii: V,
+    pose: &Pose<V>,
+    disp: V,
+    items: &[T],
+    back_faces: BackFaces,
+) -> SweepOutcome<V> {
+    let positive = (0..V::DIM).all(|i| radii[i] > V::Real::ZERO);
+    let centre = pose.translation;
+    if !(positive
+        && radii.is_finite_vec()
+        && centre.is_finite_vec()
+        && pose.rotation.is_finite_rot()
+        && disp.is_finite_vec())
+    {
+        return SweepOutcome::Miss;
+    }
+    let rot = pose.rotation.applied();
+    let inv = (0..V::DIM).fold(V::ZERO, |acc, i| acc + V::axis(i) * (V::Real::ONE / radii[i]));
+    if !inv.is_finite_vec() {
+        return SweepOutcome::Miss;
+    }
+    let to_local = |x: V| <V::Rotation as Rotation<V>>::apply_inverse(&rot, x - centre).mul_elem(inv);
+    // The world normal of the surface for a unit-sphere normal `n'`: R diag(1 / radii) n'.
+    let normal_to_world = |n: V| <V::Rotation as Rotation<V>>::apply(&rot, n.mul_elem(inv));
+    let to_world = |x: V| <V::Rotation as Rotation<V>>::apply(&rot, x.mul_elem(radii)) + centre;
+    let mover = Mover::new(
+        V::ZERO,
+        V::Real::ONE,
+        <V::Rotation as Rotation<V>>::apply_inverse(&rot, disp).mul_elem(inv),
+        back_faces,
+    );
+    // The half-extents of the ellipsoid's world box: per world axis, the length of the
+    // row of R diag(radii).
+    let mut ext2 = V::ZERO;
+    for j in 0..V::DIM {
+        let col = <V::Rotation as Rotation<V>>::apply(&rot, V::axis(j)) * radii[j];
+        ext2 += col.mul_elem(col);
+    }
+    let ext = V::from_f64_array({
+        let e = ext2.to_f64_array();
+        [e[0].sqrt(), e[1].sqrt(), e[2].sqrt()]
+    });
+    let slack =
+        V::Real::from_f64(4.0) * V::Real::EPSILON * (max_abs(centre) + max_abs(disp) + max_abs(radii));
+    let grow = ext + V::splat(slack);
+    let ellipsoid = Ellipsoid { radii };
+    let mut found = Found::new();
+    let (mut lo, mut hi) = swept_box(centre, disp, V::Real::ONE, grow);
+    for (index, item) in items.iter().enumerate() {
+        if !boxes_overlap(lo, hi, item.bounds()) || !item.is_finite() {
+            continue;
+        }
+        let local = item.map(to_local);
+        match local.sweep(&mover, found.ask()) {
+            Item::Nothing => {}
+            Item::Within { depth, normal } => {
+                // The true world distance and normal; the depth in the unit sphere's space
+                // only picked the item. Contact's normal goes from the ellipsoid to the item.
+                let fallback = unit_or(normal_to_world(normal), normal);
+                let (distance, normal) = match item.contact(&ellipsoid, pose) {
+                    Some(c) if c.distance < V::Real::ZERO => (c.distance, -c.normal),
+                    _ => (-depth * -(-radii).max_component(), fallback),
+                };
+                found.offer_within(Overlap { index, depth: -distance, distance, normal });
+            }
+            Item::Hit { toi, point, normal, feature } => {
+                let n = unit_or(normal_to_world(normal), normal);
+                if found.offer(SweepHit { toi, point: to_world(point), normal: n, feature, index }) {
+                    (lo, hi) = swept_box(centre, disp, toi, grow);
+                }
+            }
+        }
+    }
+    found.outcome()
+}
+
+/// The start of the sweep against one item whose closest point to the centre is `point`,
+/// `gap` = centre minus that point (computed relative to the feature), on `feature`:
+/// `Some` when that decides the item (an overlap, a touch, or a touch moving along or
+/// away), `None` when the item is farther than the band and the roots must say. `fallback`
+/// is the normal to use when the centre lies on the item; `cond` the condition number of
+/// the face normal (for the flat rule).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(super) fn start_contact<V: Vector>(
+    mover: &Mover<V>,
+    gap: V,
+    point: V,
+    feature: SweepFeature,
+    fallback: V,
+    tol: V::Real,
+    cond: V::Real,
+    limit: V::Real,
+) -> Option<Item<V>> {
+    let dist = gap.length();
+    let r = mover.radius;
+    if dist < r - tol {
+        return Some(Item::Within { depth: r - dist, normal: unit_or(gap, fallback) });
+    }
+    let near = dist <= r + tol;
+    if !near {
+        return None;
+    }
+    // Touching: a hit at 0 only when moving into it beyond the band.
+    let normal = unit_or(gap, fallback);
+    let enters = match feature {
+        SweepFeature::Face => mover.disp.dot(normal) < -flat_slack(cond) * mover.dlen,
+        SweepFeature::Edge | SweepFeature::Vertex => mover.enters_curved(normal, tol),
+    };
+    if enters && limit >= V::Real::ZERO {
+        Some(Item::Hit { toi: V::Real::ZERO, point, normal, feature })
+    } else {
+        Some(Item::Nothing)
+    }
 }

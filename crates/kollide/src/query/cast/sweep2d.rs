@@ -1,1 +1,123 @@
-//! The swept circle against segments (2D).
+//! The swept circle against segments (2D): the interior (the "face") and the end points.
+//!
+//! One segment at a time, in the frame of the mover (world for a circle, the unit circle's
+//! space for an ellipse), every quantity relative to the feature it concerns (Fauerby 2003
+//! and Ericson, *Real-Time Collision Detection*, 5.5, brought down to 2D).
+
+use super::sweep::{
+    band, corner_toi, flat_slack, max_abs, start_contact, unit_or, unit_scale, Item, Mover, SoupItem,
+};
+use super::SweepFeature;
+use crate::math::{Pose, Real, Vector2};
+use crate::query::contact::{contact, Contact};
+use crate::shape::{Ellipsoid, Segment};
+
+impl<V: Vector2> SoupItem<V> for [V; 2] {
+    #[inline(always)]
+    fn bounds(&self) -> (V, V) {
+        let [a, b] = *self;
+        (a.min_elem(b), a.max_elem(b))
+    }
+    #[inline(always)]
+    fn is_finite(&self) -> bool {
+        self[0].is_finite_vec() && self[1].is_finite_vec()
+    }
+    #[inline(always)]
+    fn map(&self, f: impl Fn(V) -> V) -> Self {
+        [f(self[0]), f(self[1])]
+    }
+    #[inline]
+    fn sweep(&self, mover: &Mover<V>, limit: V::Real) -> Item<V> {
+        sweep_segment(self, mover, limit)
+    }
+    fn contact(&self, ellipse: &Ellipsoid<V>, pose: &Pose<V>) -> Option<Contact<V>> {
+        let [a, b] = *self;
+        contact(ellipse, pose, &Segment { a, b }, &Pose::IDENTITY, V::Real::ZERO)
+    }
+}
+
+/// The earliest contact of the mover with segment `seg` at a time in `[0, limit]`, in units
+/// of the local size scaled by a power of two (as for triangles).
+fn sweep_segment<V: Vector2>(seg: &[V; 2], mover: &Mover<V>, limit: V::Real) -> Item<V> {
+    let zero = V::Real::ZERO;
+    let one = V::Real::ONE;
+    let [a, b] = *seg;
+    let centre = mover.center;
+    let (m, e) = (centre - a, b - a);
+    let k = unit_scale(mover.radius + max_abs(m).max(max_abs(e)));
+    let inv_k = one / k;
+    let mv = mover.scaled(k);
+    let r = mv.radius;
+    let (m, ek) = (m * k, e * k);
+    let ee = ek.dot(ek);
+    let tol = band(r + max_abs(m).max(max_abs(ek)));
+    // A segment of length 0 is a point: met by its corner only, never culled.
+    let face = ee > zero && ee.is_finite();
+    let (n, s0, sd) = if face {
+        // The front: e turned a quarter turn clockwise.
+        let n = -ek.perp2() / ee.sqrt();
+        (n, n.dot(m), n.dot(mv.disp))
+    } else {
+        (V::ZERO, zero, zero)
+    };
+    if face && mv.cull && (s0 < zero || (mv.dd > zero && sd >= zero)) {
+        return Item::Nothing;
+    }
+    let side = if s0 >= zero { one } else { -one };
+    let toward = -side * sd;
+    if face && s0.abs() > r + tol {
+        let reachable = toward > zero && s0.abs() - r - tol <= toward * limit;
+        if !reachable {
+            return Item::Nothing;
+        }
+    } else {
+        let s = if face { (ek.dot(m) / ee).max(zero).min(one) } else { zero };
+        let feature = if s > zero && s < one { SweepFeature::Face } else { SweepFeature::Vertex };
+        let fallback = if face {
+            if sd > zero {
+                -n
+            } else {
+                n
+            }
+        } else if mv.dd > zero {
+            unit_or(-mv.disp, V::axis(1))
+        } else {
+            V::axis(1)
+        };
+        if let Some(item) = start_contact(&mv, m - ek * s, a + e * s, feature, fallback, tol, one, limit) {
+            return item.unscaled(inv_k);
+        }
+    }
+    if limit < zero {
+        return Item::Nothing;
+    }
+    if face && s0.abs() > r && toward > flat_slack(one) * mv.dlen {
+        let t = (s0.abs() - r) / toward;
+        if t <= limit {
+            let s = ek.dot(m + mv.disp * t) / ee;
+            if s >= zero && s <= one {
+                return Item::Hit { toi: t, point: a + e * s, normal: n * side, feature: SweepFeature::Face };
+            }
+        }
+    }
+    // The line missed (or the segment is a point): the end points' circles.
+    let mut best: Option<(V::Real, V, V)> = None;
+    for corner in [a, b] {
+        let mc = (centre - corner) * k;
+        let cross = mc.perp_dot2(mv.disp);
+        if let Some(t) = corner_toi(mc, &mv, cross * cross, tol) {
+            if t >= zero && t <= best.map_or(limit, |(bt, ..)| bt) {
+                best = Some((t, corner, mc + mv.disp * t));
+            }
+        }
+    }
+    match best {
+        Some((toi, point, gap)) => Item::Hit {
+            toi,
+            point,
+            normal: unit_or(gap, unit_or(-mv.disp, V::axis(1))),
+            feature: SweepFeature::Vertex,
+        },
+        None => Item::Nothing,
+    }
+}
