@@ -6,6 +6,8 @@
 //! with certified bounds and an explicit status instead of a guess. When they overlap,
 //! [`query::contact`] gives the penetration depth, normal and points (closed forms,
 //! separating axes, EPA) and [`query::manifold`] the contact points a physics solver needs.
+//! For things in motion, [`query::cast`] answers *when* they first touch: rays, linear and
+//! rotating shape casts, and the swept sphere or ellipsoid against a triangle soup.
 //!
 //! ```
 //! use kollide::prelude::*;
@@ -32,6 +34,10 @@ pub mod shape;
 /// The common imports: shapes, poses, queries.
 pub mod prelude {
     pub use crate::math::{DPose2, DPose3, DVec2, DVec3, Pose, Pose2, Pose3, Quat, Rot2, Vec2, Vec3};
+    pub use crate::query::cast::{
+        ray_cast, shape_cast, sweep_ellipsoid, sweep_sphere, BackFaces, CastInput, CastOutput, CastStatus,
+        Motion, Ray, RayHit, RayOutcome, SweepFeature, SweepHit, SweepOutcome,
+    };
     pub use crate::query::{
         contact, distance, distance_cached, intersection_test, intersects, manifold, Contact, ContactStatus,
         DistanceOutput, GjkStatus, Manifold, SimplexCache,
