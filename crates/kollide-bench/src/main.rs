@@ -7,6 +7,7 @@
 
 mod cases;
 mod contact_cases;
+mod ray_cases;
 mod report;
 mod timing;
 mod warm;
@@ -159,6 +160,13 @@ fn main() {
         rows.extend(warm_rows);
         warm_vs_cold = Some(ratio);
         eprintln!("{:>16}: {:.1} s", "warm-hull64", t.elapsed().as_secs_f64());
+    }
+
+    // Ray casts (query "ray"): kollide's ray_cast against parry's cast_ray.
+    if wanted("ray") {
+        let t = Instant::now();
+        rows.extend(ray_cases::run(SEED + 200));
+        eprintln!("{:>16}: {:.1} s", "ray", t.elapsed().as_secs_f64());
     }
 
     println!("{}", report::markdown(&rows));

@@ -5,10 +5,11 @@
 //! Every solid is closed, and each cast works out the span `[t0, t1]` of the ray's *line*
 //! inside it, which [`pick`] turns into a hit, an inside start or a miss. Quadratics are
 //! solved without cancellation: the root of larger magnitude as `q / a`, the other as
-//! `c / q` (Press et al., *Numerical Recipes*, §5.6), with the discriminant taken from the
-//! point of the line closest to the centre (Haines et al., "Precision improvements for
-//! ray/sphere intersection", *Ray Tracing Gems*, 2019), and an origin far from the shape is
-//! first moved along the line to that point.
+//! `c / q` (Press et al., *Numerical Recipes*, §5.6); for balls and capsules the
+//! discriminant is the cross-product form `|d|² r² - |m × d|²`, exact however far the origin
+//! (Haines et al., "Precision improvements for ray/sphere intersection", *Ray Tracing Gems*,
+//! 2019); for cylinders and cones an origin far from the shape is first moved along the
+//! line to the point closest to the centre.
 
 use super::ray::Cast;
 use crate::math::{Real, Vector};
@@ -109,27 +110,40 @@ fn near_centre<V: Vector>(m: V, d: V, dd: V::Real, reach: V::Real) -> (V, V::Rea
     }
 }
 
+/// `|x × y|²` (the squared 2D cross product in 2D): with `|x|² |y|² - (x·y)²` it is the
+/// same number, without the cancellation.
+#[inline(always)]
+fn cross_sq<V: Vector>(x: V, y: V) -> V::Real {
+    if V::DIM == 2 {
+        let c = cross2(x, y);
+        c * c
+    } else {
+        let c = x.cross_or_zero(y);
+        c.dot(c)
+    }
+}
+
 /// The span of the line `m + t d` in the ball of radius `r` about the origin, if it meets
-/// it (a tangent line meets it at one point).
+/// it (a tangent line meets it at one point). The discriminant `b² - |d|² c` is
+/// `|d|² r² - |m × d|²` (no cancellation, however far the origin), and the near root is
+/// `c / q` with `c = |m|² - r²`, whose sign says exactly whether the origin is inside.
 #[inline(always)]
 fn ball_span<V: Vector>(m: V, d: V, dd: V::Real, r: V::Real) -> Option<(V::Real, V::Real)> {
-    let b = m.dot(d);
-    let perp = m - d * (b / dd);
-    let disc = dd * (r * r - perp.dot(perp));
+    let disc = dd * r * r - cross_sq(m, d);
     if !at_least(disc, V::Real::ZERO) {
         return None;
     }
-    Some(roots(dd, b, m.dot(m) - r * r, disc))
+    Some(roots(dd, m.dot(d), m.dot(m) - r * r, disc))
 }
 
 /// The ball of radius `r > 0` about `centre`.
 pub(super) fn sphere<V: Vector>(centre: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let dd = d.dot(d);
-    let (m, tc) = near_centre(o - centre, d, dd, r);
+    let m = o - centre;
     let Some((t0, t1)) = ball_span(m, d, dd, r) else {
         return Cast::Miss;
     };
-    report(pick(t0 + tc, t1 + tc, max_toi), |t, _| unit_or(m + d * (t - tc), back(d)))
+    report(pick(t0, t1, max_toi), |t, _| unit_or(m + d * t, back(d)))
 }
 
 /// The ellipsoid with semi-axes `radii` about the local origin: the unit sphere after
@@ -142,11 +156,10 @@ pub(super) fn ellipsoid<V: Vector>(radii: V, o: V, d: V, max_toi: V::Real) -> Ca
     }
     let (os, ds) = (o.mul_elem(inv), d.mul_elem(inv));
     let dd = ds.dot(ds);
-    let (m, tc) = near_centre(os, ds, dd, V::Real::ONE);
-    let Some((t0, t1)) = ball_span(m, ds, dd, V::Real::ONE) else {
+    let Some((t0, t1)) = ball_span(os, ds, dd, V::Real::ONE) else {
         return Cast::Miss;
     };
-    report(pick(t0 + tc, t1 + tc, max_toi), |t, _| unit_or((m + ds * (t - tc)).mul_elem(inv), back(d)))
+    report(pick(t0, t1, max_toi), |t, _| unit_or((os + ds * t).mul_elem(inv), back(d)))
 }
 
 /// The capsule: the segment `a b` grown by `r > 0` (a ball when `a == b`).
@@ -164,7 +177,7 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
     }
     let u = axis / hl;
     let dd = d.dot(d);
-    let (m, tc) = near_centre(o - centre, d, dd, hl + r);
+    let (m, tc) = (o - centre, zero);
     let (mz, dz) = (m.dot(u), d.dot(u));
     let (mp, dp) = (m - u * mz, d - u * dz);
     let aa = dp.dot(dp);
@@ -181,13 +194,13 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
         };
         (s.0, e.1)
     } else {
-        let bb = mp.dot(dp);
-        let perp = mp - dp * (bb / aa);
-        let disc = aa * (r * r - perp.dot(perp));
+        // |mp × dp|² = ((m × d) · u)² in 3D; 0 in 2D, where both are along one line.
+        let w = m.cross_or_zero(d).dot(u);
+        let disc = aa * r * r - w * w;
         if !at_least(disc, zero) {
             return Cast::Miss;
         }
-        let (s0, s1) = roots(aa, bb, mp.dot(mp) - r * r, disc);
+        let (s0, s1) = roots(aa, mp.dot(dp), mp.dot(mp) - r * r, disc);
         let (z0, z1) = (mz + dz * s0, mz + dz * s1);
         let t0 = if z0.abs() > hl {
             match ball_span(m - ends(z0), d, dd, r) {
