@@ -8,6 +8,7 @@
 mod cases;
 mod cast_cases;
 mod contact_cases;
+mod ray_cases;
 mod report;
 mod sweep_cases;
 mod timing;
@@ -244,6 +245,13 @@ fn main() {
         }
         rows.extend(warm_rows);
         eprintln!("{:>16}: {:.1} s", "warm-hull64", t.elapsed().as_secs_f64());
+    }
+
+    // Ray casts (query "ray"): kollide's ray_cast against parry's cast_ray.
+    if wanted("ray") {
+        let t = Instant::now();
+        rows.extend(ray_cases::run(SEED + 300));
+        eprintln!("{:>16}: {:.1} s", "ray", t.elapsed().as_secs_f64());
     }
 
     // The sweep rows: a ball and an ellipsoid through a soup of 1,000 triangles.

@@ -427,6 +427,15 @@ impl<V: Vector3> Support<V> for ConvexHull<V> {
     }
 }
 
+impl<V: crate::math::Vector> ConvexHull<V> {
+    /// Each merged face's outward unit normal and offset, as [`ConvexHull::face_plane`]
+    /// gives them, for code generic over the dimension (the ray cast).
+    #[inline]
+    pub(crate) fn face_planes_iter(&self) -> impl Iterator<Item = (V, V::Real)> + '_ {
+        self.planes.iter().map(|&(n, d)| (n, d[0]))
+    }
+}
+
 impl<V: Vector3> ConvexHull<V> {
     /// The largest distance of a vertex from the local origin.
     #[inline(always)]

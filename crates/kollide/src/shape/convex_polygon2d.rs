@@ -325,6 +325,14 @@ impl<V: crate::math::Vector> ConvexPolygon<V> {
     pub(crate) fn outer_radius(&self) -> V::Real {
         self.radii[1]
     }
+
+    /// Each edge's outward unit normal `n` and offset `n · v` (its first vertex `v`): the
+    /// polygon is `n · x <= offset` for every edge. For code generic over the dimension
+    /// (the ray cast), where [`ConvexPolygon::normals`] cannot be named.
+    #[inline]
+    pub(crate) fn edge_planes(&self) -> impl Iterator<Item = (V, V::Real)> + '_ {
+        self.normals.iter().zip(&self.vertices).map(|(&n, &v)| (n, n.dot(v)))
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! Rays, and the ray cast against one convex shape: the dispatch to a closed form or GJK.
 
+use super::ray_closed::{self as closed, at_least};
 use crate::math::{Pose, Real, Vector};
-use crate::shape::Support;
+use crate::shape::{Primitive, Support};
 use core::fmt;
 
 /// A ray: the points `origin + t * direction` for `t >= 0`.
@@ -144,11 +145,18 @@ pub enum RayOutcome<V: Vector> {
 /// Casts `ray` (world frame) against `shape` placed by `pose`, over `t` in `[0, max_toi]`.
 ///
 /// The answer is in the world frame. Closed forms answer balls, boxes, capsules, cylinders,
-/// cones, ellipsoids, segments, triangles, polygons and hulls (by their face planes), with
-/// or without rounding where the closed form allows; any other shape (a user's own
-/// [`Support`], a rounded hull) goes to the GJK ray cast (van den Bergen 2004), which is
-/// exact to the GJK tolerance. `max_toi` may be infinite (an unbounded ray); a NaN or
-/// negative `max_toi` is an empty interval: `Miss`.
+/// cones, ellipsoids, segments, triangles, polygons and hulls (by their face planes); any
+/// other shape (a user's own [`Support`], a rounded box, hull, triangle or ellipsoid) goes
+/// to the GJK ray cast (van den Bergen 2004), whose hit lies within a relative `1e-5`
+/// (`f32`) or `1e-10` (`f64`) of the coordinates' size of the surface. `max_toi` may be
+/// infinite (an unbounded ray); a NaN or negative `max_toi` is an empty interval: `Miss`.
+///
+/// Solids are closed: a ray that only grazes the surface (a tangent, an edge) hits it. The
+/// point of an answer is `ray.point_at(toi)`; the normal is unit. Degenerate input: a shape
+/// whose [`Support::radius`] is negative or not finite, or whose support function returns
+/// a non-finite point, is never hit (`Miss`); a direction with a component above `1e8` or
+/// all below `1e-8` is rescaled internally (the answer is still in units of the given
+/// direction).
 ///
 /// Never panics; nothing in the answer is NaN.
 ///
@@ -161,6 +169,11 @@ pub enum RayOutcome<V: Vector> {
 /// let RayOutcome::Hit(hit) = ray_cast(&ball, &DPose3::IDENTITY, &ray, f64::INFINITY) else { panic!() };
 /// assert!((hit.toi - 2.0).abs() < 1e-12); // 4 units at 2 units per unit of time
 /// assert!((hit.normal - DVec3::NEG_X).length() < 1e-12);
+///
+/// // From inside: where the ray leaves, even beyond max_toi.
+/// let inside = Ray::new(DVec3::ZERO, DVec3::Y);
+/// let RayOutcome::Inside { exit } = ray_cast(&ball, &DPose3::IDENTITY, &inside, 0.5) else { panic!() };
+/// assert!((exit.point - DVec3::Y).length() < 1e-12 && (exit.normal - DVec3::Y).length() < 1e-12);
 /// ```
 #[must_use]
 pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
@@ -169,10 +182,64 @@ pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
     ray: &Ray<V>,
     max_toi: V::Real,
 ) -> RayOutcome<V> {
-    // NaN fails this comparison too.
-    if !(max_toi >= V::Real::ZERO) {
+    // NaN is not at least 0 either.
+    if !at_least(max_toi, V::Real::ZERO) {
         return RayOutcome::Miss;
     }
-    let _ = (shape, pose, ray);
-    todo!("ray_cast: dispatch to ray_closed / ray_gjk")
+    let local = ray.to_local(pose);
+    let (origin, mut direction) = (local.origin, local.direction);
+    // Keep squares and products of the direction far from overflow and underflow: times
+    // are then in units of `direction / scale` and are scaled back at the end.
+    let scale = direction.abs_elem().max_component();
+    let rescaled = !(scale >= V::Real::from_f64(1.0e-8) && scale <= V::Real::from_f64(1.0e8));
+    let mut limit = max_toi;
+    if rescaled {
+        direction = direction / scale;
+        limit = max_toi * scale;
+    }
+    let cast = cast_local(shape, origin, direction, limit);
+    let finish = |toi: V::Real, normal: V| {
+        let toi = if rescaled { toi / scale } else { toi };
+        RayHit { toi, point: ray.point_at(toi), normal: pose.transform_vector(normal) }
+    };
+    match cast {
+        Cast::Miss => RayOutcome::Miss,
+        Cast::Hit(toi, normal) => RayOutcome::Hit(finish(toi, normal)),
+        Cast::Inside(toi, normal) => RayOutcome::Inside { exit: finish(toi, normal) },
+    }
+}
+
+/// A ray cast's answer in the shape's local frame, before the points are placed: the time
+/// and the outward unit normal of the entry (`Hit`) or of the exit (`Inside`).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Cast<V: Vector> {
+    Miss,
+    Hit(V::Real, V),
+    Inside(V::Real, V),
+}
+
+/// The one dispatch of the ray cast, in the shape's local frame: a closed form where the
+/// core has one, GJK otherwise.
+#[inline(always)]
+fn cast_local<V: Vector, S: Support<V> + ?Sized>(shape: &S, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    let r = shape.radius();
+    if !(r >= V::Real::ZERO && r.is_finite()) {
+        return Cast::Miss;
+    }
+    let sharp = r == V::Real::ZERO;
+    match shape.primitive() {
+        Primitive::Point(p) if !sharp => closed::sphere(p, r, o, d, max_toi),
+        Primitive::Point(p) => closed::segment(p, p, o, d, max_toi),
+        Primitive::Segment(a, b) if !sharp => closed::capsule(a, b, r, o, d, max_toi),
+        Primitive::Segment(a, b) => closed::segment(a, b, o, d, max_toi),
+        Primitive::Box(h) if sharp => closed::cuboid(h, o, d, max_toi),
+        Primitive::Polygon(p) if sharp => closed::planes(p.edge_planes(), o, d, max_toi),
+        Primitive::Hull(h) if sharp => closed::planes(h.face_planes_iter(), o, d, max_toi),
+        Primitive::Triangle(a, b, c) if sharp => closed::triangle(a, b, c, o, d, max_toi),
+        Primitive::Ellipsoid(radii) if sharp => closed::ellipsoid(radii, o, d, max_toi),
+        // (Only 3D shapes name these; a 2D user shape that did would go to GJK.)
+        Primitive::Cylinder(e) if sharp && V::DIM == 3 => closed::cylinder(e, o, d, max_toi),
+        Primitive::Cone(e) if sharp && V::DIM == 3 => closed::cone(e, o, d, max_toi),
+        _ => super::ray_gjk::cast(shape, o, d, max_toi),
+    }
 }

@@ -1,1 +1,609 @@
-//! Closed-form ray casts against the primitives, in the shape's local frame.
+//! Closed-form ray casts against the primitive cores, in the shape's local frame: spheres,
+//! capsules, boxes (slabs), polygons and hulls (Cyrus–Beck clipping by the face planes),
+//! segments and triangles, ellipsoids, cylinders and cones.
+//!
+//! Every solid is closed, and each cast works out the span `[t0, t1]` of the ray's *line*
+//! inside it, which [`pick`] turns into a hit, an inside start or a miss. Quadratics are
+//! solved without cancellation: the root of larger magnitude as `q / a`, the other as
+//! `c / q` (Press et al., *Numerical Recipes*, §5.6); for balls and capsules the
+//! discriminant is the cross-product form `|d|² r² - |m × d|²`, exact however far the origin
+//! (Haines et al., "Precision improvements for ray/sphere intersection", *Ray Tracing Gems*,
+//! 2019); for cylinders and cones an origin far from the shape is first moved along the
+//! line to the point closest to the centre.
+
+use super::ray::Cast;
+use crate::math::{Real, Vector};
+
+/// `x >= y`, false when either is NaN (so `!at_least(..)` catches NaN too).
+#[inline(always)]
+pub(super) fn at_least<R: Real>(x: R, y: R) -> bool {
+    x >= y
+}
+
+/// `x > y`, false when either is NaN.
+#[inline(always)]
+pub(super) fn above<R: Real>(x: R, y: R) -> bool {
+    x > y
+}
+
+/// Which end of the span the ray reports.
+#[derive(Clone, Copy, Debug)]
+enum End<R> {
+    /// The ray enters at this time (`> 0`).
+    Entry(R),
+    /// The origin is in the solid and the ray leaves at this time (`> 0`).
+    Exit(R),
+}
+
+/// The report for a closed solid that the ray's line meets over `[t0, t1]` (empty when
+/// `t0 > t1` or NaN): a hit at `t0 > 0` within `max_toi`, the exit `t1 > 0` when the origin
+/// is in the span, nothing when the span ends at or before 0 (a start on the surface
+/// heading out included).
+#[inline(always)]
+fn pick<R: Real>(t0: R, t1: R, max_toi: R) -> Option<End<R>> {
+    if !(t0 <= t1 && t1 > R::ZERO) {
+        return None;
+    }
+    if t0 > R::ZERO {
+        return if t0 <= max_toi { Some(End::Entry(t0)) } else { None };
+    }
+    Some(End::Exit(t1))
+}
+
+/// The [`Cast`] for `end`, with the normal `normal(t, entering)` (unit) at its time.
+#[inline(always)]
+fn report<V: Vector>(end: Option<End<V::Real>>, normal: impl FnOnce(V::Real, bool) -> V) -> Cast<V> {
+    match end {
+        None => Cast::Miss,
+        Some(End::Entry(t)) => Cast::Hit(t, normal(t, true)),
+        Some(End::Exit(t)) => Cast::Inside(t, normal(t, false)),
+    }
+}
+
+/// `v / |v|`, or `fallback` when `v` is zero or its length not finite.
+#[inline(always)]
+pub(super) fn unit_or<V: Vector>(v: V, fallback: V) -> V {
+    let len = v.length();
+    if len > V::Real::ZERO && len.is_finite() {
+        v / len
+    } else {
+        fallback
+    }
+}
+
+/// `-d / |d|`: the normal of last resort, facing the ray's origin.
+#[inline(always)]
+fn back<V: Vector>(d: V) -> V {
+    unit_or(-d, V::axis(0))
+}
+
+/// The roots of `a t² + 2 b t + c = 0`, smaller first, given `disc = b² - a c >= 0` (which
+/// the caller computes in the form that suits it) and `a != 0`.
+#[inline(always)]
+fn roots<R: Real>(a: R, b: R, c: R, disc: R) -> (R, R) {
+    let s = disc.sqrt();
+    // q = -(b + sign(b) √disc): the two terms have the same sign, nothing cancels.
+    let q = if b >= R::ZERO { -(b + s) } else { s - b };
+    if q == R::ZERO {
+        // b = 0 and disc = 0: a double root at 0.
+        return (R::ZERO, R::ZERO);
+    }
+    let (x, y) = (q / a, c / q);
+    if x <= y {
+        (x, y)
+    } else {
+        (y, x)
+    }
+}
+
+/// `m`, or when it lies farther than twice `reach` from the centre, the point of the line
+/// `m + t d` closest to the centre, with the time it sits at (so a far origin's size does
+/// not swamp the shape's in the quadratics).
+#[inline(always)]
+fn near_centre<V: Vector>(m: V, d: V, dd: V::Real, reach: V::Real) -> (V, V::Real) {
+    let four = V::Real::TWO * V::Real::TWO;
+    if m.dot(m) > four * reach * reach {
+        let tc = -m.dot(d) / dd;
+        (m + d * tc, tc)
+    } else {
+        (m, V::Real::ZERO)
+    }
+}
+
+/// `|x × y|²` (the squared 2D cross product in 2D): with `|x|² |y|² - (x·y)²` it is the
+/// same number, without the cancellation.
+#[inline(always)]
+fn cross_sq<V: Vector>(x: V, y: V) -> V::Real {
+    if V::DIM == 2 {
+        let c = cross2(x, y);
+        c * c
+    } else {
+        let c = x.cross_or_zero(y);
+        c.dot(c)
+    }
+}
+
+/// The span of the line `m + t d` in the ball of radius `r` about the origin, if it meets
+/// it (a tangent line meets it at one point). The discriminant `b² - |d|² c` is
+/// `|d|² r² - |m × d|²` (no cancellation, however far the origin), and the near root is
+/// `c / q` with `c = |m|² - r²`, whose sign says exactly whether the origin is inside.
+#[inline(always)]
+fn ball_span<V: Vector>(m: V, d: V, dd: V::Real, r: V::Real) -> Option<(V::Real, V::Real)> {
+    let disc = dd * r * r - cross_sq(m, d);
+    if !at_least(disc, V::Real::ZERO) {
+        return None;
+    }
+    Some(roots(dd, m.dot(d), m.dot(m) - r * r, disc))
+}
+
+/// The ball of radius `r > 0` about `centre`.
+pub(super) fn sphere<V: Vector>(centre: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    let dd = d.dot(d);
+    let m = o - centre;
+    let Some((t0, t1)) = ball_span(m, d, dd, r) else {
+        return Cast::Miss;
+    };
+    report(pick(t0, t1, max_toi), |t, _| unit_or(m + d * t, back(d)))
+}
+
+/// The ellipsoid with semi-axes `radii` about the local origin: the unit sphere after
+/// dividing every coordinate by its radius (times are unchanged), the normal mapped back
+/// by the inverse transpose of that scaling.
+pub(super) fn ellipsoid<V: Vector>(radii: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    let mut inv = V::ZERO;
+    for i in 0..V::DIM {
+        inv += V::axis(i) * (V::Real::ONE / radii[i]);
+    }
+    let (os, ds) = (o.mul_elem(inv), d.mul_elem(inv));
+    let dd = ds.dot(ds);
+    let Some((t0, t1)) = ball_span(os, ds, dd, V::Real::ONE) else {
+        return Cast::Miss;
+    };
+    report(pick(t0, t1, max_toi), |t, _| unit_or((os + ds * t).mul_elem(inv), back(d)))
+}
+
+/// The capsule: the segment `a b` grown by `r > 0` (a ball when `a == b`).
+///
+/// The line's span in the infinite cylinder about the segment's line decides it: an end of
+/// that span beyond an end of the segment lies in that end's ball instead (past the end
+/// cap, the capsule is that ball), so at most two more quadratics are solved.
+pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    let (zero, half) = (V::Real::ZERO, V::Real::HALF);
+    let centre = (a + b) * half;
+    let axis = (b - a) * half;
+    let hl = axis.length();
+    if !above(hl, zero) {
+        return sphere(centre, r, o, d, max_toi);
+    }
+    let u = axis / hl;
+    let dd = d.dot(d);
+    let (m, tc) = (o - centre, zero);
+    let (mz, dz) = (m.dot(u), d.dot(u));
+    let (mp, dp) = (m - u * mz, d - u * dz);
+    let aa = dp.dot(dp);
+    let ends = |z: V::Real| if z > zero { u * hl } else { u * -hl };
+    let span = if aa <= dd * V::Real::EPSILON * V::Real::EPSILON {
+        // Along the axis: inside the infinite cylinder all the way or never; the span runs
+        // from one end ball to the other.
+        if mp.dot(mp) > r * r {
+            return Cast::Miss;
+        }
+        let (Some(s), Some(e)) = (ball_span(m - ends(-dz), d, dd, r), ball_span(m - ends(dz), d, dd, r))
+        else {
+            return Cast::Miss;
+        };
+        (s.0, e.1)
+    } else {
+        // |mp × dp|² = ((m × d) · u)² in 3D; 0 in 2D, where both are along one line.
+        let w = m.cross_or_zero(d).dot(u);
+        let disc = aa * r * r - w * w;
+        if !at_least(disc, zero) {
+            return Cast::Miss;
+        }
+        let (s0, s1) = roots(aa, mp.dot(dp), mp.dot(mp) - r * r, disc);
+        let (z0, z1) = (mz + dz * s0, mz + dz * s1);
+        let t0 = if z0.abs() > hl {
+            match ball_span(m - ends(z0), d, dd, r) {
+                Some((t, _)) => t,
+                None => return Cast::Miss,
+            }
+        } else {
+            s0
+        };
+        let t1 = if z1.abs() > hl {
+            match ball_span(m - ends(z1), d, dd, r) {
+                Some((_, t)) => t,
+                None => return Cast::Miss,
+            }
+        } else {
+            s1
+        };
+        (t0, t1)
+    };
+    report(pick(span.0 + tc, span.1 + tc, max_toi), |t, _| {
+        // Outward: from the closest point of the segment to the surface point.
+        let p = m + d * (t - tc);
+        let z = p.dot(u).max(-hl).min(hl);
+        unit_or(p - u * z, back(d))
+    })
+}
+
+/// The 2D cross product of the first two components.
+#[inline(always)]
+fn cross2<V: Vector>(x: V, y: V) -> V::Real {
+    x[0] * y[1] - x[1] * y[0]
+}
+
+/// A flat segment `a b` (a point when `a == b`), 2D or 3D: it has no inside, so a ray
+/// starting on it hits it at 0. In 3D, and for a ray along the segment's line, the ray
+/// must pass within a few ulps of the coordinates to hit. The normal is the part of `-d`
+/// square to the segment (in 2D the side facing the origin), or `-d` itself along the line.
+pub(super) fn segment<V: Vector>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    segment_hit(a, b, o, d, max_toi).map_or(Cast::Miss, |(t, n)| Cast::Hit(t, n))
+}
+
+fn segment_hit<V: Vector>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Option<(V::Real, V)> {
+    let (zero, one) = (V::Real::ZERO, V::Real::ONE);
+    let (e, w) = (b - a, a - o);
+    let (dd, ee) = (d.dot(d), e.dot(e));
+    let eps = V::Real::EPSILON;
+    let tol = eps * V::Real::from_usize(16) * (w.length() + e.length());
+    let normal = || {
+        let side = if ee > zero { d - e * (d.dot(e) / ee) } else { V::ZERO };
+        unit_or(-side, back(d))
+    };
+    // Solve o + t d = a + s e: by 2D cross products, or in 3D through n = d × e (the
+    // lines must also be within `tol` of each other).
+    let (t, s) = if V::DIM == 2 {
+        let den = cross2(d, e);
+        if den == zero {
+            return collinear(w, e, d, dd, tol, max_toi);
+        }
+        (cross2(w, e) / den, cross2(w, d) / den)
+    } else {
+        let n = d.cross_or_zero(e);
+        let nn = n.dot(n);
+        if nn <= eps * eps * dd * ee {
+            return collinear(w, e, d, dd, tol, max_toi);
+        }
+        if w.dot(n).abs() > tol * nn.sqrt() {
+            return None;
+        }
+        (w.cross_or_zero(e).dot(n) / nn, w.cross_or_zero(d).dot(n) / nn)
+    };
+    if t >= zero && t <= max_toi && s >= zero && s <= one {
+        Some((t, normal()))
+    } else {
+        None
+    }
+}
+
+/// A segment (`a = o + w`, `b = a + e`) parallel to the ray: hit where the ray first
+/// reaches it, when it lies on the ray's line.
+fn collinear<V: Vector>(
+    w: V,
+    e: V,
+    d: V,
+    dd: V::Real,
+    tol: V::Real,
+    max_toi: V::Real,
+) -> Option<(V::Real, V)> {
+    let ta = w.dot(d) / dd;
+    let off = w - d * ta;
+    if off.dot(off) > tol * tol {
+        return None;
+    }
+    let tb = ta + e.dot(d) / dd;
+    let (lo, hi) = if ta <= tb { (ta, tb) } else { (tb, ta) };
+    let t = lo.max(V::Real::ZERO);
+    if hi >= V::Real::ZERO && t <= max_toi {
+        Some((t, back(d)))
+    } else {
+        None
+    }
+}
+
+/// The box `[-h, h]` (2D and 3D): the slabs of the axes, the normal that of the slab
+/// that decided the end.
+pub(super) fn cuboid<V: Vector>(h: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    let (mut t0, mut t1) = (-V::Real::INFINITY, V::Real::INFINITY);
+    let (mut i0, mut i1) = (0, 0);
+    for i in 0..V::DIM {
+        if d[i] == V::Real::ZERO {
+            // Parallel to the slab: in it (its planes included) all along, or never.
+            if o[i].abs() > h[i] {
+                return Cast::Miss;
+            }
+            continue;
+        }
+        // Division, not a reciprocal: a tiny d[i] then gives ±∞, never 0 × ∞.
+        let (p, q) = ((-h[i] - o[i]) / d[i], (h[i] - o[i]) / d[i]);
+        let (lo, hi) = if p <= q { (p, q) } else { (q, p) };
+        if lo > t0 {
+            t0 = lo;
+            i0 = i;
+        }
+        if hi < t1 {
+            t1 = hi;
+            i1 = i;
+        }
+    }
+    report(pick(t0, t1, max_toi), |_, entering| {
+        let (i, s) = if entering { (i0, -d[i0]) } else { (i1, d[i1]) };
+        if s >= V::Real::ZERO {
+            V::axis(i)
+        } else {
+            -V::axis(i)
+        }
+    })
+}
+
+/// The convex polytope `{x : n · x <= offset}` over `planes` (Cyrus & Beck 1978): the
+/// entry is the latest crossing of a plane the ray enters, the exit the earliest of one it
+/// leaves. The planes' normals must be unit.
+pub(super) fn planes<V: Vector>(
+    planes: impl Iterator<Item = (V, V::Real)>,
+    o: V,
+    d: V,
+    max_toi: V::Real,
+) -> Cast<V> {
+    match clip(planes, o, d) {
+        Some((t0, n0, t1, n1)) => report(pick(t0, t1, max_toi), |_, entering| if entering { n0 } else { n1 }),
+        None => Cast::Miss,
+    }
+}
+
+/// The span of the line `o + t d` in `{x : n · x <= offset}` and the (not necessarily unit)
+/// normals of the planes at its ends, or `None` when it misses.
+#[inline(always)]
+fn clip<V: Vector>(
+    planes: impl Iterator<Item = (V, V::Real)>,
+    o: V,
+    d: V,
+) -> Option<(V::Real, V, V::Real, V)> {
+    let zero = V::Real::ZERO;
+    let (mut t0, mut t1) = (-V::Real::INFINITY, V::Real::INFINITY);
+    let (mut n0, mut n1) = (V::ZERO, V::ZERO);
+    for (n, offset) in planes {
+        // num >= 0: the origin is on the inner side; the crossing is at num / den.
+        let num = offset - n.dot(o);
+        let den = n.dot(d);
+        // Compare by multiplying (den != 0, t0 and t1 never NaN); divide only on a change.
+        if den < zero {
+            if num < t0 * den {
+                t0 = num / den;
+                n0 = n;
+            }
+        } else if den > zero {
+            if num < t1 * den {
+                t1 = num / den;
+                n1 = n;
+            }
+        } else if num < zero {
+            return None;
+        }
+    }
+    (t0 <= t1).then_some((t0, n0, t1, n1))
+}
+
+/// A triangle: flat in 3D (hit at 0 from a start on it; degenerate ones by their edges), a
+/// solid in 2D (its three edge lines; a collinear one is flat, by its edges).
+pub(super) fn triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    if V::DIM == 2 {
+        let area = cross2(b - a, c - a);
+        if area == V::Real::ZERO {
+            return edges(a, b, c, o, d, max_toi);
+        }
+        // Outward normals: the edge turned a quarter turn clockwise for a counter-clockwise
+        // triangle, anticlockwise otherwise.
+        let out = |p: V, q: V| {
+            let e = q - p;
+            let n = V::axis(0) * e[1] - V::axis(1) * e[0];
+            let n = if area > V::Real::ZERO { n } else { -n };
+            (n, n.dot(p))
+        };
+        let faces = [out(a, b), out(b, c), out(c, a)];
+        return match clip(faces.into_iter(), o, d) {
+            Some((t0, n0, t1, n1)) => {
+                report(pick(t0, t1, max_toi), |_, entering| unit_or(if entering { n0 } else { n1 }, back(d)))
+            }
+            None => Cast::Miss,
+        };
+    }
+    flat_triangle(a, b, c, o, d, max_toi)
+}
+
+/// The 3D triangle. The ray crosses it when the three signed volumes `d · (p × q)` of its
+/// edges `p q` seen from the origin share a sign (each is a barycentric coordinate of the
+/// crossing times `d · n`; an edge shared by two triangles gets exactly opposite values,
+/// so no ray slips between them): Plücker coordinates, as in Amanatides & Choi (1997).
+fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    let zero = V::Real::ZERO;
+    let eps = V::Real::EPSILON;
+    let (ab, ac) = (b - a, c - a);
+    let n = ab.cross_or_zero(ac);
+    let nn = n.dot(n);
+    if nn <= eps * eps * ab.dot(ab) * ac.dot(ac) {
+        return edges(a, b, c, o, d, max_toi);
+    }
+    let den = n.dot(d);
+    let (pa, pb, pc) = (a - o, b - o, c - o);
+    if den == zero {
+        // Parallel to the plane: in it (within rounding), the ray meets the edges, or
+        // starts inside the triangle.
+        let tol = eps * V::Real::from_usize(16) * (pa.length() + ab.length() + ac.length());
+        if pa.dot(n).abs() > tol * nn.sqrt() {
+            return Cast::Miss;
+        }
+        let inside =
+            [(a, b), (b, c), (c, a)].iter().all(|&(p, q)| (q - p).cross_or_zero(o - p).dot(n) >= zero);
+        return if inside { Cast::Hit(zero, back(d)) } else { edges(a, b, c, o, d, max_toi) };
+    }
+    let (u, v, w) = (d.dot(pb.cross_or_zero(pc)), d.dot(pc.cross_or_zero(pa)), d.dot(pa.cross_or_zero(pb)));
+    let crosses =
+        if den > zero { u >= zero && v >= zero && w >= zero } else { u <= zero && v <= zero && w <= zero };
+    if !crosses {
+        return Cast::Miss;
+    }
+    let t = pa.dot(n) / den;
+    if !(t >= zero && t <= max_toi) {
+        return Cast::Miss;
+    }
+    let unit = n / nn.sqrt();
+    Cast::Hit(t, if den > zero { -unit } else { unit })
+}
+
+/// The first hit of the three edges of `a b c` taken as flat segments.
+fn edges<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    let mut best: Option<(V::Real, V)> = None;
+    for (p, q) in [(a, b), (b, c), (c, a)] {
+        if let Some(hit) = segment_hit(p, q, o, d, max_toi) {
+            if best.is_none_or(|(t, _)| hit.0 < t) {
+                best = Some(hit);
+            }
+        }
+    }
+    best.map_or(Cast::Miss, |(t, n)| Cast::Hit(t, n))
+}
+
+/// The slab `|y| <= h` of the cylinder and cone: its span, or `None` when a ray parallel
+/// to it runs outside.
+#[inline(always)]
+fn y_slab<V: Vector>(m: V, d: V, h: V::Real) -> Option<(V::Real, V::Real)> {
+    if d[1] == V::Real::ZERO {
+        return (m[1].abs() <= h).then_some((-V::Real::INFINITY, V::Real::INFINITY));
+    }
+    let (p, q) = ((-h - m[1]) / d[1], (h - m[1]) / d[1]);
+    Some(if p <= q { (p, q) } else { (q, p) })
+}
+
+/// The cap normal of an end decided by the slab: `-y` entering upwards, `+y` leaving.
+#[inline(always)]
+fn cap<V: Vector>(d: V, entering: bool) -> V {
+    if (d[1] > V::Real::ZERO) == entering {
+        -V::axis(1)
+    } else {
+        V::axis(1)
+    }
+}
+
+/// The cylinder about the y axis, radius `e.x`, half height `e.y` (3D): the side's
+/// quadratic in `(x, z)` clipped by the slab of the caps.
+pub(super) fn cylinder<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    let zero = V::Real::ZERO;
+    let (r, h) = (e[0], e[1]);
+    let dd = d.dot(d);
+    let (m, tc) = near_centre(o, d, dd, (r * r + h * h).sqrt());
+    let Some((mut t0, mut t1)) = y_slab(m, d, h) else {
+        return Cast::Miss;
+    };
+    let (mut side0, mut side1) = (false, false);
+    let flat = |v: V| v - V::axis(1) * v[1];
+    let (mp, dp) = (flat(m), flat(d));
+    let aa = dp.dot(dp);
+    if aa <= dd * V::Real::EPSILON * V::Real::EPSILON {
+        // Along the axis.
+        if mp.dot(mp) > r * r {
+            return Cast::Miss;
+        }
+    } else {
+        let bb = mp.dot(dp);
+        let perp = mp - dp * (bb / aa);
+        let disc = aa * (r * r - perp.dot(perp));
+        if !at_least(disc, zero) {
+            return Cast::Miss;
+        }
+        let (s0, s1) = roots(aa, bb, mp.dot(mp) - r * r, disc);
+        if s0 > t0 {
+            t0 = s0;
+            side0 = true;
+        }
+        if s1 < t1 {
+            t1 = s1;
+            side1 = true;
+        }
+    }
+    report(pick(t0 + tc, t1 + tc, max_toi), |t, entering| {
+        if if entering { side0 } else { side1 } {
+            unit_or(flat(m + d * (t - tc)), back(d))
+        } else {
+            cap(d, entering)
+        }
+    })
+}
+
+/// The cone about the y axis, base radius `e.x` at `y = -e.y`, apex at `y = +e.y` (3D).
+///
+/// Within the slab `|y| <= h` the solid is `x² + z² <= k² (h - y)²` with `k = r / 2h` (the
+/// other nappe of that double cone lies above the apex). On the line that quadratic is
+/// `<= 0` on an interval, on the two sides of one (the line crosses both nappes), on a
+/// half-line or everywhere; each piece is clipped by the slab and the span is their hull.
+pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    let zero = V::Real::ZERO;
+    let inf = V::Real::INFINITY;
+    let (r, h) = (e[0], e[1]);
+    let k = r / (h + h);
+    let k2 = k * k;
+    let dd = d.dot(d);
+    let (m, tc) = near_centre(o, d, dd, (r * r + h * h).sqrt());
+    let Some((lo, hi)) = y_slab(m, d, h) else {
+        return Cast::Miss;
+    };
+    let w0 = h - m[1];
+    let aa = d[0] * d[0] + d[2] * d[2] - k2 * d[1] * d[1];
+    let bb = m[0] * d[0] + m[2] * d[2] + k2 * w0 * d[1];
+    let cc = m[0] * m[0] + m[2] * m[2] - k2 * w0 * w0;
+    let mut pieces = [(inf, -inf); 2];
+    if aa == zero {
+        // 2 bb t + cc <= 0.
+        pieces[0] = if bb > zero {
+            (-inf, -cc / (bb + bb))
+        } else if bb < zero {
+            (-cc / (bb + bb), inf)
+        } else if cc <= zero {
+            (-inf, inf)
+        } else {
+            return Cast::Miss;
+        };
+    } else {
+        let disc = bb * bb - aa * cc;
+        if disc >= zero {
+            let (s0, s1) = roots(aa, bb, cc, disc);
+            if aa > zero {
+                pieces[0] = (s0, s1);
+            } else {
+                pieces = [(-inf, s0), (s1, inf)];
+            }
+        } else if aa < zero {
+            pieces[0] = (-inf, inf);
+        } else {
+            return Cast::Miss;
+        }
+    }
+    // The hull of the pieces' parts within the slab, remembering which end the side made.
+    let (mut t0, mut t1) = (inf, -inf);
+    let (mut side0, mut side1) = (false, false);
+    for (p, q) in pieces {
+        let (s, e) = (p.max(lo), q.min(hi));
+        if s <= e {
+            if s < t0 {
+                t0 = s;
+                side0 = p > lo;
+            }
+            if e > t1 {
+                t1 = e;
+                side1 = q < hi;
+            }
+        }
+    }
+    report(pick(t0 + tc, t1 + tc, max_toi), |t, entering| {
+        if if entering { side0 } else { side1 } {
+            // The gradient of x² + z² - k² (h - y)².
+            let p = m + d * (t - tc);
+            let g = V::axis(0) * p[0] + V::axis(1) * (k2 * (h - p[1])) + V::axis(2) * p[2];
+            unit_or(g, back(d))
+        } else {
+            cap(d, entering)
+        }
+    })
+}
