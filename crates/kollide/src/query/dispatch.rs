@@ -45,7 +45,7 @@ fn as_segment<V: Copy>(p: Primitive<'_, V>) -> Option<(V, V)> {
 /// A primitive's point placed in the world. A ball's core is its local origin: that costs
 /// no rotation.
 #[inline(always)]
-fn place<V: Vector>(pose: &Pose<V>, p: V) -> V {
+pub(crate) fn place<V: Vector>(pose: &Pose<V>, p: V) -> V {
     if p == V::ZERO {
         pose.translation
     } else {
@@ -57,7 +57,7 @@ fn place<V: Vector>(pose: &Pose<V>, p: V) -> V {
 /// for a point at the origin (a ball), one for a point or for a segment centred on the
 /// origin (a capsule), two otherwise.
 #[inline(always)]
-fn place_segment<V: Vector>(pose: &Pose<V>, (p, q): (V, V)) -> (V, V) {
+pub(crate) fn place_segment<V: Vector>(pose: &Pose<V>, (p, q): (V, V)) -> (V, V) {
     if p == q {
         let w = place(pose, p);
         (w, w)

@@ -1,7 +1,8 @@
 //! Rays, and the ray cast against one convex shape: the dispatch to a closed form or GJK.
 
 use super::ray_closed::{self as closed, at_least};
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real, Rotation, Vector};
+use crate::query::dispatch::{place, place_segment};
 use crate::shape::{Primitive, Support};
 use core::fmt;
 
@@ -186,10 +187,14 @@ pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
     if !at_least(max_toi, V::Real::ZERO) {
         return RayOutcome::Miss;
     }
-    let local = ray.to_local(pose);
-    let (origin, mut direction) = (local.origin, local.direction);
+    let r = shape.radius();
+    if !(r >= V::Real::ZERO && r.is_finite()) {
+        return RayOutcome::Miss;
+    }
     // Keep squares and products of the direction far from overflow and underflow: times
-    // are then in units of `direction / scale` and are scaled back at the end.
+    // are then in units of `direction / scale` and are scaled back at the end. (A rotation
+    // changes the largest component by at most √3: the same test holds in either frame.)
+    let (origin, mut direction) = (ray.origin, ray.direction);
     let scale = direction.abs_elem().max_component();
     let rescaled = !(scale >= V::Real::from_f64(1.0e-8) && scale <= V::Real::from_f64(1.0e8));
     let mut limit = max_toi;
@@ -197,12 +202,40 @@ pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
         direction = direction / scale;
         limit = max_toi * scale;
     }
-    let cast = cast_local(shape, origin, direction, limit);
-    let finish = |toi: V::Real, normal: V| {
-        let toi = if rescaled { toi / scale } else { toi };
-        RayHit { toi, point: ray.point_at(toi), normal: pose.transform_vector(normal) }
+    let unscale = |toi: V::Real| if rescaled { toi / scale } else { toi };
+    // Balls and capsules are answered in the world frame: their cores are placed with at
+    // most one rotation, and neither the ray nor the normal needs turning.
+    let world = match shape.primitive() {
+        Primitive::Point(p) if r > V::Real::ZERO => {
+            Some(closed::sphere(place(pose, p), r, origin, direction, limit))
+        }
+        Primitive::Segment(a, b) if r > V::Real::ZERO => {
+            let (a, b) = place_segment(pose, (a, b));
+            Some(closed::capsule(a, b, r, origin, direction, limit))
+        }
+        _ => None,
     };
-    match cast {
+    if let Some(cast) = world {
+        let finish = |toi: V::Real, normal: V| {
+            let toi = unscale(toi);
+            RayHit { toi, point: ray.point_at(toi), normal }
+        };
+        return match cast {
+            Cast::Miss => RayOutcome::Miss,
+            Cast::Hit(toi, normal) => RayOutcome::Hit(finish(toi, normal)),
+            Cast::Inside(toi, normal) => RayOutcome::Inside { exit: finish(toi, normal) },
+        };
+    }
+    // The rest in the shape's frame, the rotation applied as a matrix (three rotations:
+    // origin and direction in, the normal out).
+    let m = pose.rotation.applied();
+    let o = V::Rotation::apply_inverse(&m, origin - pose.translation);
+    let d = V::Rotation::apply_inverse(&m, direction);
+    let finish = |toi: V::Real, normal: V| {
+        let toi = unscale(toi);
+        RayHit { toi, point: ray.point_at(toi), normal: V::Rotation::apply(&m, normal) }
+    };
+    match cast_local(shape, r, o, d, limit) {
         Cast::Miss => RayOutcome::Miss,
         Cast::Hit(toi, normal) => RayOutcome::Hit(finish(toi, normal)),
         Cast::Inside(toi, normal) => RayOutcome::Inside { exit: finish(toi, normal) },
@@ -221,17 +254,18 @@ pub(super) enum Cast<V: Vector> {
 /// The one dispatch of the ray cast, in the shape's local frame: a closed form where the
 /// core has one, GJK otherwise.
 #[inline(always)]
-fn cast_local<V: Vector, S: Support<V> + ?Sized>(shape: &S, o: V, d: V, max_toi: V::Real) -> Cast<V> {
-    let r = shape.radius();
-    if !(r >= V::Real::ZERO && r.is_finite()) {
-        return Cast::Miss;
-    }
+fn cast_local<V: Vector, S: Support<V> + ?Sized>(
+    shape: &S,
+    r: V::Real,
+    o: V,
+    d: V,
+    max_toi: V::Real,
+) -> Cast<V> {
     let sharp = r == V::Real::ZERO;
     match shape.primitive() {
-        Primitive::Point(p) if !sharp => closed::sphere(p, r, o, d, max_toi),
-        Primitive::Point(p) => closed::segment(p, p, o, d, max_toi),
-        Primitive::Segment(a, b) if !sharp => closed::capsule(a, b, r, o, d, max_toi),
-        Primitive::Segment(a, b) => closed::segment(a, b, o, d, max_toi),
+        // (Rounded points and segments, balls and capsules, were answered in the world.)
+        Primitive::Point(p) if sharp => closed::segment(p, p, o, d, max_toi),
+        Primitive::Segment(a, b) if sharp => closed::segment(a, b, o, d, max_toi),
         Primitive::Box(h) if sharp => closed::cuboid(h, o, d, max_toi),
         Primitive::Polygon(p) if sharp => closed::planes(p.edge_planes(), o, d, max_toi),
         Primitive::Hull(h) if sharp => closed::planes(h.face_planes_iter(), o, d, max_toi),
