@@ -1,5 +1,12 @@
-//! The ray rows: kollide's `ray_cast` against parry's `RayCast::cast_ray` (solid) on the
-//! same shapes, poses and rays, checked against each other, then timed.
+//! The ray rows, on the same shapes, poses and rays, checked against each other, then
+//! timed, two ways:
+//!
+//! - query `ray`: kollide's `ray_toi` against parry's `RayCast::cast_ray` (solid). Both
+//!   answer the same thing: the time of impact, 0 when the origin is inside, or none.
+//! - query `ray-normal`: kollide's `ray_cast` (the time, the point, the unit normal, and
+//!   for an origin inside where the ray leaves) against parry's
+//!   `cast_ray_and_get_normal` (the time and the normal; 0 and no exit for an origin
+//!   inside). kollide does more here: it finds the exit of the rays that start inside.
 //!
 //! Each ray starts outside the shape's enclosing ball (one in eight inside the shape's
 //! reach) and aims at a random point of a ball about the shape a little larger than it,
@@ -9,7 +16,7 @@
 use crate::report::Row;
 use crate::timing;
 use glam::{Quat, Vec3};
-use kollide::query::cast::{ray_cast, Ray, RayOutcome};
+use kollide::query::cast::{ray_cast, ray_toi, Ray, RayOutcome};
 use kollide_bench::gen::{self, BenchRng};
 use kollide_bench::spec3::{BallSpec, CapsuleSpec, ConeSpec, CuboidSpec, CylinderSpec, HullSpec, Spec3};
 use parry3d::query::RayCast as _;
@@ -75,7 +82,7 @@ fn rays<S: Spec3>(rng: &mut BenchRng, shapes: &[S]) -> Vec<RayCase> {
 }
 
 /// Checks then times one case; returns its row.
-fn run_case<S: Spec3>(name: &str, rng: &mut BenchRng, shapes: &[S], target: f64) -> Row {
+fn run_case<S: Spec3>(name: &str, rng: &mut BenchRng, shapes: &[S], target: f64) -> Vec<Row> {
     let cases = rays(rng, shapes);
     let ks: Vec<S::Kollide> = shapes.iter().map(Spec3::kollide).collect();
     let ps: Vec<S::Parry> = shapes.iter().map(Spec3::parry).collect();
@@ -130,28 +137,40 @@ fn run_case<S: Spec3>(name: &str, rng: &mut BenchRng, shapes: &[S], target: f64)
     }
     eprintln!("  ray {name}: largest |kollide - parry| hit distance difference {max_diff:.2e}");
 
-    let mut k_run = || {
+    let mut k_toi = || {
         for (i, pose, ray) in black_box(&kr) {
-            black_box(ray_cast(&ks[*i], pose, ray, MAX_TOI));
+            black_box(ray_toi(&ks[*i], pose, ray, MAX_TOI));
         }
     };
-    let mut p_run = || {
+    let mut p_toi = || {
         for (i, pose, ray) in black_box(&pr) {
             black_box(ps[*i].cast_ray(pose, ray, MAX_TOI, true));
         }
     };
-    let t = timing::measure(RAYS, &mut [&mut k_run, &mut p_run]);
-    Row {
+    let t = timing::measure(RAYS, &mut [&mut k_toi, &mut p_toi]);
+    let mut k_full = || {
+        for (i, pose, ray) in black_box(&kr) {
+            black_box(ray_cast(&ks[*i], pose, ray, MAX_TOI));
+        }
+    };
+    let mut p_full = || {
+        for (i, pose, ray) in black_box(&pr) {
+            black_box(ps[*i].cast_ray_and_get_normal(pose, ray, MAX_TOI, true));
+        }
+    };
+    let full = timing::measure(RAYS, &mut [&mut k_full, &mut p_full]);
+    let row = |query, kollide_ns, parry_ns, target| Row {
         case: name.to_string(),
-        query: "ray",
+        query,
         overlap: hits as f64 / RAYS as f64,
         pairs: RAYS,
         disagreements: differ,
         distance_detail: None,
-        kollide_ns: t[0],
-        parry_ns: t[1],
+        kollide_ns,
+        parry_ns,
         target,
-    }
+    };
+    vec![row("ray", t[0], t[1], target), row("ray-normal", full[0], full[1], 0.0)]
 }
 
 /// The six ray rows (targets from the issue: capsule, cylinder and cone `>= 3x` parry,
@@ -164,7 +183,7 @@ pub fn run(seed: u64) -> Vec<Row> {
     let cylinders: Vec<CylinderSpec> = (0..POOL).map(|_| CylinderSpec::random(&mut rng)).collect();
     let cones: Vec<ConeSpec> = (0..POOL).map(|_| ConeSpec::random(&mut rng)).collect();
     let hulls: Vec<HullSpec> = (0..8).map(|_| HullSpec::random(&mut rng, 64)).collect();
-    vec![
+    [
         run_case("ball", &mut rng, &balls, 1.0),
         run_case("cuboid", &mut rng, &cuboids, 1.0),
         run_case("capsule", &mut rng, &capsules, 3.0),
@@ -172,4 +191,5 @@ pub fn run(seed: u64) -> Vec<Row> {
         run_case("cone", &mut rng, &cones, 3.0),
         run_case("hull64", &mut rng, &hulls, 1.0),
     ]
+    .concat()
 }

@@ -20,11 +20,17 @@ fn rays_against_balls_hit_at_the_closed_form_time() {
     for (args, tol) in PRECISIONS {
         let mut rng = Rng(11);
         let mut cases = Vec::new();
-        for _ in 0..60 {
+        for k in 0..60 {
             let c: Vec<f64> = (0..3).map(|_| rng.range(-2.0, 2.0)).collect();
-            let o: Vec<f64> = (0..3).map(|_| rng.range(-4.0, 4.0)).collect();
-            let d: Vec<f64> = (0..3).map(|_| rng.range(-1.0, 1.0)).collect();
-            cases.push((c, rng.range(0.2, 1.5), o, d));
+            let r = rng.range(0.2, 1.5);
+            // From around the ball (one in six from well inside it), aimed at a point near
+            // it: about half hit.
+            let spread = if k % 6 == 0 { 0.5 * r } else { 3.0 };
+            let o: Vec<f64> = (0..3).map(|i| c[i] + rng.range(-spread, spread)).collect();
+            let aim: Vec<f64> = (0..3).map(|i| c[i] + rng.range(-1.5, 1.5) * r).collect();
+            let speed = rng.range(0.5, 2.0);
+            let d: Vec<f64> = (0..3).map(|i| (aim[i] - o[i]) * speed).collect();
+            cases.push((c, r, o, d));
         }
         let queries: Vec<Value> = cases
             .iter()

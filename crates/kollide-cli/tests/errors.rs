@@ -58,7 +58,7 @@ fn malformed_lines_name_what_is_wrong_and_the_rest_are_answered() {
         "a.shape.radius: must be > 0, got -1",
         "b.translation: expected 2 or 3 numbers, got 4",
         "a.rotation: rotation norm is 2, not 1 (within 0.0001): not a unit quaternion / complex",
-        "query: unknown query \"closest\" (expected \"intersects\", \"distance\", \"contact\" or \"manifold\")",
+        "query: unknown query \"closest\" (expected \"intersects\", \"distance\", \"contact\", \"manifold\", \"ray\", \"cast\" or \"sweep\")",
         "a.shape.type: unknown shape type \"sphere\" (3D shapes: ball, cuboid, capsule, cylinder, cone, ellipsoid, segment, triangle, convex_hull)",
         "b.shape.half_extent: unknown field for a cuboid (expected type, half_extents, round)",
         "b.shape.half_extents[1]: must be > 0, got 0",

@@ -28,7 +28,7 @@ mod sweep3d;
 mod toi;
 
 pub use motion::{CastInput, CastOutput, CastStatus, Motion};
-pub use ray::{ray_cast, Ray, RayError, RayHit, RayOutcome};
+pub use ray::{ray_cast, ray_toi, Ray, RayError, RayHit, RayOutcome};
 pub use shape_cast::shape_cast;
 pub use sweep::{
     sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepFeature, SweepHit,

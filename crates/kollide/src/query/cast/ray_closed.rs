@@ -137,13 +137,55 @@ fn ball_span<V: Vector>(m: V, d: V, dd: V::Real, r: V::Real) -> Option<(V::Real,
 }
 
 /// The ball of radius `r > 0` about `centre`.
+///
+/// Written out rather than through [`ball_span`] and [`pick`]: it is the hottest ray cast,
+/// and the case split lets it skip work. An origin outside (`c > 0`) that heads away
+/// (`m·d >= 0`) misses with no square root; only the root that is reported is divided out;
+/// the normal is the point's offset times `1 / r` (a multiplication, the reciprocal taken
+/// off the critical path), renormalized only when rounding made it visibly non-unit (an
+/// origin far from a small ball).
 pub(super) fn sphere<V: Vector>(centre: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
-    let dd = d.dot(d);
+    let zero = V::Real::ZERO;
+    let inv_r = V::Real::ONE / r;
     let m = o - centre;
-    let Some((t0, t1)) = ball_span(m, d, dd, r) else {
+    let b = m.dot(d);
+    let c = m.dot(m) - r * r;
+    let outside = c > zero;
+    if outside && b >= zero {
         return Cast::Miss;
+    }
+    let dd = d.dot(d);
+    let disc = dd * r * r - cross_sq(m, d);
+    if !at_least(disc, zero) {
+        return Cast::Miss;
+    }
+    let s = disc.sqrt();
+    let normal_at = |t: V::Real| {
+        let n = (m + d * t) * inv_r;
+        let err = n.dot(n) - V::Real::ONE;
+        if err.abs() <= V::Real::EPSILON * V::Real::from_usize(64) {
+            n
+        } else {
+            unit_or(m + d * t, back(d))
+        }
     };
-    report(pick(t0, t1, max_toi), |t, _| unit_or(m + d * t, back(d)))
+    if outside {
+        // Entry: the smaller root (-b - s) / dd, written as c / (s - b) (b < 0 here: no
+        // cancellation).
+        let t = c / (s - b);
+        if !(t <= max_toi) {
+            return Cast::Miss;
+        }
+        return Cast::Hit(t, normal_at(t));
+    }
+    // The origin is in the closed ball: the exit is the larger root (-b + s) / dd, in the
+    // form without cancellation for either sign of b. A start on the surface heading out
+    // gets an exit at 0: a miss.
+    let t = if b <= zero { (s - b) / dd } else { c / -(b + s) };
+    if !(t > zero) {
+        return Cast::Miss;
+    }
+    Cast::Inside(t, normal_at(t))
 }
 
 /// The ellipsoid with semi-axes `radii` about the local origin: the unit sphere after
@@ -171,13 +213,18 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
     let (zero, half) = (V::Real::ZERO, V::Real::HALF);
     let centre = (a + b) * half;
     let axis = (b - a) * half;
+    // An origin outside the capsule's bounding ball (radius hl + r <= √(2 (hl² + r²)))
+    // heading away from its centre misses: no square root spent.
+    let m = o - centre;
+    if m.dot(m) > V::Real::TWO * (axis.dot(axis) + r * r) && m.dot(d) >= zero {
+        return Cast::Miss;
+    }
     let hl = axis.length();
     if !above(hl, zero) {
         return sphere(centre, r, o, d, max_toi);
     }
     let u = axis / hl;
     let dd = d.dot(d);
-    let (m, tc) = (o - centre, zero);
     let (mz, dz) = (m.dot(u), d.dot(u));
     let (mp, dp) = (m - u * mz, d - u * dz);
     let aa = dp.dot(dp);
@@ -220,9 +267,9 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
         };
         (t0, t1)
     };
-    report(pick(span.0 + tc, span.1 + tc, max_toi), |t, _| {
+    report(pick(span.0, span.1, max_toi), |t, _| {
         // Outward: from the closest point of the segment to the surface point.
-        let p = m + d * (t - tc);
+        let p = m + d * t;
         let z = p.dot(u).max(-hl).min(hl);
         unit_or(p - u * z, back(d))
     })
@@ -599,7 +646,7 @@ pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     report(pick(t0 + tc, t1 + tc, max_toi), |t, entering| {
         if if entering { side0 } else { side1 } {
             // The gradient of x² + z² - k² (h - y)².
-            let p = m + d * (t - tc);
+            let p = m + d * t;
             let g = V::axis(0) * p[0] + V::axis(1) * (k2 * (h - p[1])) + V::axis(2) * p[2];
             unit_or(g, back(d))
         } else {
