@@ -434,6 +434,12 @@ impl<V: crate::math::Vector> ConvexHull<V> {
     pub(crate) fn face_planes_iter(&self) -> impl Iterator<Item = (V, V::Real)> + '_ {
         self.planes.iter().map(|&(n, d)| (n, d[0]))
     }
+
+    /// The number of merged faces, for code generic over the dimension.
+    #[inline]
+    pub(crate) fn plane_count(&self) -> usize {
+        self.planes.len()
+    }
 }
 
 impl<V: Vector3> ConvexHull<V> {

@@ -144,6 +144,7 @@ fn ball_span<V: Vector>(m: V, d: V, dd: V::Real, r: V::Real) -> Option<(V::Real,
 /// the normal is the point's offset times `1 / r` (a multiplication, the reciprocal taken
 /// off the critical path), renormalized only when rounding made it visibly non-unit (an
 /// origin far from a small ball).
+#[inline]
 pub(super) fn sphere<V: Vector>(centre: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let zero = V::Real::ZERO;
     let inv_r = V::Real::ONE / r;
@@ -178,19 +179,21 @@ pub(super) fn sphere<V: Vector>(centre: V, r: V::Real, o: V, d: V, max_toi: V::R
         }
         return Cast::Hit(t, normal_at(t));
     }
-    // The origin is in the closed ball: the exit is the larger root (-b + s) / dd, in the
-    // form without cancellation for either sign of b. A start on the surface heading out
-    // gets an exit at 0: a miss.
-    let t = if b <= zero { (s - b) / dd } else { c / -(b + s) };
-    if !(t > zero) {
+    // The origin is in the closed ball. On the surface (c = 0) heading out or along it
+    // (b >= 0), the exit is at 0: a miss. Decided by signs, before any division, so a caller
+    // that wants only the time (`ray_toi`) pays for no exit. The exit is the larger root
+    // (-b + s) / dd, in the form without cancellation for either sign of b.
+    if c == zero && b >= zero {
         return Cast::Miss;
     }
+    let t = if b <= zero { (s - b) / dd } else { c / -(b + s) };
     Cast::Inside(t, normal_at(t))
 }
 
 /// The ellipsoid with semi-axes `radii` about the local origin: the unit sphere after
 /// dividing every coordinate by its radius (times are unchanged), the normal mapped back
 /// by the inverse transpose of that scaling.
+#[inline]
 pub(super) fn ellipsoid<V: Vector>(radii: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let mut inv = V::ZERO;
     for i in 0..V::DIM {
@@ -209,6 +212,7 @@ pub(super) fn ellipsoid<V: Vector>(radii: V, o: V, d: V, max_toi: V::Real) -> Ca
 /// The line's span in the infinite cylinder about the segment's line decides it: an end of
 /// that span beyond an end of the segment lies in that end's ball instead (past the end
 /// cap, the capsule is that ball), so at most two more quadratics are solved.
+#[inline]
 pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let (zero, half) = (V::Real::ZERO, V::Real::HALF);
     let centre = (a + b) * half;
@@ -352,19 +356,23 @@ fn collinear<V: Vector>(
 
 /// The box `[-h, h]` (2D and 3D): the slabs of the axes, the normal that of the slab
 /// that decided the end.
+#[inline]
 pub(super) fn cuboid<V: Vector>(h: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let (mut t0, mut t1) = (-V::Real::INFINITY, V::Real::INFINITY);
     let (mut i0, mut i1) = (0, 0);
     for i in 0..V::DIM {
-        if d[i] == V::Real::ZERO {
+        // One division per axis. A component so small that its reciprocal overflows (zero,
+        // or below ~1e-38 in f32 where the direction's largest component is at least 1e-8,
+        // see `ray_cast`) counts as parallel: otherwise 0 × ∞ could appear below.
+        let inv = V::Real::ONE / d[i];
+        if !inv.is_finite() {
             // Parallel to the slab: in it (its planes included) all along, or never.
             if o[i].abs() > h[i] {
                 return Cast::Miss;
             }
             continue;
         }
-        // Division, not a reciprocal: a tiny d[i] then gives ±∞, never 0 × ∞.
-        let (p, q) = ((-h[i] - o[i]) / d[i], (h[i] - o[i]) / d[i]);
+        let (p, q) = ((-h[i] - o[i]) * inv, (h[i] - o[i]) * inv);
         let (lo, hi) = if p <= q { (p, q) } else { (q, p) };
         if lo > t0 {
             t0 = lo;
@@ -645,8 +653,9 @@ pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     }
     report(pick(t0 + tc, t1 + tc, max_toi), |t, entering| {
         if if entering { side0 } else { side1 } {
-            // The gradient of x² + z² - k² (h - y)².
-            let p = m + d * t;
+            // The gradient of x² + z² - k² (h - y)², at the point (t counts from the
+            // original origin, m sits at time tc).
+            let p = m + d * (t - tc);
             let g = V::axis(0) * p[0] + V::axis(1) * (k2 * (h - p[1])) + V::axis(2) * p[2];
             unit_or(g, back(d))
         } else {
