@@ -63,8 +63,9 @@ fn motions(rng: &mut BenchRng, tris: &[[Vec3; 3]]) -> Vec<(Vec3, Vec3, Quat)> {
         );
         let disp = gen::unit_vec3(rng) * REACH;
         let rot = gen::rotation3(rng);
-        let clear =
-            |r: f32| matches!(sweep_sphere(start, r, Vec3::ZERO, tris, BackFaces::Hit), SweepOutcome::Miss);
+        let clear = |r: f32| {
+            matches!(sweep_sphere(start, r, Vec3::ZERO, tris, BackFaces::Hit).unwrap(), SweepOutcome::Miss)
+        };
         if clear(RADII.max_element().max(RADIUS) + 0.01) {
             out.push((start, disp, rot));
         }
@@ -164,7 +165,7 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
         let ball = Ball::new(RADIUS);
         let (mut hits, mut differ) = (0, 0);
         for (i, &(start, disp, _)) in moves.iter().enumerate() {
-            let k = toi_of(sweep_sphere(start, RADIUS, disp, &tris, BackFaces::Hit));
+            let k = toi_of(sweep_sphere(start, RADIUS, disp, &tris, BackFaces::Hit).unwrap());
             let p = parry_sweep(&ball, &parry3d::math::Pose::from_translation(start), disp, &ptris);
             hits += usize::from(k.is_some());
             let agree = match (k, p) {
@@ -173,8 +174,9 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
                 // One side grazes: the other must be a graze too (a ball a little larger or
                 // smaller decides it).
                 _ => {
-                    let graze =
-                        |r: f32| toi_of(sweep_sphere(start, r, disp, &tris, BackFaces::Hit)).is_some();
+                    let graze = |r: f32| {
+                        toi_of(sweep_sphere(start, r, disp, &tris, BackFaces::Hit).unwrap()).is_some()
+                    };
                     graze(RADIUS + 1.0e-3) && !graze(RADIUS - 1.0e-3)
                 }
             };
@@ -185,7 +187,7 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
         }
         let mut kollide = || {
             for &(start, disp, _) in black_box(&moves) {
-                black_box(sweep_sphere(start, RADIUS, disp, black_box(&tris), BackFaces::Hit));
+                black_box(sweep_sphere(start, RADIUS, disp, black_box(&tris), BackFaces::Hit).unwrap());
             }
         };
         let mut parry = || {
@@ -204,7 +206,7 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
         let across = [(Vec3::splat(-HALF - 2.0), Vec3::splat(2.0 * HALF + 4.0))];
         let mut full = || {
             for &(start, disp) in black_box(&across) {
-                black_box(sweep_sphere(start, RADIUS, disp, black_box(&tris), BackFaces::Hit));
+                black_box(sweep_sphere(start, RADIUS, disp, black_box(&tris), BackFaces::Hit).unwrap());
             }
         };
         let t = timing::measure(MOTIONS, &mut [&mut kollide, &mut parry, &mut boxed]);
@@ -231,8 +233,8 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
         let (mut hits, mut differ) = (0, 0);
         for (i, &(start, disp, rot)) in moves.iter().enumerate() {
             let pose = kollide::math::Pose3::new(start, rot);
-            let k = toi_of(sweep_ellipsoid(&full, &pose, disp, &tris, BackFaces::Hit));
-            let inner = toi_of(sweep_ellipsoid(&shrunk, &pose, disp, &tris, BackFaces::Hit));
+            let k = toi_of(sweep_ellipsoid(&full, &pose, disp, &tris, BackFaces::Hit).unwrap());
+            let inner = toi_of(sweep_ellipsoid(&shrunk, &pose, disp, &tris, BackFaces::Hit).unwrap());
             let p = parry_sweep(&hull, &parry3d::math::Pose::from_parts(start, rot), disp, &ptris);
             hits += usize::from(k.is_some());
             // The hull is between the shrunk and the full ellipsoid: so is its time of impact.
@@ -250,7 +252,7 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
         let mut kollide = || {
             for &(start, disp, rot) in black_box(&moves) {
                 let pose = kollide::math::Pose3::new(start, rot);
-                black_box(sweep_ellipsoid(&full, &pose, disp, black_box(&tris), BackFaces::Hit));
+                black_box(sweep_ellipsoid(&full, &pose, disp, black_box(&tris), BackFaces::Hit).unwrap());
             }
         };
         let mut parry = || {

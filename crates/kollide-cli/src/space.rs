@@ -9,7 +9,7 @@ use crate::shape_json::{shape2, shape3};
 use crate::shapes::{Shape2, Shape3};
 use kollide::math::{DQuat, DVec2, DVec3, Pose, PoseError, Quat, Real, Rot2, Vec2, Vec3, Vector, Vector2};
 use kollide::query::cast::{
-    sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepOutcome,
+    sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepError, SweepOutcome,
 };
 use kollide::shape::Support;
 use serde::Serialize;
@@ -77,6 +77,18 @@ fn soup<V: Vector, const N: usize>(v: &Value, path: &str) -> Result<Vec<[V; N]>>
         .collect()
 }
 
+/// A [`SweepError`] at its JSON path. The reader has checked every number already, so this
+/// is a second line of defence, never reached by a line it accepted.
+fn sweep_error(e: &SweepError, mover_path: &str, soup_path: &str) -> InputError {
+    match e {
+        SweepError::NonFiniteCorner { index, corner } => {
+            InputError::new(format!("{soup_path}[{index}][{corner}]"), "not finite")
+        }
+        SweepError::NonFinite { field: "displacement" } => InputError::new("displacement", e.to_string()),
+        _ => InputError::new(mover_path, e.to_string()),
+    }
+}
+
 /// The error for a sweep whose mover is not a ball or an ellipsoid (circle or ellipse).
 fn not_a_mover(path: &str, dim: usize) -> InputError {
     let (round, oval) = if dim == 2 { ("circle", "ellipse") } else { ("ball", "ellipsoid") };
@@ -134,10 +146,10 @@ macro_rules! space2 {
                 let segments = soup::<$v, 2>(soup_value, soup_path)?;
                 let at = mover.pose.translation;
                 match &mover.shape {
-                    Shape2::Circle(c) => Ok(sweep_circle(at, c.radius, displacement, &segments, back_faces)),
-                    Shape2::Ellipse(e) => {
-                        Ok(sweep_ellipse(e, &mover.pose, displacement, &segments, back_faces))
-                    }
+                    Shape2::Circle(c) => sweep_circle(at, c.radius, displacement, &segments, back_faces)
+                        .map_err(|e| sweep_error(&e, mover_path, soup_path)),
+                    Shape2::Ellipse(e) => sweep_ellipse(e, &mover.pose, displacement, &segments, back_faces)
+                        .map_err(|e| sweep_error(&e, mover_path, soup_path)),
                     _ => Err(not_a_mover(mover_path, 2)),
                 }
             }
@@ -172,9 +184,11 @@ macro_rules! space3 {
                 let triangles = soup::<$v, 3>(soup_value, soup_path)?;
                 let at = mover.pose.translation;
                 match &mover.shape {
-                    Shape3::Ball(b) => Ok(sweep_sphere(at, b.radius, displacement, &triangles, back_faces)),
+                    Shape3::Ball(b) => sweep_sphere(at, b.radius, displacement, &triangles, back_faces)
+                        .map_err(|e| sweep_error(&e, mover_path, soup_path)),
                     Shape3::Ellipsoid(e) => {
-                        Ok(sweep_ellipsoid(e, &mover.pose, displacement, &triangles, back_faces))
+                        sweep_ellipsoid(e, &mover.pose, displacement, &triangles, back_faces)
+                            .map_err(|e| sweep_error(&e, mover_path, soup_path))
                     }
                     _ => Err(not_a_mover(mover_path, 3)),
                 }

@@ -12,7 +12,7 @@ mod sweep_oracle;
 use common::{rng, FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};
 use kollide::math::{Pose, Real};
-use kollide::query::cast::{BackFaces, SweepFeature, SweepOutcome};
+use kollide::query::cast::{BackFaces, SweepError, SweepFeature, SweepOutcome};
 use kollide::shape::Ellipsoid;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -470,34 +470,43 @@ where
     let down = v::<V>(z(0.0, -2.0));
     let above = v::<V>(z(0.0, 1.0));
     let hit = |o: SweepOutcome<V>| matches!(o, SweepOutcome::Hit(_));
-    // Empty soup, zero displacement away from everything, bad numbers: Miss.
+    // Empty soup, zero displacement away from everything: Miss.
     assert_eq!(V::sweep(above, r, down, &[], BackFaces::Hit), SweepOutcome::Miss);
     assert_eq!(V::sweep(above, r, V::ZERO, &floor, BackFaces::Hit), SweepOutcome::Miss);
+    // Bad numbers: an error naming the value, nothing swept.
     let nan = real::<V>(f64::NAN);
-    assert_eq!(V::sweep(above, nan, down, &floor, BackFaces::Hit), SweepOutcome::Miss);
-    assert_eq!(V::sweep(above, real::<V>(-1.0), down, &floor, BackFaces::Hit), SweepOutcome::Miss);
-    assert_eq!(V::sweep(v::<V>(z(f64::NAN, 1.0)), r, down, &floor, BackFaces::Hit), SweepOutcome::Miss);
+    let bad_radius = |e| matches!(e, Err(SweepError::BadRadius { .. }));
+    assert!(bad_radius(V::try_sweep(above, nan, down, &floor, BackFaces::Hit)));
+    assert!(bad_radius(V::try_sweep(above, real::<V>(-1.0), down, &floor, BackFaces::Hit)));
     assert_eq!(
-        V::sweep(above, r, v::<V>(z(0.0, f64::NEG_INFINITY)), &floor, BackFaces::Hit),
-        SweepOutcome::Miss
+        V::try_sweep(v::<V>(z(f64::NAN, 1.0)), r, down, &floor, BackFaces::Hit),
+        Err(SweepError::NonFinite { field: "center" })
+    );
+    assert_eq!(
+        V::try_sweep(above, r, v::<V>(z(0.0, f64::NEG_INFINITY)), &floor, BackFaces::Hit),
+        Err(SweepError::NonFinite { field: "displacement" })
     );
     let bad_pose =
         Pose::new(v::<V>(z(f64::INFINITY, 1.0)), <V::Rotation as kollide::math::Rotation<V>>::IDENTITY);
     assert_eq!(
-        V::sweep_ell(&Ellipsoid::new(v::<V>(DVec3::ONE)), &bad_pose, down, &floor, BackFaces::Hit),
-        SweepOutcome::Miss
+        V::try_sweep_ell(&Ellipsoid::new(v::<V>(DVec3::ONE)), &bad_pose, down, &floor, BackFaces::Hit),
+        Err(SweepError::NonFinite { field: "translation" })
     );
     let flat = Ellipsoid { radii: v::<V>(z(1.0, 0.0)) };
     assert_eq!(
-        V::sweep_ell(&flat, &Pose::new(above, bad_pose.rotation), down, &floor, BackFaces::Hit),
-        SweepOutcome::Miss
+        V::try_sweep_ell(&flat, &Pose::new(above, bad_pose.rotation), down, &floor, BackFaces::Hit),
+        Err(SweepError::BadSemiAxis { axis: 1, value: 0.0 })
     );
-    // A corner that is not finite: that item is skipped, the next one still hits.
+    // A corner that is not finite, even in an item far from the path: the whole soup is
+    // refused, naming the item and the corner (not skipped: a broken mesh must not be
+    // half-answered).
     let mut broken = floor_at(-0.2);
-    broken[0].x = f64::NAN;
-    let two = items_of::<V>(&[broken, floor_at(0.0)]);
-    let SweepOutcome::Hit(h) = V::sweep(above, r, down, &two, BackFaces::Hit) else { panic!("NaN corner") };
-    assert_eq!(h.index, 1);
+    broken[1].x = f64::NAN;
+    let two = items_of::<V>(&[floor_at(0.0), broken]);
+    assert_eq!(
+        V::try_sweep(above, r, down, &two, BackFaces::Hit),
+        Err(SweepError::NonFiniteCorner { index: 1, corner: 1 })
+    );
     // Back faces: from the front both hit; from behind only `Hit` does.
     assert!(hit(V::sweep(above, r, down, &floor, BackFaces::Cull)));
     let below = v::<V>(z(0.0, -1.0));

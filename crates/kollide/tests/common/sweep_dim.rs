@@ -9,7 +9,7 @@ use super::common::{FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};
 use kollide::math::{Pose, Real, Vector};
 use kollide::query::cast::{
-    sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepOutcome,
+    sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepError, SweepOutcome,
 };
 use kollide::shape::Ellipsoid;
 use rand::Rng;
@@ -23,14 +23,33 @@ where
     type Item: Copy + std::fmt::Debug;
     fn item(pts: &[DVec3]) -> Self::Item;
     fn corners(item: &Self::Item) -> Vec<DVec3>;
-    fn sweep(c: Self, r: Self::Real, d: Self, items: &[Self::Item], bf: BackFaces) -> SweepOutcome<Self>;
+    fn try_sweep(
+        c: Self,
+        r: Self::Real,
+        d: Self,
+        items: &[Self::Item],
+        bf: BackFaces,
+    ) -> Result<SweepOutcome<Self>, SweepError>;
+    fn try_sweep_ell(
+        e: &Ellipsoid<Self>,
+        pose: &Pose<Self>,
+        d: Self,
+        items: &[Self::Item],
+        bf: BackFaces,
+    ) -> Result<SweepOutcome<Self>, SweepError>;
+    /// The sweep of good input (the tests of bad input call `try_sweep`).
+    fn sweep(c: Self, r: Self::Real, d: Self, items: &[Self::Item], bf: BackFaces) -> SweepOutcome<Self> {
+        Self::try_sweep(c, r, d, items, bf).unwrap_or_else(|e| panic!("sweep refused its input: {e}"))
+    }
     fn sweep_ell(
         e: &Ellipsoid<Self>,
         pose: &Pose<Self>,
         d: Self,
         items: &[Self::Item],
         bf: BackFaces,
-    ) -> SweepOutcome<Self>;
+    ) -> SweepOutcome<Self> {
+        Self::try_sweep_ell(e, pose, d, items, bf).unwrap_or_else(|e| panic!("sweep refused its input: {e}"))
+    }
 }
 
 macro_rules! dim3 {
@@ -43,22 +62,22 @@ macro_rules! dim3 {
             fn corners(item: &Self::Item) -> Vec<DVec3> {
                 item.iter().map(|&p| f(p)).collect()
             }
-            fn sweep(
+            fn try_sweep(
                 c: Self,
                 r: Self::Real,
                 d: Self,
                 items: &[Self::Item],
                 bf: BackFaces,
-            ) -> SweepOutcome<Self> {
+            ) -> Result<SweepOutcome<Self>, SweepError> {
                 sweep_sphere(c, r, d, items, bf)
             }
-            fn sweep_ell(
+            fn try_sweep_ell(
                 e: &Ellipsoid<Self>,
                 pose: &Pose<Self>,
                 d: Self,
                 items: &[Self::Item],
                 bf: BackFaces,
-            ) -> SweepOutcome<Self> {
+            ) -> Result<SweepOutcome<Self>, SweepError> {
                 sweep_ellipsoid(e, pose, d, items, bf)
             }
         }
@@ -74,22 +93,22 @@ macro_rules! dim2 {
             fn corners(item: &Self::Item) -> Vec<DVec3> {
                 item.iter().map(|&p| f(p)).collect()
             }
-            fn sweep(
+            fn try_sweep(
                 c: Self,
                 r: Self::Real,
                 d: Self,
                 items: &[Self::Item],
                 bf: BackFaces,
-            ) -> SweepOutcome<Self> {
+            ) -> Result<SweepOutcome<Self>, SweepError> {
                 sweep_circle(c, r, d, items, bf)
             }
-            fn sweep_ell(
+            fn try_sweep_ell(
                 e: &Ellipsoid<Self>,
                 pose: &Pose<Self>,
                 d: Self,
                 items: &[Self::Item],
                 bf: BackFaces,
-            ) -> SweepOutcome<Self> {
+            ) -> Result<SweepOutcome<Self>, SweepError> {
                 sweep_ellipse(e, pose, d, items, bf)
             }
         }

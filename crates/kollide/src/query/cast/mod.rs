@@ -25,6 +25,7 @@ mod shape_cast;
 mod sweep;
 mod sweep2d;
 mod sweep3d;
+mod sweep_error;
 mod toi;
 
 pub use motion::{CastInput, CastOutput, CastStatus, Motion};
@@ -34,3 +35,4 @@ pub use sweep::{
     sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepFeature, SweepHit,
     SweepOutcome,
 };
+pub use sweep_error::SweepError;

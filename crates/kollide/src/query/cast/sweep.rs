@@ -1,6 +1,7 @@
 //! The swept sphere and ellipsoid (circle and ellipse in 2D) against a soup of triangles
 //! (segments): the types of the answer and the public entry points.
 
+use super::sweep_error::{check_ball, check_ellipsoid, check_soup, SweepError};
 use crate::math::{Pose, Real, Rotation, Vector, Vector2, Vector3};
 use crate::query::contact::Contact;
 use crate::shape::Ellipsoid;
@@ -121,9 +122,13 @@ pub enum SweepOutcome<V: Vector> {
 /// collide through their edges and corners. An empty slice, or a zero displacement away
 /// from everything, is a [`SweepOutcome::Miss`]. A radius of 0 sweeps a point (a ray
 /// through the faces; a point hitting a triangle exactly on an edge is then at the mercy of
-/// rounding). Inputs must be finite with squares that do not overflow: a NaN or infinite
-/// centre, displacement or radius, or a negative radius, gives `Miss`; a triangle with a
-/// non-finite corner is skipped. Never panics, never loops, nothing in the answer is NaN.
+/// rounding). Inputs must be finite with squares that do not overflow. Never panics, never
+/// loops, nothing in the answer is NaN.
+///
+/// # Errors
+/// [`SweepError`] naming the bad value: a NaN or infinite centre or displacement, a radius
+/// that is negative or not finite, a triangle with a corner that is not finite (by its
+/// index; nothing is swept then).
 ///
 /// Cost: a box test per triangle (the swept sphere's box, shrunk to the best hit so far),
 /// then about 16 ns for each triangle whose box meets it; on the bench's soup of 1,000
@@ -138,14 +143,14 @@ pub enum SweepOutcome<V: Vector> {
 ///     [DVec3::new(-5.0, 0.0, -5.0), DVec3::new(-5.0, 0.0, 5.0), DVec3::new(5.0, 0.0, 5.0)],
 ///     [DVec3::new(-5.0, 0.0, -5.0), DVec3::new(5.0, 0.0, 5.0), DVec3::new(5.0, 0.0, -5.0)],
 /// ];
-/// let out = sweep_sphere(DVec3::new(1.0, 2.0, 0.5), 0.5, DVec3::new(0.0, -3.0, 0.0), &floor, BackFaces::Hit);
+/// let out = sweep_sphere(DVec3::new(1.0, 2.0, 0.5), 0.5, DVec3::new(0.0, -3.0, 0.0), &floor, BackFaces::Hit).unwrap();
 /// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
 /// assert!((hit.toi - 0.5).abs() < 1e-12); // 1.5 of the 3 units down
 /// assert_eq!(hit.feature, SweepFeature::Face);
 /// assert!((hit.point - DVec3::new(1.0, 0.0, 0.5)).length() < 1e-12);
 /// assert!((hit.normal - DVec3::Y).length() < 1e-12);
 /// // Resting on the floor and rolling along it: nothing to report.
-/// let rolling = sweep_sphere(DVec3::new(1.0, 0.5, 0.5), 0.5, DVec3::new(3.0, 0.0, 1.0), &floor, BackFaces::Hit);
+/// let rolling = sweep_sphere(DVec3::new(1.0, 0.5, 0.5), 0.5, DVec3::new(3.0, 0.0, 1.0), &floor, BackFaces::Hit).unwrap();
 /// assert_eq!(rolling, SweepOutcome::Miss);
 /// ```
 #[must_use]
@@ -155,7 +160,7 @@ pub fn sweep_sphere<V: Vector3>(
     displacement: V,
     triangles: &[[V; 3]],
     back_faces: BackFaces,
-) -> SweepOutcome<V> {
+) -> Result<SweepOutcome<V>, SweepError> {
     sweep_ball(center, radius, displacement, triangles, back_faces)
 }
 
@@ -173,9 +178,12 @@ pub fn sweep_sphere<V: Vector3>(
 /// signed distance and normal in the world (from [`crate::query::contact`] between the
 /// ellipsoid and the deepest triangle).
 ///
-/// **Degenerate input.** As for [`sweep_sphere`]; an ellipsoid with a semi-axis that is
-/// not finite and `> 0`, or a pose that is not finite, gives [`SweepOutcome::Miss`] (build
-/// them with [`Ellipsoid::try_new`] and [`Pose::try_new`] to catch that early).
+/// **Degenerate input.** As for [`sweep_sphere`].
+///
+/// # Errors
+/// [`SweepError`] naming the bad value: a semi-axis that is not finite and `> 0` (an
+/// [`Ellipsoid`] built with [`Ellipsoid::try_new`] never has one), a pose or displacement
+/// that is not finite, a triangle with a corner that is not finite.
 ///
 /// Cost: the swept ellipsoid's box test per triangle, then the triangles whose box meets it
 /// are mapped into the unit sphere's space and swept as for [`sweep_sphere`] (3 ns per
@@ -189,7 +197,7 @@ pub fn sweep_sphere<V: Vector3>(
 /// // Semi-axes 1 (x), 0.5 (y), 2 (z), centre 3 above the floor, falling 4.
 /// let e = Ellipsoid::new(DVec3::new(1.0, 0.5, 2.0));
 /// let pose = DPose3::from_translation(DVec3::new(0.0, 3.0, 0.0));
-/// let out = sweep_ellipsoid(&e, &pose, DVec3::new(0.0, -4.0, 0.0), &floor, BackFaces::Hit);
+/// let out = sweep_ellipsoid(&e, &pose, DVec3::new(0.0, -4.0, 0.0), &floor, BackFaces::Hit).unwrap();
 /// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
 /// assert!((hit.toi - 2.5 / 4.0).abs() < 1e-12); // the lowest point, 0.5 below the centre
 /// assert!((hit.normal - DVec3::Y).length() < 1e-12);
@@ -201,7 +209,7 @@ pub fn sweep_ellipsoid<V: Vector3>(
     displacement: V,
     triangles: &[[V; 3]],
     back_faces: BackFaces,
-) -> SweepOutcome<V> {
+) -> Result<SweepOutcome<V>, SweepError> {
     sweep_scaled(ellipsoid.radii, pose, displacement, triangles, back_faces)
 }
 
@@ -215,20 +223,23 @@ pub fn sweep_ellipsoid<V: Vector3>(
 /// [`SweepOutcome::StartedWithin`] for the deepest segment. The front of segment `(a, b)`
 /// is the side of `b - a` turned a quarter turn clockwise, which is what
 /// [`BackFaces::Cull`] keeps; a segment of length 0 is a point, collided by its end point,
-/// never culled. Non-finite input as in [`sweep_sphere`]: `Miss`, or the segment skipped.
+/// never culled.
+///
+/// # Errors
+/// As [`sweep_sphere`]: [`SweepError`] naming the bad value.
 ///
 /// ```
 /// use kollide::query::cast::{sweep_circle, BackFaces, SweepFeature, SweepOutcome};
 /// use kollide::math::DVec2;
 /// // A wall along x = 2 (front towards -x), a circle of radius 0.5 moving right by 4.
 /// let wall = [[DVec2::new(2.0, 1.0), DVec2::new(2.0, -1.0)]];
-/// let out = sweep_circle(DVec2::ZERO, 0.5, DVec2::new(4.0, 0.0), &wall, BackFaces::Cull);
+/// let out = sweep_circle(DVec2::ZERO, 0.5, DVec2::new(4.0, 0.0), &wall, BackFaces::Cull).unwrap();
 /// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
 /// assert!((hit.toi - 1.5 / 4.0).abs() < 1e-12);
 /// assert_eq!(hit.feature, SweepFeature::Face);
 /// assert!((hit.normal - DVec2::NEG_X).length() < 1e-12);
 /// // Coming from the back, a culled wall lets the circle through.
-/// let back = sweep_circle(DVec2::new(4.0, 0.0), 0.5, DVec2::new(-4.0, 0.0), &wall, BackFaces::Cull);
+/// let back = sweep_circle(DVec2::new(4.0, 0.0), 0.5, DVec2::new(-4.0, 0.0), &wall, BackFaces::Cull).unwrap();
 /// assert_eq!(back, SweepOutcome::Miss);
 /// ```
 #[must_use]
@@ -238,7 +249,7 @@ pub fn sweep_circle<V: Vector2>(
     displacement: V,
     segments: &[[V; 2]],
     back_faces: BackFaces,
-) -> SweepOutcome<V> {
+) -> Result<SweepOutcome<V>, SweepError> {
     sweep_ball(center, radius, displacement, segments, back_faces)
 }
 
@@ -248,8 +259,10 @@ pub fn sweep_circle<V: Vector2>(
 /// The 2D [`sweep_ellipsoid`]: a unit circle swept in the space
 /// `x' = diag(1 / radii) Rᵀ (x - centre)` with the rules of [`sweep_circle`], the point
 /// mapped back and the normal by the inverse transpose; a
-/// [`SweepOutcome::StartedWithin`] carries the world signed distance and normal. An ellipse
-/// or pose that is not finite (or a semi-axis not `> 0`) gives `Miss`.
+/// [`SweepOutcome::StartedWithin`] carries the world signed distance and normal.
+///
+/// # Errors
+/// As [`sweep_ellipsoid`]: [`SweepError`] naming the bad value.
 ///
 /// ```
 /// use kollide::query::cast::{sweep_ellipse, BackFaces, SweepFeature, SweepOutcome};
@@ -259,7 +272,7 @@ pub fn sweep_circle<V: Vector2>(
 /// let ground = [[DVec2::new(5.0, 0.0), DVec2::new(-5.0, 0.0)]];
 /// let e = Ellipsoid::new(DVec2::new(2.0, 1.0));
 /// let pose = DPose2::from_angle(DVec2::new(0.0, 3.0), core::f64::consts::FRAC_PI_2);
-/// let out = sweep_ellipse(&e, &pose, DVec2::new(0.0, -2.0), &ground, BackFaces::Hit);
+/// let out = sweep_ellipse(&e, &pose, DVec2::new(0.0, -2.0), &ground, BackFaces::Hit).unwrap();
 /// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
 /// assert!((hit.toi - 0.5).abs() < 1e-12);
 /// assert_eq!(hit.feature, SweepFeature::Face);
@@ -272,7 +285,7 @@ pub fn sweep_ellipse<V: Vector2>(
     displacement: V,
     segments: &[[V; 2]],
     back_faces: BackFaces,
-) -> SweepOutcome<V> {
+) -> Result<SweepOutcome<V>, SweepError> {
     sweep_scaled(ellipse.radii, pose, displacement, segments, back_faces)
 }
 
@@ -384,6 +397,8 @@ pub(super) trait SoupItem<V: Vector>: Copy {
     fn bounds(&self) -> (V, V);
     /// Every corner finite.
     fn is_finite(&self) -> bool;
+    /// The corners.
+    fn corners(&self) -> &[V];
     /// The item with `f` applied to each corner.
     fn map(&self, f: impl Fn(V) -> V) -> Self;
     /// The earliest contact of the mover with this item at a time `<= limit` (a negative
@@ -530,11 +545,9 @@ fn sweep_ball<V: Vector, T: SoupItem<V>>(
     disp: V,
     items: &[T],
     back_faces: BackFaces,
-) -> SweepOutcome<V> {
-    // `!(radius >= 0)` also refuses NaN.
-    if !(center.is_finite_vec() && disp.is_finite_vec() && radius.is_finite() && radius >= V::Real::ZERO) {
-        return SweepOutcome::Miss;
-    }
+) -> Result<SweepOutcome<V>, SweepError> {
+    check_ball(center, radius, disp)?;
+    check_soup(items)?;
     let mover = Mover::new(center, radius, disp, back_faces);
     // The box must keep everything within the radius of the path: grown by a few
     // roundings of the numbers it is made of.
@@ -543,7 +556,7 @@ fn sweep_ball<V: Vector, T: SoupItem<V>>(
     let mut found = Found::new();
     let (mut lo, mut hi) = swept_box(center, disp, V::Real::ONE, grow);
     for (index, item) in items.iter().enumerate() {
-        if !boxes_overlap(lo, hi, item.bounds()) || !item.is_finite() {
+        if !boxes_overlap(lo, hi, item.bounds()) {
             continue;
         }
         match item.sweep(&mover, found.ask()) {
@@ -558,7 +571,7 @@ fn sweep_ball<V: Vector, T: SoupItem<V>>(
             }
         }
     }
-    found.outcome()
+    Ok(found.outcome())
 }
 
 /// The ellipsoid (ellipse) of semi-axes `radii` at `pose` against a soup: a unit sphere
@@ -569,21 +582,16 @@ fn sweep_scaled<V: Vector, T: SoupItem<V>>(
     disp: V,
     items: &[T],
     back_faces: BackFaces,
-) -> SweepOutcome<V> {
-    let positive = (0..V::DIM).all(|i| radii[i] > V::Real::ZERO);
+) -> Result<SweepOutcome<V>, SweepError> {
+    check_ellipsoid(radii, pose, disp)?;
+    check_soup(items)?;
     let centre = pose.translation;
-    if !(positive
-        && radii.is_finite_vec()
-        && centre.is_finite_vec()
-        && pose.rotation.is_finite_rot()
-        && disp.is_finite_vec())
-    {
-        return SweepOutcome::Miss;
-    }
     let rot = pose.rotation.applied();
     let inv = (0..V::DIM).fold(V::ZERO, |acc, i| acc + V::axis(i) * (V::Real::ONE / radii[i]));
     if !inv.is_finite_vec() {
-        return SweepOutcome::Miss;
+        // A semi-axis so small that its reciprocal overflows (below ~1e-38 in f32).
+        let axis = (0..V::DIM).find(|&i| !inv[i].is_finite()).unwrap_or(0);
+        return Err(SweepError::BadSemiAxis { axis, value: radii[axis].to_f64() });
     }
     let to_local = |x: V| <V::Rotation as Rotation<V>>::apply_inverse(&rot, x - centre).mul_elem(inv);
     // The world normal of the surface for a unit-sphere normal `n'`: R diag(1 / radii) n'.
@@ -613,7 +621,7 @@ fn sweep_scaled<V: Vector, T: SoupItem<V>>(
     let mut found = Found::new();
     let (mut lo, mut hi) = swept_box(centre, disp, V::Real::ONE, grow);
     for (index, item) in items.iter().enumerate() {
-        if !boxes_overlap(lo, hi, item.bounds()) || !item.is_finite() {
+        if !boxes_overlap(lo, hi, item.bounds()) {
             continue;
         }
         let local = item.map(to_local);
@@ -637,7 +645,7 @@ fn sweep_scaled<V: Vector, T: SoupItem<V>>(
             }
         }
     }
-    found.outcome()
+    Ok(found.outcome())
 }
 
 /// The start of the sweep against one item whose closest point to the centre is `point`,

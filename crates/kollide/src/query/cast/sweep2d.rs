@@ -23,6 +23,10 @@ impl<V: Vector2> SoupItem<V> for [V; 2] {
         self[0].is_finite_vec() && self[1].is_finite_vec()
     }
     #[inline(always)]
+    fn corners(&self) -> &[V] {
+        self
+    }
+    #[inline(always)]
     fn map(&self, f: impl Fn(V) -> V) -> Self {
         [f(self[0]), f(self[1])]
     }

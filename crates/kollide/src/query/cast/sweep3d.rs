@@ -24,6 +24,10 @@ impl<V: Vector3> SoupItem<V> for [V; 3] {
         self.iter().all(|p| p.is_finite_vec())
     }
     #[inline(always)]
+    fn corners(&self) -> &[V] {
+        self
+    }
+    #[inline(always)]
     fn map(&self, f: impl Fn(V) -> V) -> Self {
         [f(self[0]), f(self[1]), f(self[2])]
     }
