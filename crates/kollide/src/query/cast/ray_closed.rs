@@ -174,7 +174,8 @@ pub(super) fn sphere<V: Vector>(centre: V, r: V::Real, o: V, d: V, max_toi: V::R
         // Entry: the smaller root (-b - s) / dd, written as c / (s - b) (b < 0 here: no
         // cancellation).
         let t = c / (s - b);
-        if !(t <= max_toi) {
+        // (NaN compares false: a miss.)
+        if !at_least(max_toi, t) {
             return Cast::Miss;
         }
         return Cast::Hit(t, normal_at(t));

@@ -153,7 +153,6 @@ pub enum SweepOutcome<V: Vector> {
 /// let rolling = sweep_sphere(DVec3::new(1.0, 0.5, 0.5), 0.5, DVec3::new(3.0, 0.0, 1.0), &floor, BackFaces::Hit).unwrap();
 /// assert_eq!(rolling, SweepOutcome::Miss);
 /// ```
-#[must_use]
 pub fn sweep_sphere<V: Vector3>(
     center: V,
     radius: V::Real,
@@ -202,7 +201,6 @@ pub fn sweep_sphere<V: Vector3>(
 /// assert!((hit.toi - 2.5 / 4.0).abs() < 1e-12); // the lowest point, 0.5 below the centre
 /// assert!((hit.normal - DVec3::Y).length() < 1e-12);
 /// ```
-#[must_use]
 pub fn sweep_ellipsoid<V: Vector3>(
     ellipsoid: &Ellipsoid<V>,
     pose: &Pose<V>,
@@ -242,7 +240,6 @@ pub fn sweep_ellipsoid<V: Vector3>(
 /// let back = sweep_circle(DVec2::new(4.0, 0.0), 0.5, DVec2::new(-4.0, 0.0), &wall, BackFaces::Cull).unwrap();
 /// assert_eq!(back, SweepOutcome::Miss);
 /// ```
-#[must_use]
 pub fn sweep_circle<V: Vector2>(
     center: V,
     radius: V::Real,
@@ -278,7 +275,6 @@ pub fn sweep_circle<V: Vector2>(
 /// assert_eq!(hit.feature, SweepFeature::Face);
 /// assert!((hit.point - DVec2::ZERO).length() < 1e-12);
 /// ```
-#[must_use]
 pub fn sweep_ellipse<V: Vector2>(
     ellipse: &Ellipsoid<V>,
     pose: &Pose<V>,
