@@ -1,8 +1,10 @@
 //! Ray casts against truth: every closed form and the GJK ray cast on thousands of random
 //! rays with random poses, judged by the independent f64 oracle of `common/ray_oracle.rs`
-//! (a convex function per solid, golden-section search and bisection along the ray); flat
-//! shapes by rays aimed at known points. One body per check, run for 2D and 3D, f32 and f64.
-//! The exact, hand-written cases are in `cast_ray_exact.rs`.
+//! (a convex function per solid, golden-section search and bisection along the ray). One
+//! body per check, run for 2D and 3D, f32 and f64. Hand-worked cases (every primitive on its
+//! faces, edges, tangents and inside starts) are in `cast_ray_exact.rs`; flat shapes
+//! (3D triangles, segments, points), `max_toi`, scales, extreme directions and bad input in
+//! `cast_ray_flat.rs`.
 
 mod common;
 #[path = "common/ray_oracle.rs"]

@@ -157,7 +157,8 @@ pub enum RayOutcome<V: Vector> {
 /// whose [`Support::radius`] is negative or not finite, or whose support function returns
 /// a non-finite point, is never hit (`Miss`); a direction with a component above `1e8` or
 /// all below `1e-8` is rescaled internally (the answer is still in units of the given
-/// direction).
+/// direction; with a direction so small that the time overflows, `toi` is infinite and the
+/// point is still the finite point hit).
 ///
 /// Never panics; nothing in the answer is NaN.
 ///
@@ -204,6 +205,11 @@ pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
         limit = max_toi * scale;
     }
     let unscale = |toi: V::Real| if rescaled { toi / scale } else { toi };
+    // The point at the unscaled time `t` (`ts` rescaled). With a direction near the
+    // smallest numbers `t` can overflow to ∞, and `point_at(∞)` would be NaN (0 × ∞) or ∞:
+    // the point then comes from the rescaled direction, where it is finite and exact.
+    let place_at =
+        |t: V::Real, ts: V::Real| if t.is_finite() { ray.point_at(t) } else { origin + direction * ts };
     // Balls and capsules are answered in the world frame: their cores are placed with at
     // most one rotation, and neither the ray nor the normal needs turning.
     let world = match shape.primitive() {
@@ -217,9 +223,9 @@ pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
         _ => None,
     };
     if let Some(cast) = world {
-        let finish = |toi: V::Real, normal: V| {
-            let toi = unscale(toi);
-            RayHit { toi, point: ray.point_at(toi), normal }
+        let finish = |ts: V::Real, normal: V| {
+            let toi = unscale(ts);
+            RayHit { toi, point: place_at(toi, ts), normal }
         };
         return match cast {
             Cast::Miss => RayOutcome::Miss,
@@ -232,9 +238,9 @@ pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
     let m = pose.rotation.applied();
     let o = V::Rotation::apply_inverse(&m, origin - pose.translation);
     let d = V::Rotation::apply_inverse(&m, direction);
-    let finish = |toi: V::Real, normal: V| {
-        let toi = unscale(toi);
-        RayHit { toi, point: ray.point_at(toi), normal: V::Rotation::apply(&m, normal) }
+    let finish = |ts: V::Real, normal: V| {
+        let toi = unscale(ts);
+        RayHit { toi, point: place_at(toi, ts), normal: V::Rotation::apply(&m, normal) }
     };
     match cast_local(shape, r, o, d, limit) {
         Cast::Miss => RayOutcome::Miss,

@@ -305,13 +305,14 @@ fn segment_hit<V: Vector>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Option<(V
         unit_or(-side, back(d))
     };
     // Solve o + t d = a + s e: by 2D cross products, or in 3D through n = d × e (the
-    // lines must also be within `tol` of each other).
-    let (t, s) = if V::DIM == 2 {
+    // lines must also be within `tol` of each other). `sin2` is the squared sine of their
+    // angle times `dd ee`.
+    let (t, s, sin2) = if V::DIM == 2 {
         let den = cross2(d, e);
         if den == zero {
             return collinear(w, e, d, dd, tol, max_toi);
         }
-        (cross2(w, e) / den, cross2(w, d) / den)
+        (cross2(w, e) / den, cross2(w, d) / den, den * den)
     } else {
         let n = d.cross_or_zero(e);
         let nn = n.dot(n);
@@ -321,8 +322,18 @@ fn segment_hit<V: Vector>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Option<(V
         if w.dot(n).abs() > tol * nn.sqrt() {
             return None;
         }
-        (w.cross_or_zero(e).dot(n) / nn, w.cross_or_zero(d).dot(n) / nn)
+        (w.cross_or_zero(e).dot(n) / nn, w.cross_or_zero(d).dot(n) / nn, nn)
     };
+    // Lines within a few hundred ulps of parallel (a ray along the segment, turned by a
+    // pose, is parallel only up to rounding): their crossing is ill-conditioned, t and s
+    // may land anywhere along them. When the whole segment lies within `tol` of the ray's
+    // line, the ray first meets it where it first reaches it, as for a parallel one.
+    let k = V::Real::from_usize(256) * eps;
+    if sin2 <= k * k * dd * ee {
+        if let Some(hit) = collinear(w, e, d, dd, tol, max_toi) {
+            return Some(hit);
+        }
+    }
     if t >= zero && t <= max_toi && s >= zero && s <= one {
         Some((t, normal()))
     } else {
@@ -331,7 +342,7 @@ fn segment_hit<V: Vector>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Option<(V
 }
 
 /// A segment (`a = o + w`, `b = a + e`) parallel to the ray: hit where the ray first
-/// reaches it, when it lies on the ray's line.
+/// reaches it, when it lies on the ray's line (both ends within `tol` of it).
 fn collinear<V: Vector>(
     w: V,
     e: V,
@@ -346,6 +357,10 @@ fn collinear<V: Vector>(
         return None;
     }
     let tb = ta + e.dot(d) / dd;
+    let off = off + e - d * (tb - ta);
+    if off.dot(off) > tol * tol {
+        return None;
+    }
     let (lo, hi) = if ta <= tb { (ta, tb) } else { (tb, ta) };
     let t = lo.max(V::Real::ZERO);
     if hi >= V::Real::ZERO && t <= max_toi {
