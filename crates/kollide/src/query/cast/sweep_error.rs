@@ -91,6 +91,19 @@ fn check_disp<V: Vector>(disp: V) -> Result<(), SweepError> {
 /// before any sweeping (a NaN corner would otherwise fail the box test and be skipped
 /// silently).
 pub(super) fn check_soup<V: Vector, T: SoupItem<V>>(items: &[T]) -> Result<(), SweepError> {
+    // Branch-free first: `x * 0` is 0 for a finite x and NaN for NaN or ±∞, so the sum is
+    // finite exactly when every corner is. (A per-corner test with early exits, or a single
+    // accumulator, cost about 3 ns a triangle on the bench's soup, as much as the sweep.)
+    // One accumulator per corner: independent chains of additions, not one long one.
+    let mut acc = [V::ZERO; 3];
+    for item in items {
+        for (slot, &p) in acc.iter_mut().zip(item.corners()) {
+            *slot += p * V::Real::ZERO;
+        }
+    }
+    if (acc[0] + acc[1] + acc[2]).is_finite_vec() {
+        return Ok(());
+    }
     match items.iter().position(|item| !item.is_finite()) {
         None => Ok(()),
         Some(index) => {
