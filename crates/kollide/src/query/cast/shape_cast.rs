@@ -27,8 +27,9 @@ use crate::shape::{Primitive, Support};
 ///
 /// **Rotating bodies** use conservative advancement (Mirtich 1996) on the warm-started
 /// distance query; see the `toi` module for the bound on the approach speed. Its tolerance
-/// is looser: `tol = rel' × (target + reach_a + reach_b) + 40 ε M`, `rel'` being `1e-4`
-/// (`f32`) or `1e-8` (`f64`) and `reach` the largest distance from a body's origin to its
+/// is looser: `tol = rel' × (target + reach) + 40 ε M`, `rel'` being `1e-4` (`f32`) or
+/// `1e-8` (`f64`) and `reach` the sum over the *turning* bodies of the largest distance
+/// from the body's origin to its
 /// surface; it stops after 256 distance queries with `Failed` (a `safe_toi` that is
 /// proven). `max_toi` may be infinite (the cap then ends a search that finds nothing).
 ///

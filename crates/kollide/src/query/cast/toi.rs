@@ -58,8 +58,8 @@ fn reach<V: Vector, S: Support<V> + ?Sized>(s: &S) -> V::Real {
     sum.sqrt() + s.radius()
 }
 
-/// The rotational tolerance: `rel × (target + reach_a + reach_b) + 40 ε M`, `rel` ten times
-/// GJK's (`1e-4` in `f32`, `1e-8` in `f64`).
+/// The rotational tolerance: `rel × (target + reach) + 40 ε M`, `rel` ten times GJK's
+/// (`1e-4` in `f32`, `1e-8` in `f64`), `reach` that of the turning bodies.
 fn tolerance<R: Real>(target: R, reach: R, scale: R) -> R {
     R::GJK_REL_TOLERANCE * R::from_usize(10) * (target + reach) + R::EPSILON * R::from_usize(40) * scale
 }
@@ -96,6 +96,11 @@ pub(crate) fn rotational<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     let (reach_a, reach_b) = (reach(a), reach(b));
     let (wa, wb) = (V::angular_speed(ma.angular_velocity), V::angular_speed(mb.angular_velocity));
     let spin = wa * reach_a + wb * reach_b;
+    // The relative part of the tolerance scales with the reach of the bodies that turn (a
+    // still wall's size says nothing about how precisely a plank spinning into it is met);
+    // the rounding floor (`scale`) still counts every coordinate.
+    let turning = |w: V::Real, r: V::Real| if w > zero { r } else { zero };
+    let size = turning(wa, reach_a) + turning(wb, reach_b);
     let relative = mb.velocity - ma.velocity;
     let scale0 = pose_a.translation.abs_elem().max_elem(pose_b.translation.abs_elem()).max_component();
     let mut cache = SimplexCache::default();
@@ -106,7 +111,7 @@ pub(crate) fn rotational<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     // Within the target at time 0 and not approaching: move on to a time they are apart.
     let first = distance_cached(a, pose_a, b, pose_b, &mut cache);
     iterations += 1;
-    let tol0 = tolerance(target, reach_a + reach_b, scale0 + reach_a + reach_b);
+    let tol0 = tolerance(target, size, scale0 + reach_a + reach_b);
     if first.distance <= target + tol0 {
         match start_state(a, pose_a, b, pose_b, ma, mb, target) {
             Start::Within(out) => return out,
@@ -133,7 +138,7 @@ pub(crate) fn rotational<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
         last_distance = d.distance;
         let scale =
             pa.translation.abs_elem().max_elem(pb.translation.abs_elem()).max_component() + reach_a + reach_b;
-        let tol = tolerance(target, reach_a + reach_b, scale);
+        let tol = tolerance(target, size, scale);
         if d.distance <= target + tol {
             if d.normal == V::ZERO {
                 // Overlapping cores: the step before was not safe after all (it cannot be,
