@@ -217,44 +217,49 @@ pub(super) fn ellipsoid<V: Vector>(radii: V, o: V, d: V, max_toi: V::Real) -> Ca
 pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let (zero, half) = (V::Real::ZERO, V::Real::HALF);
     let centre = (a + b) * half;
-    let axis = (b - a) * half;
+    // The half-axis `e` is kept unnormalized (|e| = half length): heights along the axis are
+    // measured in units of |e|² and compared with |e|², which spares a square root and a
+    // division per ray.
+    let e = (b - a) * half;
+    let ee = e.dot(e);
     // An origin outside the capsule's bounding ball (radius hl + r <= √(2 (hl² + r²)))
     // heading away from its centre misses: no square root spent.
     let m = o - centre;
-    if m.dot(m) > V::Real::TWO * (axis.dot(axis) + r * r) && m.dot(d) >= zero {
+    if m.dot(m) > V::Real::TWO * (ee + r * r) && m.dot(d) >= zero {
         return Cast::Miss;
     }
-    let hl = axis.length();
-    if !above(hl, zero) {
+    let inv_ee = V::Real::ONE / ee;
+    if !(ee > zero && inv_ee.is_finite()) {
+        // No length to speak of: a ball.
         return sphere(centre, r, o, d, max_toi);
     }
-    let u = axis / hl;
     let dd = d.dot(d);
-    let (mz, dz) = (m.dot(u), d.dot(u));
-    let (mp, dp) = (m - u * mz, d - u * dz);
+    let (mz, dz) = (m.dot(e), d.dot(e));
+    let (mp, dp) = (m - e * (mz * inv_ee), d - e * (dz * inv_ee));
     let aa = dp.dot(dp);
-    let ends = |z: V::Real| if z > zero { u * hl } else { u * -hl };
+    let ends = |z: V::Real| if z > zero { e } else { -e };
     let span = if aa <= dd * V::Real::EPSILON * V::Real::EPSILON {
         // Along the axis: inside the infinite cylinder all the way or never; the span runs
         // from one end ball to the other.
         if mp.dot(mp) > r * r {
             return Cast::Miss;
         }
-        let (Some(s), Some(e)) = (ball_span(m - ends(-dz), d, dd, r), ball_span(m - ends(dz), d, dd, r))
+        let (Some(first), Some(last)) =
+            (ball_span(m - ends(-dz), d, dd, r), ball_span(m - ends(dz), d, dd, r))
         else {
             return Cast::Miss;
         };
-        (s.0, e.1)
+        (first.0, last.1)
     } else {
-        // |mp × dp|² = ((m × d) · u)² in 3D; 0 in 2D, where both are along one line.
-        let w = m.cross_or_zero(d).dot(u);
-        let disc = aa * r * r - w * w;
+        // |mp × dp|² = ((m × d) · e)² / |e|² in 3D; 0 in 2D, where both are along one line.
+        let w = m.cross_or_zero(d).dot(e);
+        let disc = aa * r * r - w * w * inv_ee;
         if !at_least(disc, zero) {
             return Cast::Miss;
         }
         let (s0, s1) = roots(aa, mp.dot(dp), mp.dot(mp) - r * r, disc);
         let (z0, z1) = (mz + dz * s0, mz + dz * s1);
-        let t0 = if z0.abs() > hl {
+        let t0 = if z0.abs() > ee {
             match ball_span(m - ends(z0), d, dd, r) {
                 Some((t, _)) => t,
                 None => return Cast::Miss,
@@ -262,7 +267,7 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
         } else {
             s0
         };
-        let t1 = if z1.abs() > hl {
+        let t1 = if z1.abs() > ee {
             match ball_span(m - ends(z1), d, dd, r) {
                 Some((_, t)) => t,
                 None => return Cast::Miss,
@@ -272,11 +277,19 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
         };
         (t0, t1)
     };
+    let inv_r = V::Real::ONE / r;
     report(pick(span.0, span.1, max_toi), |t, _| {
-        // Outward: from the closest point of the segment to the surface point.
+        // Outward: from the closest point of the segment to the surface point, which is r
+        // away (renormalized only when rounding made it visibly non-unit).
         let p = m + d * t;
-        let z = p.dot(u).max(-hl).min(hl);
-        unit_or(p - u * z, back(d))
+        let z = p.dot(e).max(-ee).min(ee);
+        let radial = p - e * (z * inv_ee);
+        let n = radial * inv_r;
+        if (n.dot(n) - V::Real::ONE).abs() <= V::Real::EPSILON * V::Real::from_usize(64) {
+            n
+        } else {
+            unit_or(radial, back(d))
+        }
     })
 }
 
