@@ -133,7 +133,7 @@ pub enum SweepOutcome<V: Vector> {
 /// Cost: one pass checking that every corner is finite (about 2 ns a triangle), a box test
 /// per triangle (the swept sphere's box, shrunk to the best hit so far), then about 16 ns
 /// for each triangle whose box meets it; on the bench's soup of 1,000 random triangles,
-/// where a few percent pass the box test, 5.5 ns per triangle on average, 3.6 of them the
+/// where a few percent pass the box test, 4.6 ns per triangle on average, 3.6 of them the
 /// sweep (release build, `f32`, `cargo run --release -p kollide-bench -- soup`). A mesh
 /// validated once when built (the coming `TriMesh`) will not need the first pass.
 ///
