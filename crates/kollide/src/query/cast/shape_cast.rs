@@ -31,7 +31,9 @@ use crate::shape::{Primitive, Support};
 /// `1e-8` (`f64`) and `reach` the sum over the *turning* bodies of the largest distance
 /// from the body's origin to its
 /// surface; it stops after 256 distance queries with `Failed` (a `safe_toi` that is
-/// proven). `max_toi` may be infinite (the cap then ends a search that finds nothing).
+/// proven). A pair whose bounding balls (each body's reach about its moving origin) stay
+/// apart over the interval is a proven `Miss` at once; `max_toi` may be infinite (the cap
+/// then ends a search that finds nothing and cannot prove that way).
 ///
 /// **At time 0**: shapes within `target_distance` (penetrating included) and approaching
 /// give `StartedWithin` with the signed distance of [`crate::query::contact`] (EPA depth

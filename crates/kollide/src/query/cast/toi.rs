@@ -125,8 +125,19 @@ pub(crate) fn rotational<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
         }
     }
 
+    // Turning never takes a point of a body farther than its reach from its origin: if the
+    // two balls of those radii about the moving origins stay apart by more than the target
+    // over what is left of the interval, nothing can meet (this settles pairs that spin in
+    // place or drift apart, over an infinite interval too).
+    let bounding = reach_a + reach_b + target;
+    if balls_stay_apart(pose_a, pose_b, ma, mb, t, max_toi, bounding) {
+        return CastOutput::miss(max_toi, first.distance, iterations);
+    }
     loop {
         if iterations >= MAX_ADVANCES {
+            if balls_stay_apart(pose_a, pose_b, ma, mb, t, max_toi, bounding) {
+                return CastOutput::miss(max_toi, last_distance, iterations);
+            }
             return failed(t, last_distance, iterations);
         }
         let (pa, pb) = (ma.pose_at(pose_a, t), mb.pose_at(pose_b, t));
@@ -219,4 +230,32 @@ fn escape<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         h *= V::Real::TWO;
     }
     None
+}
+
+/// Whether the balls of radius `gap` (the two reaches plus the target) about the bodies'
+/// origins, moving with their linear velocities, stay apart over `[t, max_toi]`: the
+/// distance of the origins at their closest approach within it exceeds `gap` (by more than
+/// the rounding of the numbers involved).
+#[allow(clippy::too_many_arguments)]
+fn balls_stay_apart<V: Vector>(
+    pose_a: &Pose<V>,
+    pose_b: &Pose<V>,
+    ma: &Motion<V>,
+    mb: &Motion<V>,
+    t: V::Real,
+    max_toi: V::Real,
+    gap: V::Real,
+) -> bool {
+    let zero = V::Real::ZERO;
+    let v = mb.velocity - ma.velocity;
+    let d0 = (pose_b.translation + mb.velocity * t) - (pose_a.translation + ma.velocity * t);
+    let vv = v.dot(v);
+    // The time after t of the closest approach, within the interval.
+    let mut s = if vv > zero { (-d0.dot(v) / vv).max(zero) } else { zero };
+    if max_toi.is_finite() {
+        s = s.min((max_toi - t).max(zero));
+    }
+    let closest = (d0 + v * s).length();
+    let slack = V::Real::EPSILON * V::Real::from_usize(64) * (d0.length() + gap);
+    closest.is_finite() && closest > gap + slack
 }
