@@ -1,6 +1,6 @@
 //! The face of B met at a cast's hit: its outward normal, when B's feature there is a face.
 
-use super::linear::gt;
+use super::numeric::gt;
 use crate::math::{Pose, Real, Vector};
 use crate::shape::{Support, SupportFace};
 

@@ -18,6 +18,7 @@
 //! within the tolerance of `R`.
 
 use super::motion::{CastOutput, CastStatus};
+use super::numeric::le;
 use crate::math::{Pose, Real, Rotation, Vector};
 use crate::query::gjk::{Simplex, SimplexVertex};
 use crate::shape::Support;
@@ -43,18 +44,6 @@ pub(crate) enum LinearOutcome<V: Vector> {
     Miss { iterations: u32, distance: V::Real },
     /// Cap, stall or non-finite numbers: the shapes are proven apart up to `safe_toi`.
     Failed { safe_toi: V::Real, iterations: u32, distance: V::Real },
-}
-
-/// `x > y`, false when either is NaN.
-#[inline(always)]
-pub(crate) fn gt<R: Real>(x: R, y: R) -> bool {
-    x.partial_cmp(&y) == Some(core::cmp::Ordering::Greater)
-}
-
-/// `x <= y`, false when either is NaN.
-#[inline(always)]
-pub(crate) fn le<R: Real>(x: R, y: R) -> bool {
-    matches!(x.partial_cmp(&y), Some(core::cmp::Ordering::Less | core::cmp::Ordering::Equal))
 }
 
 /// The tolerance on the distance at the time of impact: `rel × (R + L) + 8 ε M`, `R` the

@@ -18,6 +18,7 @@
 mod face_normal;
 mod linear;
 mod motion;
+mod numeric;
 mod ray;
 mod ray_closed;
 mod ray_gjk;

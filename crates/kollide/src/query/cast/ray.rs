@@ -1,6 +1,7 @@
 //! Rays, and the ray cast against one convex shape: the dispatch to a closed form or GJK.
 
-use super::ray_closed::{self as closed, at_least};
+use super::numeric::ge;
+use super::ray_closed as closed;
 use crate::math::{Pose, Real, Rotation, Vector};
 use crate::query::dispatch::{place, place_segment};
 use crate::shape::{Primitive, Support};
@@ -186,7 +187,7 @@ pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
     max_toi: V::Real,
 ) -> RayOutcome<V> {
     // NaN is not at least 0 either.
-    if !at_least(max_toi, V::Real::ZERO) {
+    if !ge(max_toi, V::Real::ZERO) {
         return RayOutcome::Miss;
     }
     let r = shape.radius();

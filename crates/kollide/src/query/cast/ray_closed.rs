@@ -11,20 +11,9 @@
 //! 2019); for cylinders and cones an origin far from the shape is first moved along the
 //! line to the point closest to the centre.
 
+use super::numeric::{ge, unit_or};
 use super::ray::Cast;
 use crate::math::{Real, Vector};
-
-/// `x >= y`, false when either is NaN (so `!at_least(..)` catches NaN too).
-#[inline(always)]
-pub(super) fn at_least<R: Real>(x: R, y: R) -> bool {
-    x >= y
-}
-
-/// `x > y`, false when either is NaN.
-#[inline(always)]
-pub(super) fn above<R: Real>(x: R, y: R) -> bool {
-    x > y
-}
 
 /// Which end of the span the ray reports.
 #[derive(Clone, Copy, Debug)]
@@ -57,17 +46,6 @@ fn report<V: Vector>(end: Option<End<V::Real>>, normal: impl FnOnce(V::Real, boo
         None => Cast::Miss,
         Some(End::Entry(t)) => Cast::Hit(t, normal(t, true)),
         Some(End::Exit(t)) => Cast::Inside(t, normal(t, false)),
-    }
-}
-
-/// `v / |v|`, or `fallback` when `v` is zero or its length not finite.
-#[inline(always)]
-pub(super) fn unit_or<V: Vector>(v: V, fallback: V) -> V {
-    let len = v.length();
-    if len > V::Real::ZERO && len.is_finite() {
-        v / len
-    } else {
-        fallback
     }
 }
 
@@ -130,7 +108,7 @@ fn cross_sq<V: Vector>(x: V, y: V) -> V::Real {
 #[inline(always)]
 fn ball_span<V: Vector>(m: V, d: V, dd: V::Real, r: V::Real) -> Option<(V::Real, V::Real)> {
     let disc = dd * r * r - cross_sq(m, d);
-    if !at_least(disc, V::Real::ZERO) {
+    if !ge(disc, V::Real::ZERO) {
         return None;
     }
     Some(roots(dd, m.dot(d), m.dot(m) - r * r, disc))
@@ -161,7 +139,7 @@ pub(super) fn sphere<V: Vector>(centre: V, r: V::Real, o: V, d: V, max_toi: V::R
     // to cancellation while |m|² <= 16 r²; farther out the second keeps it exact.
     let near = m.dot(m) <= V::Real::from_usize(16) * r * r;
     let disc = if near { b * b - dd * c } else { dd * r * r - cross_sq(m, d) };
-    if !at_least(disc, zero) {
+    if !ge(disc, zero) {
         return Cast::Miss;
     }
     let s = disc.sqrt();
@@ -179,7 +157,7 @@ pub(super) fn sphere<V: Vector>(centre: V, r: V::Real, o: V, d: V, max_toi: V::R
         // cancellation).
         let t = c / (s - b);
         // (NaN compares false: a miss.)
-        if !at_least(max_toi, t) {
+        if !ge(max_toi, t) {
             return Cast::Miss;
         }
         return Cast::Hit(t, normal_at(t));
@@ -258,7 +236,7 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
         // |mp × dp|² = ((m × d) · e)² / |e|² in 3D; 0 in 2D, where both are along one line.
         let w = m.cross_or_zero(d).dot(e);
         let disc = aa * r * r - w * w * inv_ee;
-        if !at_least(disc, zero) {
+        if !ge(disc, zero) {
             return Cast::Miss;
         }
         let (s0, s1) = roots(aa, mp.dot(dp), mp.dot(mp) - r * r, disc);
@@ -598,7 +576,7 @@ pub(super) fn cylinder<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V>
         let bb = mp.dot(dp);
         let perp = mp - dp * (bb / aa);
         let disc = aa * (r * r - perp.dot(perp));
-        if !at_least(disc, zero) {
+        if !ge(disc, zero) {
             return Cast::Miss;
         }
         let (s0, s1) = roots(aa, bb, mp.dot(mp) - r * r, disc);

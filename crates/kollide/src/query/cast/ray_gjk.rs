@@ -15,8 +15,8 @@
 //! largest support point's distance from the local origin, plus the radius); the time of
 //! impact is never later than the true one.
 
+use super::numeric::{ge, gt, unit_or};
 use super::ray::Cast;
-use super::ray_closed::{above, at_least, unit_or};
 use crate::math::{Real, Vector};
 use crate::query::gjk::{Simplex, SimplexVertex};
 use crate::shape::{Support, NO_HINT};
@@ -92,7 +92,7 @@ fn exit<V: Vector, S: Support<V> + ?Sized>(
     // least the tolerance), so the march back starts clearly outside.
     let depth = (far - near).dot(d) / dlen;
     let beyond = (far - o).dot(d) / dd + (r + r + depth.max(tol)) / dlen;
-    if !above(beyond, V::Real::ZERO) || !beyond.is_finite() {
+    if !gt(beyond, V::Real::ZERO) || !beyond.is_finite() {
         return (None, tol);
     }
     let start = o + d * beyond;
@@ -154,7 +154,7 @@ fn march<V: Vector, S: Support<V> + ?Sized>(shape: &S, r: V::Real, o: V, d: V, m
                 return March::Miss;
             }
             lambda -= (vw - r * vlen) / vd;
-            if !at_least(max_toi, lambda) {
+            if !ge(max_toi, lambda) {
                 return March::Miss;
             }
             x = o + d * lambda;

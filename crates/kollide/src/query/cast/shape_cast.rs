@@ -1,8 +1,9 @@
 //! The shape cast: when do two moving convex shapes first come within a distance?
 
 use super::face_normal::face_normal;
-use super::linear::{self, le, LinearOutcome};
+use super::linear::{self, LinearOutcome};
 use super::motion::{CastInput, CastOutput, CastStatus, Motion};
+use super::numeric::le;
 use super::toi;
 use crate::math::{Pose, Real, Vector};
 use crate::query::{contact, distance};

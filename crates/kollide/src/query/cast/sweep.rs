@@ -1,6 +1,7 @@
 //! The swept sphere and ellipsoid (circle and ellipse in 2D) against a soup of triangles
 //! (segments): the types of the answer and the public entry points.
 
+use super::numeric::unit_or;
 use super::sweep_error::{check_ball, check_ellipsoid, check_soup, SweepError};
 use crate::math::{Pose, Real, Rotation, Vector, Vector2, Vector3};
 use crate::query::contact::Contact;
@@ -431,19 +432,6 @@ pub(super) fn corner_toi<V: Vector>(
         return None;
     }
     Some(c / (h.sqrt() - b))
-}
-
-/// `v / |v|`, or `fallback` when `v` is too short to have a direction.
-#[inline]
-pub(super) fn unit_or<V: Vector>(v: V, fallback: V) -> V {
-    let len = v.length();
-    if len > V::Real::ZERO && len.is_finite() {
-        let u = v / len;
-        if u.is_finite_vec() {
-            return u;
-        }
-    }
-    fallback
 }
 
 /// The largest absolute component.

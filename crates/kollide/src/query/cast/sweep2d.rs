@@ -4,9 +4,8 @@
 //! space for an ellipse), every quantity relative to the feature it concerns (Fauerby 2003
 //! and Ericson, *Real-Time Collision Detection*, 5.5, brought down to 2D).
 
-use super::sweep::{
-    band, corner_toi, flat_slack, max_abs, start_contact, unit_or, unit_scale, Item, Mover, SoupItem,
-};
+use super::numeric::unit_or;
+use super::sweep::{band, corner_toi, flat_slack, max_abs, start_contact, unit_scale, Item, Mover, SoupItem};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector2};
 use crate::query::contact::{contact, Contact};

@@ -5,9 +5,8 @@
 //! that large coordinates keep their precision (Fauerby 2003; Ericson, *Real-Time
 //! Collision Detection*, 5.1.5 and 5.5.7, for the regions and the swept tests).
 
-use super::sweep::{
-    band, corner_toi, flat_slack, max_abs, start_contact, unit_or, unit_scale, Item, Mover, SoupItem,
-};
+use super::numeric::unit_or;
+use super::sweep::{band, corner_toi, flat_slack, max_abs, start_contact, unit_scale, Item, Mover, SoupItem};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector, Vector3};
 use crate::query::contact::{contact, Contact};

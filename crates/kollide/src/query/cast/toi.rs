@@ -31,8 +31,8 @@
 //! the last proven time in `safe_toi`.
 
 use super::face_normal::face_normal;
-use super::linear::{gt, le};
 use super::motion::{CastInput, CastOutput, CastStatus, Motion};
+use super::numeric::{gt, le};
 use super::shape_cast::{failed, start_state, Start};
 use crate::math::{Pose, Real, Vector};
 use crate::query::distance_cached;

@@ -1,0 +1,36 @@
+//! Small numeric helpers shared by the casts: comparisons that say `false` for NaN (so a
+//! negated one, `!ge(x, 0)`, also refuses NaN without tripping clippy's
+//! `neg_cmp_op_on_partial_ord`), and a normalization with a fallback.
+
+use crate::math::{Real, Vector};
+
+/// `x > y`, false when either is NaN.
+#[inline(always)]
+pub(crate) fn gt<R: Real>(x: R, y: R) -> bool {
+    x > y
+}
+
+/// `x >= y`, false when either is NaN.
+#[inline(always)]
+pub(crate) fn ge<R: Real>(x: R, y: R) -> bool {
+    x >= y
+}
+
+/// `x <= y`, false when either is NaN.
+#[inline(always)]
+pub(crate) fn le<R: Real>(x: R, y: R) -> bool {
+    x <= y
+}
+
+/// `v / |v|`, or `fallback` when `v` is too short (or too long) to have a direction.
+#[inline]
+pub(crate) fn unit_or<V: Vector>(v: V, fallback: V) -> V {
+    let len = v.length();
+    if len > V::Real::ZERO && len.is_finite() {
+        let u = v / len;
+        if u.is_finite_vec() {
+            return u;
+        }
+    }
+    fallback
+}
