@@ -1,10 +1,12 @@
 //! Math: glam re-exports, the scalar and vector traits the algorithms are written over, poses.
 
+mod aabb;
 mod pose;
 mod real;
 mod rotation;
 mod vector;
 
+pub use aabb::{inverse_direction, Aabb};
 pub use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
 pub use pose::{DPose2, DPose3, Pose, Pose2, Pose3, PoseError};
 pub use real::Real;

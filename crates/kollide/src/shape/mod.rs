@@ -4,6 +4,7 @@
 //! value; `new` panics with the same message), so queries on shapes never fail on input.
 
 mod ball;
+mod bounds;
 mod capsule;
 mod concave_polygon2d;
 mod cone3d;
@@ -26,6 +27,7 @@ mod support_face;
 mod triangle;
 
 pub use ball::Ball;
+pub use bounds::{bounding_box, local_bounding_box};
 pub use capsule::Capsule;
 pub use concave_polygon2d::ConcavePolygon;
 pub use cone3d::Cone;
