@@ -19,6 +19,7 @@ mod hull_build3d;
 mod hull_faces3d;
 mod hull_predicates3d;
 mod predicates2d;
+mod runtime;
 mod segment;
 #[cfg(feature = "serde")]
 mod serde_points;
@@ -37,6 +38,7 @@ pub use cuboid::Cuboid;
 pub use cylinder3d::Cylinder;
 pub use ellipsoid::Ellipsoid;
 pub use error::ShapeError;
+pub use runtime::{Convex2, Convex3, UserShape};
 pub use segment::Segment;
 pub use support::{MinkowskiDifference, Primitive, Rounded, Support, Transformed, NO_HINT};
 pub use support_face::{Feature, SupportFace, MAX_FACE_POINTS};
