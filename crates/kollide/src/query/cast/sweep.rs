@@ -392,7 +392,7 @@ pub(super) fn unit_scale<R: Real>(size: R) -> R {
 }
 
 /// A triangle (3D) or segment (2D) of a soup.
-pub(super) trait SoupItem<V: Vector>: Copy {
+pub(crate) trait SoupItem<V: Vector>: Copy {
     /// The corners' component-wise minimum and maximum.
     fn bounds(&self) -> (V, V);
     /// Every corner finite.
@@ -525,6 +525,35 @@ impl<V: Vector> Found<V> {
     }
 }
 
+/// Where a sweep's items come from: a slice scanned with a shrinking box, or a composite's
+/// hierarchy walked near to far.
+pub(crate) trait Candidates<V: Vector, T> {
+    /// Offers items to `offer` as `(index, item)`, the item in the frame of the sweep.
+    /// `offer` returns the new time limit (a fraction of the displacement) when the item
+    /// was kept as the earliest hit or as an overlap at the start (then 0): items whose
+    /// boxes the mover cannot reach before that time may be skipped. `reach` is how far
+    /// from the centre's path, per axis, the mover extends (radius plus rounding slack).
+    fn visit(self, center: V, disp: V, reach: V, offer: impl FnMut(usize, T) -> Option<V::Real>);
+}
+
+/// A slice of items: every item whose box meets the mover's swept box, which shrinks to
+/// the earliest hit so far.
+struct Slice<'a, T>(&'a [T]);
+
+impl<V: Vector, T: SoupItem<V>> Candidates<V, T> for Slice<'_, T> {
+    fn visit(self, center: V, disp: V, reach: V, mut offer: impl FnMut(usize, T) -> Option<V::Real>) {
+        let (mut lo, mut hi) = swept_box(center, disp, V::Real::ONE, reach);
+        for (index, item) in self.0.iter().enumerate() {
+            if !boxes_overlap(lo, hi, item.bounds()) {
+                continue;
+            }
+            if let Some(t) = offer(index, *item) {
+                (lo, hi) = swept_box(center, disp, t, reach);
+            }
+        }
+    }
+}
+
 /// The sphere (circle) against a soup, in the world frame.
 fn sweep_ball<V: Vector, T: SoupItem<V>>(
     center: V,
@@ -535,30 +564,35 @@ fn sweep_ball<V: Vector, T: SoupItem<V>>(
 ) -> Result<SweepOutcome<V>, SweepError> {
     check_ball(center, radius, disp)?;
     check_soup(items)?;
+    Ok(drive_ball(center, radius, disp, back_faces, Slice(items)))
+}
+
+/// The sphere (circle) against the items `candidates` gives, all in one frame; the mover
+/// is valid (see `check_ball`) and so are the items.
+pub(crate) fn drive_ball<V: Vector, T: SoupItem<V>>(
+    center: V,
+    radius: V::Real,
+    disp: V,
+    back_faces: BackFaces,
+    candidates: impl Candidates<V, T>,
+) -> SweepOutcome<V> {
     let mover = Mover::new(center, radius, disp, back_faces);
     // The box must keep everything within the radius of the path: grown by a few
     // roundings of the numbers it is made of.
     let slack = V::Real::from_f64(4.0) * V::Real::EPSILON * (max_abs(center) + max_abs(disp) + radius);
     let grow = V::splat(radius + slack);
     let mut found = Found::new();
-    let (mut lo, mut hi) = swept_box(center, disp, V::Real::ONE, grow);
-    for (index, item) in items.iter().enumerate() {
-        if !boxes_overlap(lo, hi, item.bounds()) {
-            continue;
+    candidates.visit(center, disp, grow, |index, item| match item.sweep(&mover, found.ask()) {
+        Item::Nothing => None,
+        Item::Within { depth, normal } => {
+            found.offer_within(Overlap { index, depth, distance: -depth, normal });
+            Some(V::Real::ZERO)
         }
-        match item.sweep(&mover, found.ask()) {
-            Item::Nothing => {}
-            Item::Within { depth, normal } => {
-                found.offer_within(Overlap { index, depth, distance: -depth, normal });
-            }
-            Item::Hit { toi, point, normal, feature } => {
-                if found.offer(SweepHit { toi, point, normal, feature, index }) {
-                    (lo, hi) = swept_box(center, disp, toi, grow);
-                }
-            }
+        Item::Hit { toi, point, normal, feature } => {
+            found.offer(SweepHit { toi, point, normal, feature, index }).then_some(toi)
         }
-    }
-    Ok(found.outcome())
+    });
+    found.outcome()
 }
 
 /// The ellipsoid (ellipse) of semi-axes `radii` at `pose` against a soup: a unit sphere
@@ -572,6 +606,18 @@ fn sweep_scaled<V: Vector, T: SoupItem<V>>(
 ) -> Result<SweepOutcome<V>, SweepError> {
     check_ellipsoid(radii, pose, disp)?;
     check_soup(items)?;
+    drive_scaled(radii, pose, disp, back_faces, Slice(items))
+}
+
+/// The ellipsoid (ellipse) against the items `candidates` gives, all in one frame; the
+/// mover is valid (see `check_ellipsoid`) and so are the items.
+pub(crate) fn drive_scaled<V: Vector, T: SoupItem<V>>(
+    radii: V,
+    pose: &Pose<V>,
+    disp: V,
+    back_faces: BackFaces,
+    candidates: impl Candidates<V, T>,
+) -> Result<SweepOutcome<V>, SweepError> {
     let centre = pose.translation;
     let rot = pose.rotation.applied();
     let inv = (0..V::DIM).fold(V::ZERO, |acc, i| acc + V::axis(i) * (V::Real::ONE / radii[i]));
@@ -606,14 +652,10 @@ fn sweep_scaled<V: Vector, T: SoupItem<V>>(
     let grow = ext + V::splat(slack);
     let ellipsoid = Ellipsoid { radii };
     let mut found = Found::new();
-    let (mut lo, mut hi) = swept_box(centre, disp, V::Real::ONE, grow);
-    for (index, item) in items.iter().enumerate() {
-        if !boxes_overlap(lo, hi, item.bounds()) {
-            continue;
-        }
+    candidates.visit(centre, disp, grow, |index, item: T| {
         let local = item.map(to_local);
         match local.sweep(&mover, found.ask()) {
-            Item::Nothing => {}
+            Item::Nothing => None,
             Item::Within { depth, normal } => {
                 // The true world distance and normal; the depth in the unit sphere's space
                 // only picked the item. Contact's normal goes from the ellipsoid to the item.
@@ -623,15 +665,16 @@ fn sweep_scaled<V: Vector, T: SoupItem<V>>(
                     _ => (-depth * -(-radii).max_component(), fallback),
                 };
                 found.offer_within(Overlap { index, depth: -distance, distance, normal });
+                Some(V::Real::ZERO)
             }
             Item::Hit { toi, point, normal, feature } => {
                 let n = unit_or(normal_to_world(normal), normal);
-                if found.offer(SweepHit { toi, point: to_world(point), normal: n, feature, index }) {
-                    (lo, hi) = swept_box(centre, disp, toi, grow);
-                }
+                found
+                    .offer(SweepHit { toi, point: to_world(point), normal: n, feature, index })
+                    .then_some(toi)
             }
         }
-    }
+    });
     Ok(found.outcome())
 }
 

@@ -341,12 +341,27 @@ fn segments<V: Vector3>(
 /// depths) go to the earlier candidate instead of to rounding: the choice is the same
 /// however the candidates were computed, and stays put under small motions.
 pub(crate) fn reduce<V: Vector>(cands: &[Candidate<V>], n: V, out: &mut Manifold<V>) {
-    let push = |out: &mut Manifold<V>, c: &Candidate<V>| {
+    let (chosen, count) = reduce_indices(cands, n);
+    for &i in &chosen[..count] {
+        let c = &cands[i];
         out.push(ManifoldPoint { point_a: c.a, point_b: c.b, distance: c.distance, id: c.id });
+    }
+}
+
+/// The indices of the candidates [`reduce`] keeps, and how many.
+pub(crate) fn reduce_indices<V: Vector>(
+    cands: &[Candidate<V>],
+    n: V,
+) -> ([usize; MAX_MANIFOLD_POINTS], usize) {
+    let mut chosen = [0; MAX_MANIFOLD_POINTS];
+    let mut count = 0;
+    let mut keep = |i: usize| {
+        chosen[count] = i;
+        count += 1;
     };
     if cands.len() <= MAX_MANIFOLD_POINTS {
-        cands.iter().for_each(|c| push(out, c));
-        return;
+        (0..cands.len()).for_each(&mut keep);
+        return (chosen, count);
     }
     let slack = V::Real::from_f64(REDUCE_SLACK);
     // The first candidate within `slack * scale` of the largest `f`, and that largest value.
@@ -373,16 +388,17 @@ pub(crate) fn reduce<V: Vector>(cands: &[Candidate<V>], n: V, out: &mut Manifold
     let area = |c: &Candidate<V>| (p1 - p0).cross_or_zero(c.a - p0).dot(n);
     let (a2, i2) = argmax(&|c| area(c), far_max);
     let (a3, i3) = argmax(&|c| -area(c), far_max);
-    push(out, &cands[i0]);
+    keep(i0);
     if i1 != i0 {
-        push(out, &cands[i1]);
+        keep(i1);
     }
     if a2 > slack * far_max {
-        push(out, &cands[i2]);
+        keep(i2);
     }
     if a3 > slack * far_max {
-        push(out, &cands[i3]);
+        keep(i3);
     }
+    (chosen, count)
 }
 
 /// Relative tolerance of the choices in [`reduce`].

@@ -174,10 +174,28 @@ pub(crate) fn general<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
     pose_ab: &Pose<V>,
     margin: V::Real,
 ) -> Manifold<V> {
-    let mut out = Manifold::empty();
     let Some(c) = contact_local(a, b, pose_ab, margin) else {
-        return out;
+        return Manifold::empty();
     };
+    let mut out = clip_contact(a, b, pose_ab, &c, margin);
+    out.normal = pose_a.transform_vector(out.normal);
+    for p in out.points_mut() {
+        p.point_a = pose_a.transform_point(p.point_a);
+        p.point_b = pose_a.transform_point(p.point_b);
+    }
+    out
+}
+
+/// The manifold of the contact `c` (radii added, A's frame) by clipping the shapes' support
+/// faces along its normal; in **A's frame**.
+pub(crate) fn clip_contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    c: &CoreContact<V>,
+    margin: V::Real,
+) -> Manifold<V> {
+    let mut out = Manifold::empty();
     out.normal = c.normal;
     out.status = c.status;
     if c.status != ContactStatus::NonFiniteSupport {
@@ -186,19 +204,39 @@ pub(crate) fn general<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
         a.support_face(c.normal, &mut face_a);
         b.support_face(pose_ab.inverse_transform_vector(-c.normal), &mut face_b);
         face_b.map_points(|p| pose_ab.transform_point(p));
-        V::clip_faces(&face_a, &face_b, &c, a.radius(), b.radius(), margin, &mut out);
+        V::clip_faces(&face_a, &face_b, c, a.radius(), b.radius(), margin, &mut out);
     }
     if out.is_empty() {
         // Clipping found nothing (a curved shape, or faces that only touch at the contact
         // point within rounding): the contact point itself.
-        push_contact_point(&mut out, &c);
-    }
-    out.normal = pose_a.transform_vector(out.normal);
-    for p in out.points_mut() {
-        p.point_a = pose_a.transform_point(p.point_a);
-        p.point_b = pose_a.transform_point(p.point_b);
+        push_contact_point(&mut out, c);
     }
     out
+}
+
+/// The contact of `a` and `b` (B placed by `pose_ab`) taken along the given unit normal `n`
+/// (from A to B, A's frame) instead of the one a contact query would find: the signed
+/// distance between the shapes' extreme planes across `n` (radii added), B's extreme point
+/// and its projection onto A's plane. For a surface whose true contact normal is known,
+/// a mesh face across an internal edge that must not be seen.
+pub(crate) fn contact_along<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    n: V,
+) -> CoreContact<V> {
+    let sa = a.support(n);
+    let sb = pose_ab.transform_point(b.support(pose_ab.inverse_transform_vector(-n)));
+    let (ra, rb) = (a.radius(), b.radius());
+    let core = (sb - sa).dot(n);
+    let point_b = sb - n * rb;
+    let distance = core - ra - rb;
+    let status = if sa.is_finite_vec() && sb.is_finite_vec() {
+        ContactStatus::Converged
+    } else {
+        ContactStatus::NonFiniteSupport
+    };
+    CoreContact { distance, normal: n, point_a: point_b - n * distance, point_b, status }
 }
 
 /// The single point of a contact (radii added, A's frame).
