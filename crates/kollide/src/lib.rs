@@ -27,6 +27,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod bvh;
 pub mod math;
 pub mod query;
 pub mod shape;

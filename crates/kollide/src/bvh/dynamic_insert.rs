@@ -1,0 +1,305 @@
+//! The dynamic tree's structure changes: choosing a sibling for a new leaf, linking and
+//! unlinking leaves, rebalancing by rotations on the way up, and the full rebuild.
+//!
+//! Sibling choice: the surface-area heuristic. The cost of making node `s` the new leaf's
+//! sibling is the area of the new parent (`s` ∪ leaf) plus the area every ancestor of `s`
+//! grows by; a branch-and-bound search finds the cheapest `s` exactly (children are skipped
+//! when the leaf's own area plus their inherited growth already reaches the best cost;
+//! Bittner et al. 2013, as in Box2D v3). Balance: AVL-style rotations on the way up (a
+//! child taller than its sibling by two or more is lifted), so the height stays logarithmic
+//! even for sorted insertions.
+
+use super::dynamic::{DynamicTree, Kind, Node, NULL};
+use super::dynamic_query::Stack;
+use crate::math::{Aabb, Real, Vector};
+
+/// Which sibling search inserts use (the descent was measured against the branch and bound:
+/// see the module docs of `bvh`).
+const BRANCH_AND_BOUND: bool = true;
+
+impl<V: Vector> DynamicTree<V> {
+    /// Links the detached leaf `leaf` (its fat box set) into the tree.
+    pub(super) fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent = NULL;
+            return;
+        }
+        let leaf_box = self.nodes[leaf as usize].aabb;
+        let sibling = if BRANCH_AND_BOUND {
+            self.sibling_branch_and_bound(&leaf_box)
+        } else {
+            self.sibling_descent(&leaf_box)
+        };
+        let old_parent = self.nodes[sibling as usize].parent;
+        let p = self.allocate();
+        let s = self.nodes[sibling as usize];
+        self.nodes[p as usize] = Node {
+            aabb: s.aabb.union(&leaf_box),
+            parent: old_parent,
+            child1: sibling,
+            child2: leaf,
+            height: s.height.saturating_add(1),
+            kind: Kind::Internal,
+        };
+        if old_parent == NULL {
+            self.root = p;
+        } else {
+            self.replace_child(old_parent, sibling, p);
+        }
+        self.nodes[sibling as usize].parent = p;
+        self.nodes[leaf as usize].parent = p;
+        self.fix_upwards(p);
+    }
+
+    /// Unlinks the leaf `leaf` from the tree (the node itself is kept); its parent is freed
+    /// and the sibling takes the parent's place.
+    pub(super) fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL;
+            self.nodes[leaf as usize].parent = NULL;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent;
+        let grand = self.nodes[parent as usize].parent;
+        let p = self.nodes[parent as usize];
+        let sibling = if p.child1 == leaf { p.child2 } else { p.child1 };
+        self.nodes[sibling as usize].parent = grand;
+        if grand == NULL {
+            self.root = sibling;
+        } else {
+            self.replace_child(grand, parent, sibling);
+        }
+        self.release_node(parent);
+        self.nodes[leaf as usize].parent = NULL;
+        if grand != NULL {
+            self.fix_upwards(grand);
+        }
+    }
+
+    /// The cheapest sibling by the surface-area heuristic (exact, branch and bound).
+    fn sibling_branch_and_bound(&self, leaf_box: &Aabb<V>) -> u32 {
+        let leaf_area = leaf_box.surface_area();
+        let mut best = self.root;
+        let mut best_cost = self.nodes[self.root as usize].aabb.union(leaf_box).surface_area();
+        let mut stack = Stack::<(u32, V::Real)>::new();
+        stack.push((self.root, V::Real::ZERO));
+        let mut budget = self.nodes.len() + 1;
+        while let Some((i, inherited)) = stack.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let n = &self.nodes[i as usize];
+            let direct = n.aabb.union(leaf_box).surface_area();
+            let cost = direct + inherited;
+            if cost < best_cost {
+                best_cost = cost;
+                best = i;
+            }
+            if n.kind == Kind::Internal {
+                let inherited = inherited + direct - n.aabb.surface_area();
+                if leaf_area + inherited < best_cost {
+                    stack.push((n.child1, inherited));
+                    stack.push((n.child2, inherited));
+                }
+            }
+        }
+        best
+    }
+
+    /// A sibling by greedy descent (Box2D v2.4's heuristic): go down into the child whose
+    /// cost is least while that is cheaper than pairing with the current node.
+    fn sibling_descent(&self, leaf_box: &Aabb<V>) -> u32 {
+        let mut i = self.root;
+        for _ in 0..=self.nodes.len() {
+            let n = &self.nodes[i as usize];
+            if n.kind != Kind::Internal {
+                break;
+            }
+            let area = n.aabb.surface_area();
+            let combined = n.aabb.union(leaf_box).surface_area();
+            let here = combined + combined;
+            let inherited = (combined - area) * V::Real::TWO;
+            let cost = |c: u32| {
+                let nc = &self.nodes[c as usize];
+                let u = nc.aabb.union(leaf_box).surface_area() + inherited;
+                if nc.kind == Kind::Internal {
+                    u - nc.aabb.surface_area()
+                } else {
+                    u
+                }
+            };
+            let (c1, c2) = (cost(n.child1), cost(n.child2));
+            if here < c1 && here < c2 {
+                break;
+            }
+            i = if c1 <= c2 { n.child1 } else { n.child2 };
+        }
+        i
+    }
+
+    /// In `parent`, replaces the child `old` by `new`.
+    fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
+        let p = &mut self.nodes[parent as usize];
+        if p.child1 == old {
+            p.child1 = new;
+        } else {
+            p.child2 = new;
+        }
+    }
+
+    /// Sets an internal node's box and height from its children.
+    #[inline]
+    fn recompute(&mut self, i: u32) {
+        let n = self.nodes[i as usize];
+        let (a, b) = (&self.nodes[n.child1 as usize], &self.nodes[n.child2 as usize]);
+        let aabb = a.aabb.union(&b.aabb);
+        let height = a.height.max(b.height).saturating_add(1);
+        let n = &mut self.nodes[i as usize];
+        n.aabb = aabb;
+        n.height = height;
+    }
+
+    /// From internal node `i` up to the root: rebalance, then refresh box and height.
+    fn fix_upwards(&mut self, mut i: u32) {
+        let mut budget = self.nodes.len() + 1;
+        while i != NULL && budget > 0 {
+            budget -= 1;
+            i = self.balance(i);
+            i = self.nodes[i as usize].parent;
+        }
+    }
+
+    /// If one child of the internal node `a` is taller than the other by two or more,
+    /// lifts it into `a`'s place; returns the node now standing there (boxes and heights of
+    /// the touched nodes refreshed).
+    fn balance(&mut self, a: u32) -> u32 {
+        let n = self.nodes[a as usize];
+        let (h1, h2) = (self.nodes[n.child1 as usize].height, self.nodes[n.child2 as usize].height);
+        let tall = if h2 > h1.saturating_add(1) {
+            n.child2
+        } else if h1 > h2.saturating_add(1) {
+            n.child1
+        } else {
+            self.recompute(a);
+            return a;
+        };
+        let top = self.rotate_up(a, tall);
+        self.settle(a);
+        self.recompute(top);
+        top
+    }
+
+    /// After a rotation demoted `x`, `x` may itself be out of balance (a leaf paired high
+    /// in the tree, as the surface-area heuristic likes for a big box or ties for equal
+    /// ones): rotate at `x` again until it is balanced, each rotation moving it one level
+    /// down, then refresh the lifted nodes bottom-up. Ends: each rotation lowers the
+    /// height of `x`'s subtree.
+    fn settle(&mut self, x: u32) {
+        let mut lifted = Stack::<u32>::new();
+        for _ in 0..=self.nodes.len() {
+            let n = self.nodes[x as usize];
+            let (h1, h2) = (self.nodes[n.child1 as usize].height, self.nodes[n.child2 as usize].height);
+            let tall = if h2 > h1.saturating_add(1) {
+                n.child2
+            } else if h1 > h2.saturating_add(1) {
+                n.child1
+            } else {
+                break;
+            };
+            lifted.push(self.rotate_up(x, tall));
+        }
+        while let Some(t) = lifted.pop() {
+            self.recompute(t);
+        }
+    }
+
+    /// Lifts `up`, the taller child of `a`, into `a`'s place: `up` keeps its taller child
+    /// and takes `a`; `a` takes `up`'s shorter child in place of `up`.
+    fn rotate_up(&mut self, a: u32, up: u32) -> u32 {
+        let u = self.nodes[up as usize];
+        let (f, g) = (u.child1, u.child2);
+        let (tall, short) =
+            if self.nodes[f as usize].height >= self.nodes[g as usize].height { (f, g) } else { (g, f) };
+        let a_parent = self.nodes[a as usize].parent;
+        self.nodes[up as usize].parent = a_parent;
+        if a_parent == NULL {
+            self.root = up;
+        } else {
+            self.replace_child(a_parent, a, up);
+        }
+        self.nodes[up as usize].child1 = a;
+        self.nodes[up as usize].child2 = tall;
+        self.nodes[a as usize].parent = up;
+        self.replace_child(a, up, short);
+        self.nodes[short as usize].parent = a;
+        self.recompute(a);
+        self.recompute(up);
+        up
+    }
+
+    /// Rebuilds the tree over its proxies from scratch, top-down (median split along the
+    /// widest spread of box centres): a better tree for queries after many moves. Ids, fat
+    /// boxes and user values are kept. O(n log n).
+    ///
+    /// ```
+    /// use kollide::bvh::DynamicTree;
+    /// use kollide::math::{Aabb, DVec2};
+    /// let mut tree = DynamicTree::<DVec2>::new(0.0);
+    /// for i in 0..64 {
+    ///     tree.insert(Aabb::from_ball(DVec2::new(i as f64, 0.0), 0.5), i).unwrap();
+    /// }
+    /// tree.rebuild();
+    /// assert_eq!(tree.height(), 6);
+    /// assert!(tree.validate().is_ok());
+    /// ```
+    pub fn rebuild(&mut self) {
+        let mut leaves = Vec::with_capacity(self.leaf_count);
+        for i in 0..self.nodes.len() {
+            match self.nodes[i].kind {
+                Kind::Internal => self.release_node(i as u32),
+                Kind::Leaf => leaves.push(i as u32),
+                Kind::Free | Kind::Detached => {}
+            }
+        }
+        self.root = NULL;
+        if leaves.is_empty() {
+            return;
+        }
+        let centers: Vec<V> = leaves.iter().map(|&l| self.nodes[l as usize].aabb.center()).collect();
+        let mut items: Vec<(u32, V)> = leaves.into_iter().zip(centers).collect();
+        let mut order = Vec::with_capacity(items.len());
+        // (range, parent, slot): slot 0 is child1, 1 is child2.
+        let mut work = vec![(0usize, items.len(), NULL, 0u8)];
+        while let Some((lo, hi, parent, slot)) = work.pop() {
+            let node = if hi - lo == 1 {
+                items[lo].0
+            } else {
+                let part = &mut items[lo..hi];
+                let bounds = Aabb::from_points(part.iter().map(|x| x.1));
+                let ext = bounds.extents();
+                let axis = (1..V::DIM).fold(0, |best, k| if ext[k] > ext[best] { k } else { best });
+                let mid = part.len() / 2;
+                part.select_nth_unstable_by(mid, |x, y| x.1[axis].to_f64().total_cmp(&y.1[axis].to_f64()));
+                let n = self.allocate();
+                self.nodes[n as usize].kind = Kind::Internal;
+                order.push(n);
+                work.push((lo, lo + mid, n, 0));
+                work.push((lo + mid, hi, n, 1));
+                n
+            };
+            self.nodes[node as usize].parent = parent;
+            if parent == NULL {
+                self.root = node;
+            } else if slot == 0 {
+                self.nodes[parent as usize].child1 = node;
+            } else {
+                self.nodes[parent as usize].child2 = node;
+            }
+        }
+        for &n in order.iter().rev() {
+            self.recompute(n);
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! The dynamic tree's queries: boxes, rays, swept boxes, best-first search and all pairs.
+//! Every traversal uses an explicit stack (or heap) and visits each node at most once.
+
+use super::dynamic::{DynamicTree, Kind, ProxyId, NULL};
+use crate::math::{inverse_direction, Aabb, Real, Vector};
+use core::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// A LIFO stack that holds its first 64 entries inline and spills the rest to the heap.
+pub(super) struct Stack<T: Copy + Default> {
+    inline: [T; 64],
+    len: usize,
+    spill: Vec<T>,
+}
+
+impl<T: Copy + Default> Stack<T> {
+    #[inline(always)]
+    pub(super) fn new() -> Self {
+        Self { inline: [T::default(); 64], len: 0, spill: Vec::new() }
+    }
+    #[inline(always)]
+    pub(super) fn push(&mut self, x: T) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = x;
+            self.len += 1;
+        } else {
+            self.spill.push(x);
+        }
+    }
+    #[inline(always)]
+    pub(super) fn pop(&mut self) -> Option<T> {
+        if let Some(x) = self.spill.pop() {
+            Some(x)
+        } else if self.len > 0 {
+            self.len -= 1;
+            Some(self.inline[self.len])
+        } else {
+            None
+        }
+    }
+}
+
+/// A heap entry for the best-first search: the least bound first.
+struct Candidate<R> {
+    bound: R,
+    node: u32,
+}
+
+impl<R: Real> PartialEq for Candidate<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl<R: Real> Eq for Candidate<R> {}
+impl<R: Real> PartialOrd for Candidate<R> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<R: Real> Ord for Candidate<R> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Reversed: BinaryHeap is a max-heap. Bounds are never NaN (mapped to -inf).
+        other.bound.to_f64().total_cmp(&self.bound.to_f64())
+    }
+}
+
+/// Whether `value`, offered by a callback, replaces the best so far.
+#[inline(always)]
+fn improves<R: Real>(value: R, best: R, have: bool) -> bool {
+    value < best || (!have && value <= best)
+}
+
+impl<V: Vector> DynamicTree<V> {
+    /// Calls `f` for every proxy whose fat box meets `aabb` (touching counts; world frame),
+    /// in no particular order. `f` returns `false` to stop; returns `false` when stopped.
+    ///
+    /// ```
+    /// use kollide::bvh::DynamicTree;
+    /// use kollide::math::{Aabb, Vec3};
+    /// let mut tree = DynamicTree::<Vec3>::new(0.0);
+    /// let id = tree.insert(Aabb::new(Vec3::ZERO, Vec3::ONE), 0).unwrap();
+    /// let mut n = 0;
+    /// assert!(tree.visit_overlaps(&Aabb::new(Vec3::ONE, Vec3::splat(2.0)), |p| { n += 1; p == id }));
+    /// assert_eq!(n, 1);
+    /// ```
+    pub fn visit_overlaps(&self, aabb: &Aabb<V>, mut f: impl FnMut(ProxyId) -> bool) -> bool {
+        if self.root == NULL {
+            return true;
+        }
+        let mut stack = Stack::<u32>::new();
+        stack.push(self.root);
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            if !n.aabb.intersects(aabb) {
+                continue;
+            }
+            if n.kind == Kind::Leaf {
+                if !f(ProxyId(i)) {
+                    return false;
+                }
+            } else {
+                stack.push(n.child2);
+                stack.push(n.child1);
+            }
+        }
+        true
+    }
+
+    /// First hit along the ray `origin + t dir`, `t` in `[0, max_toi]` (world frame; `dir`
+    /// need not be unit, `t` is in units of `dir`). Proxies are offered near to far by
+    /// their fat box's entry time as `f(id, best)`, `best` the least time found so far
+    /// (`max_toi` at first); `f` returns the proxy's exact hit time when it is hit at or
+    /// before `best`, else `None`. Subtrees entered after `best` are skipped. Returns the
+    /// best `(id, time)`; `None` when nothing is hit, and for a non-finite origin or
+    /// direction or a `max_toi` that is NaN or negative.
+    ///
+    /// ```
+    /// use kollide::bvh::DynamicTree;
+    /// use kollide::math::{inverse_direction, Aabb, Vec2};
+    /// let boxes = [Aabb::new(Vec2::new(5.0, -1.0), Vec2::new(6.0, 1.0)),
+    ///              Aabb::new(Vec2::new(2.0, -1.0), Vec2::new(3.0, 1.0))];
+    /// let tree = DynamicTree::try_from_boxes(0.0, &boxes).unwrap();
+    /// let (o, d) = (Vec2::ZERO, Vec2::X);
+    /// let hit = tree.cast_ray(o, d, 100.0, |id, best| {
+    ///     boxes[id.0 as usize].ray_interval(o, inverse_direction(d), best).map(|t| t.0)
+    /// });
+    /// assert_eq!(hit.map(|(id, t)| (id.0, t)), Some((1, 2.0)));
+    /// ```
+    pub fn cast_ray(
+        &self,
+        origin: V,
+        dir: V,
+        max_toi: V::Real,
+        f: impl FnMut(ProxyId, V::Real) -> Option<V::Real>,
+    ) -> Option<(ProxyId, V::Real)> {
+        self.cast_grown(origin, dir, V::ZERO, max_toi, f)
+    }
+
+    /// First hit of the box `aabb` moving along `motion` (at time `t` it is `aabb` moved by
+    /// `t * motion`, `t` in `[0, max_toi]`; world frame): the ray from its centre against
+    /// fat boxes grown by its half extents, with the callback semantics of
+    /// [`DynamicTree::cast_ray`]. Conservative: no proxy whose fat box the moving box meets
+    /// is skipped. `None` for non-finite input, as for rays.
+    ///
+    /// ```
+    /// use kollide::bvh::DynamicTree;
+    /// use kollide::math::{Aabb, Vec3};
+    /// let wall = Aabb::new(Vec3::new(4.0, -5.0, -5.0), Vec3::new(5.0, 5.0, 5.0));
+    /// let tree = DynamicTree::try_from_boxes(0.0, &[wall]).unwrap();
+    /// let mover = Aabb::from_ball(Vec3::ZERO, 1.0);
+    /// // Offer the box's entry time as the exact value.
+    /// let hit = tree.cast_aabb(&mover, Vec3::X, 10.0, |_, _| Some(3.0));
+    /// assert_eq!(hit.map(|h| h.1), Some(3.0));
+    /// ```
+    pub fn cast_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        motion: V,
+        max_toi: V::Real,
+        f: impl FnMut(ProxyId, V::Real) -> Option<V::Real>,
+    ) -> Option<(ProxyId, V::Real)> {
+        if !aabb.is_finite() || !aabb.is_valid() {
+            return None;
+        }
+        self.cast_grown(aabb.center(), motion, aabb.half_extents(), max_toi, f)
+    }
+
+    /// The ray cast against node boxes grown by `grow` on every side.
+    fn cast_grown(
+        &self,
+        origin: V,
+        dir: V,
+        grow: V,
+        max_toi: V::Real,
+        mut f: impl FnMut(ProxyId, V::Real) -> Option<V::Real>,
+    ) -> Option<(ProxyId, V::Real)> {
+        if self.root == NULL
+            || !origin.is_finite_vec()
+            || !dir.is_finite_vec()
+            || max_toi.to_f64().is_nan()
+            || max_toi < V::Real::ZERO
+        {
+            return None;
+        }
+        let inv = inverse_direction(dir);
+        let enter = |i: u32, best: V::Real| {
+            let b = &self.nodes[i as usize].aabb;
+            Aabb::new(b.min - grow, b.max + grow).ray_interval(origin, inv, best).map(|t| t.0)
+        };
+        let mut best = max_toi;
+        let mut hit: Option<(ProxyId, V::Real)> = None;
+        let mut stack = Stack::<(u32, V::Real)>::new();
+        if let Some(t) = enter(self.root, best) {
+            stack.push((self.root, t));
+        }
+        while let Some((i, t)) = stack.pop() {
+            if t > best {
+                continue;
+            }
+            let n = &self.nodes[i as usize];
+            if n.kind == Kind::Leaf {
+                if let Some(v) = f(ProxyId(i), best) {
+                    if improves(v, best, hit.is_some()) {
+                        best = v;
+                        hit = Some((ProxyId(i), v));
+                    }
+                }
+                continue;
+            }
+            let (c1, c2) = (n.child1, n.child2);
+            match (enter(c1, best), enter(c2, best)) {
+                (Some(t1), Some(t2)) => {
+                    // Far child first on the stack, so the near one is popped first.
+                    if t1 <= t2 {
+                        stack.push((c2, t2));
+                        stack.push((c1, t1));
+                    } else {
+                        stack.push((c1, t1));
+                        stack.push((c2, t2));
+                    }
+                }
+                (Some(t1), None) => stack.push((c1, t1)),
+                (None, Some(t2)) => stack.push((c2, t2)),
+                (None, None) => {}
+            }
+        }
+        hit
+    }
+
+    /// Best-first search. `lower(fat_box)` must bound from below the value of every proxy
+    /// inside that box (e.g. the distance from a query point to the box); proxies are
+    /// offered in increasing order of their fat box's bound as `f(id, best)`, and `f`
+    /// returns the proxy's exact value when below `best`. Subtrees whose bound is `>= best`
+    /// are pruned; `max` is the initial best (`INFINITY` for no limit). Returns the best
+    /// `(id, value)`. A NaN bound is taken as `-inf` (never pruned).
+    ///
+    /// ```
+    /// use kollide::bvh::DynamicTree;
+    /// use kollide::math::{Aabb, DVec3};
+    /// let pts = [DVec3::new(3.0, 0.0, 0.0), DVec3::new(0.0, 1.0, 0.0), DVec3::new(0.0, 0.0, -2.0)];
+    /// let boxes: Vec<_> = pts.iter().map(|&p| Aabb::from_point(p)).collect();
+    /// let tree = DynamicTree::try_from_boxes(0.0, &boxes).unwrap();
+    /// let q = DVec3::ZERO;
+    /// let best = tree.nearest(f64::INFINITY, |b| b.distance_squared_to_point(q).sqrt(),
+    ///                         |id, _| Some(pts[id.0 as usize].distance(q)));
+    /// assert_eq!(best.map(|(id, d)| (id.0, d)), Some((1, 1.0)));
+    /// ```
+    pub fn nearest(
+        &self,
+        max: V::Real,
+        mut lower: impl FnMut(&Aabb<V>) -> V::Real,
+        mut f: impl FnMut(ProxyId, V::Real) -> Option<V::Real>,
+    ) -> Option<(ProxyId, V::Real)> {
+        if self.root == NULL || max.to_f64().is_nan() {
+            return None;
+        }
+        let mut bound = |b: &Aabb<V>| {
+            let x = lower(b);
+            if x.to_f64().is_nan() {
+                -V::Real::INFINITY
+            } else {
+                x
+            }
+        };
+        let mut best = max;
+        let mut hit: Option<(ProxyId, V::Real)> = None;
+        let mut heap = BinaryHeap::new();
+        heap.push(Candidate { bound: bound(&self.nodes[self.root as usize].aabb), node: self.root });
+        while let Some(Candidate { bound: b, node: i }) = heap.pop() {
+            if b >= best {
+                break;
+            }
+            let n = &self.nodes[i as usize];
+            if n.kind == Kind::Leaf {
+                if let Some(v) = f(ProxyId(i), best) {
+                    if v < best {
+                        best = v;
+                        hit = Some((ProxyId(i), v));
+                    }
+                }
+                continue;
+            }
+            for c in [n.child1, n.child2] {
+                let b = bound(&self.nodes[c as usize].aabb);
+                if b < best {
+                    heap.push(Candidate { bound: b, node: c });
+                }
+            }
+        }
+        hit
+    }
+
+    /// Calls `f(a, b)` once for every pair of distinct proxies whose fat boxes meet, with
+    /// `a < b`. `f` returns `false` to stop; returns `false` when stopped.
+    ///
+    /// ```
+    /// use kollide::bvh::{DynamicTree, ProxyId};
+    /// use kollide::math::{Aabb, Vec2};
+    /// let boxes: Vec<_> = (0..4).map(|i| Aabb::from_ball(Vec2::new(i as f32, 0.0), 0.5)).collect();
+    /// let tree = DynamicTree::try_from_boxes(0.0, &boxes).unwrap();
+    /// let mut pairs = Vec::new();
+    /// tree.visit_self_pairs(|a, b| { pairs.push((a.0, b.0)); true });
+    /// pairs.sort();
+    /// assert_eq!(pairs, vec![(0, 1), (1, 2), (2, 3)]);
+    /// ```
+    pub fn visit_self_pairs(&self, mut f: impl FnMut(ProxyId, ProxyId) -> bool) -> bool {
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.kind != Kind::Leaf {
+                continue;
+            }
+            let a = ProxyId(i as u32);
+            let go = self.visit_overlaps(&n.aabb, |b| b <= a || f(a, b));
+            if !go {
+                return false;
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,14 @@
+//! Bounding volume hierarchies over axis-aligned boxes ([`crate::math::Aabb`]).
+//! The dynamic tree and broad phase for moving bodies, and sort-and-sweep for one-off pair searches.
+
+mod broad_phase;
+mod dynamic;
+mod dynamic_insert;
+mod dynamic_query;
+mod dynamic_validate;
+mod sweep_prune;
+
+pub use broad_phase::{BroadPhase, PairChanges};
+pub use dynamic::{DynamicTree, DynamicTreeError, ProxyId};
+pub use dynamic_validate::TreeInvariant;
+pub use sweep_prune::{all_pairs_sweep, all_pairs_tree};

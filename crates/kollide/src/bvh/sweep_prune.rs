@@ -1,0 +1,84 @@
+//! All overlapping pairs of a set of boxes in one go: sort-and-sweep, and the dynamic
+//! tree's equivalent (build top-down, then query each box).
+
+use super::dynamic::DynamicTree;
+use crate::math::{Aabb, Real, Vector};
+
+/// Every pair `(i, j)`, `i < j`, of `boxes` that meet (touching counts), by sort-and-sweep:
+/// the boxes are sorted by their `min` along the axis where their centres spread most
+/// (greatest variance), then each is tested against the following boxes that start before
+/// it ends. Boxes with a NaN coordinate, or with `min > max`, meet nothing and are
+/// skipped. Pairs come sorted by the sweep order, not by index.
+///
+/// O(n log n + k · s): fast when few boxes share a slice of the sweep axis; a long box
+/// along that axis is tested against all it spans.
+///
+/// ```
+/// use kollide::bvh::all_pairs_sweep;
+/// use kollide::math::{Aabb, Vec2};
+/// let boxes = [Aabb::new(Vec2::ZERO, Vec2::ONE),
+///              Aabb::new(Vec2::splat(5.0), Vec2::splat(6.0)),
+///              Aabb::new(Vec2::splat(1.0), Vec2::splat(2.0))];
+/// assert_eq!(all_pairs_sweep(&boxes), vec![(0, 2)]);
+/// ```
+#[must_use]
+pub fn all_pairs_sweep<V: Vector>(boxes: &[Aabb<V>]) -> Vec<(u32, u32)> {
+    let live = |b: &Aabb<V>| {
+        b.is_valid() && !b.min.to_f64_array().iter().chain(&b.max.to_f64_array()).any(|x| x.is_nan())
+    };
+    // The axis of greatest spread of the centres (in f64: no overflow of the squares).
+    let mut sum = [0.0f64; 3];
+    let mut sq = [0.0f64; 3];
+    let mut n = 0usize;
+    for b in boxes.iter().filter(|b| live(b)) {
+        let c = b.center().to_f64_array();
+        for k in 0..V::DIM {
+            if c[k].is_finite() {
+                sum[k] += c[k];
+                sq[k] += c[k] * c[k];
+            }
+        }
+        n += 1;
+    }
+    let nf = n.max(1) as f64;
+    let var = |k: usize| sq[k] / nf - (sum[k] / nf) * (sum[k] / nf);
+    let axis = (1..V::DIM).fold(0, |best, k| if var(k) > var(best) { k } else { best });
+
+    let mut sorted: Vec<(Aabb<V>, u32)> =
+        boxes.iter().enumerate().filter(|(_, b)| live(b)).map(|(i, b)| (*b, i as u32)).collect();
+    sorted.sort_unstable_by(|x, y| x.0.min[axis].to_f64().total_cmp(&y.0.min[axis].to_f64()));
+    let mut out = Vec::new();
+    for (i, (a, ia)) in sorted.iter().enumerate() {
+        let end = a.max[axis];
+        for (b, ib) in &sorted[i + 1..] {
+            if b.min[axis] > end {
+                break;
+            }
+            if a.intersects(b) {
+                out.push(if ia < ib { (*ia, *ib) } else { (*ib, *ia) });
+            }
+        }
+    }
+    out
+}
+
+/// The same pairs as [`all_pairs_sweep`] (in another order), found by building a
+/// [`DynamicTree`] over the boxes top-down and querying it with each box. Boxes must be
+/// finite with `min <= max`; otherwise `None`.
+///
+/// ```
+/// use kollide::bvh::all_pairs_tree;
+/// use kollide::math::{Aabb, Vec3};
+/// let boxes = [Aabb::new(Vec3::ZERO, Vec3::ONE), Aabb::new(Vec3::ONE, Vec3::splat(2.0))];
+/// assert_eq!(all_pairs_tree(&boxes), Some(vec![(0, 1)]));
+/// ```
+#[must_use]
+pub fn all_pairs_tree<V: Vector>(boxes: &[Aabb<V>]) -> Option<Vec<(u32, u32)>> {
+    let tree = DynamicTree::try_from_boxes(V::Real::ZERO, boxes).ok()?;
+    let mut out = Vec::new();
+    tree.visit_self_pairs(|a, b| {
+        out.push((a.0, b.0));
+        true
+    });
+    Some(out)
+}
