@@ -219,6 +219,7 @@ pub(crate) fn clip_contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?S
 /// distance between the shapes' extreme planes across `n` (radii added), B's extreme point
 /// and its projection onto A's plane. For a surface whose true contact normal is known,
 /// a mesh face across an internal edge that must not be seen.
+#[allow(dead_code)] // used by the composites, landing next
 pub(crate) fn contact_along<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
