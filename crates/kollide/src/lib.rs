@@ -28,9 +28,11 @@
 #![forbid(unsafe_code)]
 
 pub mod bvh;
+pub mod composite;
 pub mod math;
 pub mod query;
 pub mod shape;
+pub mod world;
 
 /// The common imports: shapes, poses, queries.
 pub mod prelude {

@@ -6,9 +6,11 @@ mod common;
 
 use common::{assert_close, assert_mixed, rng, to_world_f64, FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2};
+use kollide::composite::{
+    compound_contact, compound_distance, compound_intersects, compound_manifold, ConcavePolygon,
+};
 use kollide::math::{Pose, Real, Vector2};
-use kollide::query::{compound_contact, compound_distance, compound_intersects, compound_manifold};
-use kollide::shape::{Ball, ConcavePolygon, Cuboid, ShapeError};
+use kollide::shape::{Ball, Cuboid, ShapeError};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 

@@ -1,14 +1,20 @@
-//! Bounding volume hierarchies over axis-aligned boxes ([`crate::math::Aabb`]).
-//! The dynamic tree and broad phase for moving bodies, and sort-and-sweep for one-off pair searches.
+//! Bounding volume hierarchies over axis-aligned boxes ([`crate::math::Aabb`]): the static
+//! [`Bvh`] under meshes and compounds, the [`DynamicTree`] and [`BroadPhase`] for moving
+//! bodies, and sort-and-sweep for one-off pair searches.
 
 mod broad_phase;
 mod dynamic;
 mod dynamic_insert;
 mod dynamic_query;
 mod dynamic_validate;
+mod static_traverse;
+mod static_tree;
+mod static_validate;
 mod sweep_prune;
 
 pub use broad_phase::{BroadPhase, PairChanges};
 pub use dynamic::{DynamicTree, DynamicTreeError, ProxyId};
 pub use dynamic_validate::TreeInvariant;
+pub use static_tree::{Bvh, BvhError};
+pub use static_validate::BvhInvariant;
 pub use sweep_prune::{all_pairs_sweep, all_pairs_tree};

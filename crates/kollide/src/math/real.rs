@@ -135,3 +135,16 @@ impl_real!(f32, 1.0e-5);
 // 1e-10 default ended as `Stalled` or `Converged` by rounding luck. The distance itself is
 // usually far more accurate than the gap.
 impl_real!(f64, 1.0e-9);
+
+/// `x >= y`, false when either is NaN: written as a call so that `!at_least(t, 0)` (NaN or
+/// negative) reads as the NaN-aware test it is.
+#[inline(always)]
+pub(crate) fn at_least<R: Real>(x: R, y: R) -> bool {
+    x >= y
+}
+
+/// `x > y`, false when either is NaN.
+#[inline(always)]
+pub(crate) fn above<R: Real>(x: R, y: R) -> bool {
+    x > y
+}

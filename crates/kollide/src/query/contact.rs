@@ -70,6 +70,15 @@ pub struct Contact<V: Vector> {
     pub status: ContactStatus,
 }
 
+impl<V: Vector> Contact<V> {
+    /// The same contact for the pair taken the other way round (B, A): points swapped,
+    /// normal reversed.
+    #[must_use]
+    pub fn flipped(self) -> Self {
+        Self { point_a: self.point_b, point_b: self.point_a, normal: -self.normal, ..self }
+    }
+}
+
 /// The contact of two cores in A's frame (radii not added).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]

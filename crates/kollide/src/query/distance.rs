@@ -36,6 +36,15 @@ pub struct DistanceOutput<V: Vector> {
     pub status: GjkStatus,
 }
 
+impl<V: Vector> DistanceOutput<V> {
+    /// The same answer for the pair taken the other way round (B, A): points swapped,
+    /// normal reversed.
+    #[must_use]
+    pub fn flipped(self) -> Self {
+        Self { point_a: self.point_b, point_b: self.point_a, normal: -self.normal, ..self }
+    }
+}
+
 /// The distance between two convex shapes, with closest points and certified bounds.
 ///
 /// `pose_a` and `pose_b` place the shapes in the world frame; the output is in the world

@@ -1,10 +1,9 @@
 //! Queries between shapes: distance, closest points, intersection, contact (penetration),
-//! contact manifolds, compound queries on concave polygons, and continuous collision
+//! contact manifolds, and continuous collision
 //! ([`cast`]: rays, shape casts, time of impact, swept spheres and ellipsoids).
 
 pub mod cast;
 mod closed_form;
-mod compound;
 pub(crate) mod contact;
 mod dispatch;
 mod distance;
@@ -14,7 +13,6 @@ pub(crate) mod manifold;
 pub(crate) mod sat;
 
 pub use cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Motion, Ray, RayHit, RayOutcome};
-pub use compound::{compound_contact, compound_distance, compound_intersects, compound_manifold};
 pub use contact::{contact, Contact, ContactStatus};
 pub use distance::{
     distance, distance_cached, distance_traced, distance_with, intersection_test, intersects, DistanceOutput,

@@ -37,3 +37,6 @@ pub use sweep::{
     SweepOutcome,
 };
 pub use sweep_error::SweepError;
+// For the composites, which walk their own candidates through the same sweep.
+pub(crate) use sweep::{drive_ball, drive_scaled, Candidates};
+pub(crate) use sweep_error::{check_ball, check_ellipsoid};

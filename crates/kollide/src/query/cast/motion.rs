@@ -182,6 +182,14 @@ pub struct CastOutput<V: Vector> {
 }
 
 impl<V: Vector> CastOutput<V> {
+    /// The same answer for the pair taken the other way round (B, A): points swapped,
+    /// normal reversed. `face_normal` (a face of B) names no face of the new B and is
+    /// dropped.
+    #[must_use]
+    pub fn flipped(self) -> Self {
+        Self { point_a: self.point_b, point_b: self.point_a, normal: -self.normal, face_normal: None, ..self }
+    }
+
     /// A miss over `[0, max_toi]`; `distance` is the last one computed.
     #[must_use]
     pub(crate) fn miss(max_toi: V::Real, distance: V::Real, iterations: u32) -> Self {

@@ -314,7 +314,7 @@ pub(super) fn flat_slack<R: Real>(cond: R) -> R {
 /// The moving sphere, in the frame the items are in (the world for a sphere, the unit
 /// sphere's space for an ellipsoid).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Mover<V: Vector> {
+pub(crate) struct Mover<V: Vector> {
     pub center: V,
     pub radius: V::Real,
     pub disp: V,
@@ -357,7 +357,7 @@ impl<V: Vector> Mover<V> {
 
 /// What one triangle (segment) says about the sweep, in the mover's frame.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Item<V: Vector> {
+pub(crate) enum Item<V: Vector> {
     /// No contact within the time limit given.
     Nothing,
     /// Overlapping at the start by `depth` (> the band), normal from the item to the centre.

@@ -55,7 +55,7 @@ impl fmt::Display for SweepError {
 impl std::error::Error for SweepError {}
 
 /// The checks of a sphere's (circle's) centre, radius and displacement.
-pub(super) fn check_ball<V: Vector>(center: V, radius: V::Real, disp: V) -> Result<(), SweepError> {
+pub(crate) fn check_ball<V: Vector>(center: V, radius: V::Real, disp: V) -> Result<(), SweepError> {
     if !center.is_finite_vec() {
         return Err(SweepError::NonFinite { field: "center" });
     }
@@ -66,7 +66,7 @@ pub(super) fn check_ball<V: Vector>(center: V, radius: V::Real, disp: V) -> Resu
 }
 
 /// The checks of an ellipsoid's (ellipse's) semi-axes, pose and displacement.
-pub(super) fn check_ellipsoid<V: Vector>(radii: V, pose: &Pose<V>, disp: V) -> Result<(), SweepError> {
+pub(crate) fn check_ellipsoid<V: Vector>(radii: V, pose: &Pose<V>, disp: V) -> Result<(), SweepError> {
     if let Some(axis) = (0..V::DIM).find(|&i| !(radii[i].is_finite() && radii[i] > V::Real::ZERO)) {
         return Err(SweepError::BadSemiAxis { axis, value: radii[axis].to_f64() });
     }

@@ -96,6 +96,18 @@ impl<V: Vector> Manifold<V> {
         self.len == 0
     }
 
+    /// The same manifold for the pair taken the other way round (B, A): points and feature
+    /// ids swapped, normal reversed.
+    #[must_use]
+    pub fn flipped(mut self) -> Self {
+        self.normal = -self.normal;
+        for p in self.points_mut() {
+            core::mem::swap(&mut p.point_a, &mut p.point_b);
+            p.id = ContactId { a: p.id.b, b: p.id.a };
+        }
+        self
+    }
+
     /// The deepest point (least signed distance), if any.
     #[must_use]
     pub fn deepest(&self) -> Option<&ManifoldPoint<V>> {
@@ -219,7 +231,6 @@ pub(crate) fn clip_contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?S
 /// distance between the shapes' extreme planes across `n` (radii added), B's extreme point
 /// and its projection onto A's plane. For a surface whose true contact normal is known,
 /// a mesh face across an internal edge that must not be seen.
-#[allow(dead_code)] // used by the composites, landing next
 pub(crate) fn contact_along<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,

@@ -1,16 +1,16 @@
 //! Concave polygon (2D): a simple polygon, validated, split into convex pieces.
 
-use super::decompose2d::convex_pieces;
-use super::error::check_points;
-use super::predicates2d::Exact;
-use super::{ConvexPolygon, ShapeError};
 use crate::math::{Real, Vector2};
+use crate::shape::decompose2d::convex_pieces;
+use crate::shape::error::check_points;
+use crate::shape::predicates2d::Exact;
+use crate::shape::{ConvexPolygon, ShapeError};
 
 /// A simple polygon (2D, possibly concave), kept as its boundary and as a set of convex
 /// pieces that partition it, each piece with its bounding box, in the **local frame**.
 ///
 /// The region is the closed inside of the boundary. Queries against a convex shape are the
-/// `compound_*` functions of [`crate::query`] (`compound_distance`, `compound_contact`, ...).
+/// `compound_*` functions of this module (`compound_distance`, `compound_contact`, ...).
 ///
 /// Construction checks that the boundary is simple, with exact orientation predicates
 /// (see [`ConcavePolygon::try_new`]), then triangulates it by ear clipping and merges
@@ -22,7 +22,7 @@ use crate::math::{Real, Vector2};
 /// in the middle of a straight edge are kept as vertices.
 ///
 /// ```
-/// use kollide::shape::ConcavePolygon;
+/// use kollide::composite::ConcavePolygon;
 /// use glam::Vec2;
 /// // An L shape: a 2x2 square with the top-right 1x1 quarter cut away.
 /// let l = ConcavePolygon::try_new(&[

@@ -11,12 +11,13 @@
 //! (release build): distance plus intersection test against a small circle takes about
 //! 1.5 µs for 8 pieces, 5 µs for 58, 23 µs for 269 and 100 µs for 1,154.
 
-use super::contact::{contact, Contact, ContactStatus};
-use super::distance::{distance, intersects, DistanceOutput};
-use super::gjk::GjkStatus;
-use super::manifold::{manifold, ContactId, Manifold, ManifoldPoint};
+use super::ConcavePolygon;
 use crate::math::{Pose, Real, Vector2};
-use crate::shape::{ConcavePolygon, Feature, Support};
+use crate::query::{
+    contact, distance, intersects, manifold, Contact, ContactId, ContactStatus, DistanceOutput, GjkStatus,
+    Manifold, ManifoldPoint,
+};
+use crate::shape::{Feature, Support};
 
 /// Normals closer than this cosine (about 2°) count as the same direction: a piece contact
 /// along an internal edge's normal, or manifold points from several pieces that share the
@@ -82,8 +83,9 @@ fn candidates<V: Vector2, B: Support<V> + ?Sized>(
 /// diagonal between pieces gives `Overlapping` from a piece, as it should.
 ///
 /// ```
-/// use kollide::query::compound_distance;
-/// use kollide::shape::{Ball, ConcavePolygon};
+/// use kollide::composite::compound_distance;
+/// use kollide::composite::ConcavePolygon;
+/// use kollide::shape::Ball;
 /// use kollide::math::{DPose2, DVec2};
 /// let l = ConcavePolygon::new(&[
 ///     DVec2::new(0.0, 0.0), DVec2::new(2.0, 0.0), DVec2::new(2.0, 1.0),
@@ -152,8 +154,9 @@ pub fn compound_distance<V: Vector2, B: Support<V> + ?Sized>(
 /// polygon's frame, with a rounding slack).
 ///
 /// ```
-/// use kollide::query::compound_intersects;
-/// use kollide::shape::{Ball, ConcavePolygon};
+/// use kollide::composite::compound_intersects;
+/// use kollide::composite::ConcavePolygon;
+/// use kollide::shape::Ball;
 /// use kollide::math::{Pose2, Vec2};
 /// let l = ConcavePolygon::new(&[
 ///     Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), Vec2::new(2.0, 1.0),
@@ -219,8 +222,9 @@ fn through_diagonal<V: Vector2>(
 /// and depth are those of the piece, not of the whole polygon, which can be deeper.
 ///
 /// ```
-/// use kollide::query::compound_contact;
-/// use kollide::shape::{Ball, ConcavePolygon};
+/// use kollide::composite::compound_contact;
+/// use kollide::composite::ConcavePolygon;
+/// use kollide::shape::Ball;
 /// use kollide::math::{DPose2, DVec2};
 /// let l = ConcavePolygon::new(&[
 ///     DVec2::new(0.0, 0.0), DVec2::new(2.0, 0.0), DVec2::new(2.0, 1.0),
@@ -284,8 +288,9 @@ fn polygon_feature<V: Vector2>(poly: &ConcavePolygon<V>, i: usize, f: Feature) -
 /// `a.vertices()[k]`). Empty when B is more than `margin` from every piece.
 ///
 /// ```
-/// use kollide::query::compound_manifold;
-/// use kollide::shape::{Ball, ConcavePolygon};
+/// use kollide::composite::compound_manifold;
+/// use kollide::composite::ConcavePolygon;
+/// use kollide::shape::Ball;
 /// use kollide::math::{DPose2, DVec2};
 /// let l = ConcavePolygon::new(&[
 ///     DVec2::new(0.0, 0.0), DVec2::new(2.0, 0.0), DVec2::new(2.0, 1.0),

@@ -1,0 +1,357 @@
+//! The queries of the static BVH: overlap, rays and swept boxes near to far, nearest items,
+//! pairs. Each walks the tree with a fixed stack (the build bounds the depth).
+
+use super::static_tree::{Bvh, Node, MAX_DEPTH};
+use crate::math::{at_least, inverse_direction, Aabb, Pose, Real, Vector};
+
+/// A fixed-size stack: the tree is never deeper than [`MAX_DEPTH`], and a depth-first walk
+/// keeps at most one pending sibling per level.
+struct Stack<T: Copy> {
+    slots: [T; MAX_DEPTH + 2],
+    len: usize,
+}
+
+impl<T: Copy> Stack<T> {
+    #[inline(always)]
+    fn new(fill: T) -> Self {
+        Self { slots: [fill; MAX_DEPTH + 2], len: 0 }
+    }
+    #[inline(always)]
+    fn push(&mut self, x: T) {
+        // The build keeps every path within MAX_DEPTH nodes; a corrupted tree could exceed
+        // it, and then the walk stops early rather than overflow.
+        if self.len < self.slots.len() {
+            self.slots[self.len] = x;
+            self.len += 1;
+        }
+    }
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.slots[self.len])
+    }
+}
+
+impl<V: Vector> Bvh<V> {
+    /// A leaf's items with their boxes.
+    #[inline(always)]
+    fn leaf(&self, n: &Node<V>) -> impl Iterator<Item = (u32, &Aabb<V>)> + '_ {
+        let range = n.first as usize..(n.first + n.count) as usize;
+        self.items[range.clone()].iter().copied().zip(&self.item_boxes[range])
+    }
+
+    /// Items whose boxes meet `aabb` (touching counts). `f` returns false to stop early;
+    /// the result is false when stopped.
+    pub fn visit_overlaps(&self, aabb: &Aabb<V>, mut f: impl FnMut(u32) -> bool) -> bool {
+        if self.nodes.is_empty() {
+            return true;
+        }
+        let mut stack = Stack::new(0u32);
+        stack.push(0);
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            if !n.aabb.intersects(aabb) {
+                continue;
+            }
+            if n.count > 0 {
+                for (item, b) in self.leaf(n) {
+                    if b.intersects(aabb) && !f(item) {
+                        return false;
+                    }
+                }
+            } else {
+                stack.push(n.first);
+                stack.push(i + 1);
+            }
+        }
+        true
+    }
+
+    /// Items whose boxes the ray `origin + t dir`, `t` in `[0, max_toi]`, meets, in no
+    /// particular order; `f` returns false to stop.
+    pub fn visit_ray(&self, origin: V, dir: V, max_toi: V::Real, mut f: impl FnMut(u32) -> bool) -> bool {
+        if self.nodes.is_empty() || !at_least(max_toi, V::Real::ZERO) {
+            return true;
+        }
+        let inv = inverse_direction(dir);
+        let mut stack = Stack::new(0u32);
+        stack.push(0);
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            if n.aabb.ray_interval(origin, inv, max_toi).is_none() {
+                continue;
+            }
+            if n.count > 0 {
+                for (item, b) in self.leaf(n) {
+                    if b.ray_interval(origin, inv, max_toi).is_some() && !f(item) {
+                        return false;
+                    }
+                }
+            } else {
+                stack.push(n.first);
+                stack.push(i + 1);
+            }
+        }
+        true
+    }
+
+    /// The first hit along the ray `origin + t dir`, `t` in `[0, max_toi]`: items are
+    /// offered near to far (by when the ray enters their subtree) as `f(item, best)`, `best`
+    /// the least time found so far (`max_toi` at first); `f` returns the item's exact hit
+    /// time when it is hit at or before `best`. Subtrees the ray enters after `best` are
+    /// skipped. Returns the best item and time.
+    pub fn cast_ray(
+        &self,
+        origin: V,
+        dir: V,
+        max_toi: V::Real,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)> {
+        self.cast_grown(origin, dir, V::ZERO, max_toi, f)
+    }
+
+    /// The first hit of the box `aabb` moved by `t · motion`, `t` in `[0, max_toi]`, as
+    /// [`cast_ray`](Self::cast_ray): node boxes are grown by `aabb`'s half extents and
+    /// crossed by the ray of its centre, so no item whose box the moving box meets is
+    /// skipped.
+    pub fn cast_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        motion: V,
+        max_toi: V::Real,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)> {
+        self.cast_grown(aabb.center(), motion, aabb.half_extents(), max_toi, f)
+    }
+
+    fn cast_grown(
+        &self,
+        origin: V,
+        dir: V,
+        grow: V,
+        max_toi: V::Real,
+        mut f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)> {
+        if self.nodes.is_empty() || !at_least(max_toi, V::Real::ZERO) {
+            return None;
+        }
+        let inv = inverse_direction(dir);
+        let enter_box = |b: &Aabb<V>, limit: V::Real| {
+            let b = Aabb::new(b.min - grow, b.max + grow);
+            b.ray_interval(origin, inv, limit).map(|(t0, _)| t0)
+        };
+        let enter = |n: &Node<V>, limit: V::Real| enter_box(&n.aabb, limit);
+        let mut best: Option<(u32, V::Real)> = None;
+        let mut limit = max_toi;
+        let mut stack = Stack::new((0u32, V::Real::ZERO));
+        if let Some(t) = enter(&self.nodes[0], limit) {
+            stack.push((0, t));
+        }
+        while let Some((i, t)) = stack.pop() {
+            if t > limit {
+                continue;
+            }
+            let n = &self.nodes[i as usize];
+            if n.count > 0 {
+                for (item, b) in self.leaf(n) {
+                    if enter_box(b, limit).is_none() {
+                        continue;
+                    }
+                    if let Some(hit) = f(item, limit) {
+                        if hit <= limit {
+                            limit = hit;
+                            best = Some((item, hit));
+                        }
+                    }
+                }
+                continue;
+            }
+            let (l, r) = (i + 1, n.first);
+            let tl = enter(&self.nodes[l as usize], limit);
+            let tr = enter(&self.nodes[r as usize], limit);
+            match (tl, tr) {
+                (Some(a), Some(b)) => {
+                    // The nearer child on top.
+                    if a <= b {
+                        stack.push((r, b));
+                        stack.push((l, a));
+                    } else {
+                        stack.push((l, a));
+                        stack.push((r, b));
+                    }
+                }
+                (Some(a), None) => stack.push((l, a)),
+                (None, Some(b)) => stack.push((r, b)),
+                (None, None) => {}
+            }
+        }
+        best
+    }
+
+    /// A search for the item of least value: `lower(node_box)` bounds from below the value
+    /// of every item in that box (a distance from a point or a shape's box, say); subtrees
+    /// are visited nearer first and skipped once their bound reaches the best value found;
+    /// `f(item, best)` returns the item's value when it is below `best` (`max` at first).
+    /// Returns the best item and value.
+    pub fn nearest(
+        &self,
+        max: V::Real,
+        mut lower: impl FnMut(&Aabb<V>) -> V::Real,
+        mut f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)> {
+        if self.nodes.is_empty() {
+            return None;
+        }
+        let mut best: Option<(u32, V::Real)> = None;
+        let mut limit = max;
+        let mut stack = Stack::new((0u32, V::Real::ZERO));
+        let root = lower(&self.nodes[0].aabb);
+        if !at_least(root, limit) {
+            stack.push((0, root));
+        }
+        while let Some((i, bound)) = stack.pop() {
+            if bound >= limit {
+                continue;
+            }
+            let n = &self.nodes[i as usize];
+            if n.count > 0 {
+                for (item, b) in self.leaf(n) {
+                    if lower(b) >= limit {
+                        continue;
+                    }
+                    if let Some(v) = f(item, limit) {
+                        if v < limit || best.is_none() && v <= limit {
+                            limit = v;
+                            best = Some((item, v));
+                        }
+                    }
+                }
+                continue;
+            }
+            let (l, r) = (i + 1, n.first);
+            let (bl, br) = (lower(&self.nodes[l as usize].aabb), lower(&self.nodes[r as usize].aabb));
+            // NaN bounds prune nothing (`!at_least(x, limit)`).
+            let (first, second) = if bl <= br { ((l, bl), (r, br)) } else { ((r, br), (l, bl)) };
+            if !at_least(second.1, limit) {
+                stack.push(second);
+            }
+            if !at_least(first.1, limit) {
+                stack.push(first);
+            }
+        }
+        best
+    }
+
+    /// The item nearest to the point `p`: [`nearest`](Self::nearest) with the distance from
+    /// `p` to each box as the bound; `f(item, best)` gives the item's exact distance.
+    pub fn closest_to_point(
+        &self,
+        p: V,
+        max: V::Real,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)> {
+        self.nearest(max, |b| b.distance_squared_to_point(p).sqrt(), f)
+    }
+
+    /// Pairs `(i of self, j of other)` whose boxes meet, `other`'s boxes placed in this
+    /// tree's frame by `pose_ab` (turned boxes are the boxes around them). `f` returns false
+    /// to stop; the result is false when stopped.
+    pub fn visit_pairs(
+        &self,
+        other: &Bvh<V>,
+        pose_ab: &Pose<V>,
+        mut f: impl FnMut(u32, u32) -> bool,
+    ) -> bool {
+        if self.nodes.is_empty() || other.nodes.is_empty() {
+            return true;
+        }
+        let placed = |j: u32| other.nodes[j as usize].aabb.transformed(pose_ab);
+        let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
+        while let Some((i, j)) = stack.pop() {
+            let (a, b) = (&self.nodes[i as usize], &other.nodes[j as usize]);
+            if !a.aabb.intersects(&placed(j)) {
+                continue;
+            }
+            match (a.count > 0, b.count > 0) {
+                (true, true) => {
+                    for (x, bx) in self.leaf(a) {
+                        for (y, by) in other.leaf(b) {
+                            if bx.intersects(&by.transformed(pose_ab)) && !f(x, y) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                // Descend the larger box first (the other stays whole).
+                (false, true) => stack.extend([(i + 1, j), (a.first, j)]),
+                (true, false) => stack.extend([(i, j + 1), (i, b.first)]),
+                (false, false) => {
+                    if a.aabb.surface_area() >= b.aabb.surface_area() {
+                        stack.extend([(i + 1, j), (a.first, j)]);
+                    } else {
+                        stack.extend([(i, j + 1), (i, b.first)]);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Pairs `(i, j)`, `i < j`, of this tree's items whose boxes meet. `f` returns false to
+    /// stop; the result is false when stopped.
+    pub fn visit_self_pairs(&self, mut f: impl FnMut(u32, u32) -> bool) -> bool {
+        if self.nodes.is_empty() {
+            return true;
+        }
+        let ordered = |x: u32, y: u32| if x < y { (x, y) } else { (y, x) };
+        // (i, i): pairs within subtree i; (i, j): pairs across two disjoint subtrees.
+        let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
+        while let Some((i, j)) = stack.pop() {
+            let (a, b) = (&self.nodes[i as usize], &self.nodes[j as usize]);
+            if i == j {
+                if a.count > 0 {
+                    let items: Vec<(u32, &Aabb<V>)> = self.leaf(a).collect();
+                    for (k, &(x, bx)) in items.iter().enumerate() {
+                        for &(y, by) in &items[k + 1..] {
+                            let (p, q) = ordered(x, y);
+                            if bx.intersects(by) && !f(p, q) {
+                                return false;
+                            }
+                        }
+                    }
+                } else {
+                    stack.extend([(i + 1, i + 1), (a.first, a.first), (i + 1, a.first)]);
+                }
+                continue;
+            }
+            if !a.aabb.intersects(&b.aabb) {
+                continue;
+            }
+            match (a.count > 0, b.count > 0) {
+                (true, true) => {
+                    for (x, bx) in self.leaf(a) {
+                        for (y, by) in self.leaf(b) {
+                            let (p, q) = ordered(x, y);
+                            if bx.intersects(by) && !f(p, q) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                (false, true) => stack.extend([(i + 1, j), (a.first, j)]),
+                (true, false) => stack.extend([(i, j + 1), (i, b.first)]),
+                (false, false) => {
+                    if a.aabb.surface_area() >= b.aabb.surface_area() {
+                        stack.extend([(i + 1, j), (a.first, j)]);
+                    } else {
+                        stack.extend([(i, j + 1), (i, b.first)]);
+                    }
+                }
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,133 @@
+//! Non-convex shapes made of convex parts: triangle meshes ([`TriMesh`]), polylines
+//! ([`Polyline`]), heightfield terrain ([`HeightField`], [`HeightField2d`]), compounds of
+//! convex shapes ([`Compound`]) and concave polygons ([`ConcavePolygon`], 2D).
+//!
+//! A composite answers every query **through its parts** (ARCHITECTURE rule 13): its
+//! acceleration structure (a [`Bvh`](crate::bvh::Bvh), or the grid of a heightfield)
+//! proposes the candidate parts, the convex query (GJK, the separating axes, the closed
+//! forms, the casts) answers each, and the answers are merged. There is one GJK; a
+//! composite never grows a second. Answers name the part they came from: a triangle's
+//! index, a segment's, a compound's part.
+//!
+//! Meshes and terrains know which of their edges are real: an internal edge between two
+//! triangles of a flat floor is not a surface a ball can bump into, so a contact found on
+//! such an edge is taken along the face normal instead (no ghost contacts).
+
+mod cast;
+mod compound;
+mod concave_polygon2d;
+mod concave_queries2d;
+mod internal_edges;
+mod pair;
+mod polyline2d;
+mod query;
+mod sweep;
+mod trimesh3d;
+
+pub use cast::{composite_ray_cast, composite_ray_hits, composite_shape_cast};
+pub use compound::{Compound, CompoundError};
+pub use concave_polygon2d::ConcavePolygon;
+pub use concave_queries2d::{compound_contact, compound_distance, compound_intersects, compound_manifold};
+pub use pair::{
+    composite_pair_cast, composite_pair_contact, composite_pair_distance, composite_pair_intersects,
+    composite_pair_manifold, OnParts,
+};
+pub use polyline2d::{Polyline, PolylineError};
+pub use query::{
+    composite_contact, composite_distance, composite_intersects, composite_manifold, OnPart, PartManifold,
+};
+pub use sweep::{
+    composite_sweep_circle, composite_sweep_ellipse, composite_sweep_ellipsoid, composite_sweep_sphere,
+    SegmentParts, TriangleParts,
+};
+pub use trimesh3d::{TriMesh, TriMeshError};
+
+use crate::math::{Aabb, Pose, Vector};
+use crate::shape::{Feature, Support};
+
+/// A shape made of convex parts, numbered `0..part_count()`, in its **local frame**.
+///
+/// Implemented by every composite of this module; the queries of this module
+/// ([`composite_distance`], ...) are written once over it. The traversal methods have the
+/// contracts of [`Bvh`](crate::bvh::Bvh)'s methods of the same names.
+pub trait Composite<V: Vector> {
+    /// A part: a convex shape in the composite's local frame once placed by
+    /// [`part_pose`](Composite::part_pose).
+    type Part<'a>: Support<V>
+    where
+        Self: 'a;
+
+    /// How many parts.
+    fn part_count(&self) -> usize;
+
+    /// Part `i` (`i < part_count()`).
+    fn part(&self, i: u32) -> Self::Part<'_>;
+
+    /// Where part `i` sits in the composite's frame; `None` for the identity (mesh
+    /// triangles are stored in place).
+    #[inline(always)]
+    fn part_pose(&self, i: u32) -> Option<Pose<V>> {
+        let _ = i;
+        None
+    }
+
+    /// The box holding every part, in the local frame.
+    fn local_aabb(&self) -> Aabb<V>;
+
+    /// Parts whose boxes meet `aabb` (local frame); `f` returns false to stop. Returns
+    /// false when stopped.
+    fn visit_overlaps(&self, aabb: &Aabb<V>, f: impl FnMut(u32) -> bool) -> bool;
+
+    /// Best-first search over the parts: `lower(box)` bounds from below the value of every
+    /// part inside `box`; `f(part, best)` returns the part's value when below `best`.
+    fn nearest(
+        &self,
+        max: V::Real,
+        lower: impl FnMut(&Aabb<V>) -> V::Real,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)>;
+
+    /// First hit along the ray `origin + t dir`, `t` in `[0, max_toi]` (local frame):
+    /// parts near to far, `f(part, best)` returning the part's hit time when at or before
+    /// `best`.
+    fn cast_ray(
+        &self,
+        origin: V,
+        dir: V,
+        max_toi: V::Real,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)>;
+
+    /// Every part whose box the ray meets within `[0, max_toi]`, in any order.
+    fn visit_ray(&self, origin: V, dir: V, max_toi: V::Real, f: impl FnMut(u32) -> bool) -> bool;
+
+    /// First hit of the box `aabb` swept by `t · motion`, `t` in `[0, max_toi]`, as
+    /// [`cast_ray`](Composite::cast_ray).
+    fn cast_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        motion: V,
+        max_toi: V::Real,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)>;
+
+    /// Part `i`'s feature (as its [`Support::support_face`] names it) renamed by the
+    /// composite's own numbering, so that manifold ids are unique and stable across parts
+    /// (a mesh names vertices and triangles by their mesh indices). The default keeps it.
+    #[inline(always)]
+    fn part_feature(&self, i: u32, feature: Feature) -> Feature {
+        let _ = i;
+        feature
+    }
+
+    /// The normal a contact on part `i` must be taken along, when the one found (`normal`,
+    /// unit, from the part towards the other shape, at `point` on the part's surface; local
+    /// frame) is not a normal the composite's surface has there: a normal through an
+    /// internal edge or vertex of a mesh, which only a lone triangle would have. `None`
+    /// keeps the contact as found (the default: solid parts have no internal edges).
+    #[inline(always)]
+    fn corrected_normal(&self, i: u32, point: V, normal: V) -> Option<V> {
+        let _ = (i, point, normal);
+        None
+    }
+}

@@ -1,0 +1,195 @@
+//! Two composites: each part of the first against the second, through the composite
+//! queries (so both sides are culled by their own walks).
+//!
+//! Poses and answers are in the **world frame**; answers name a part of each side.
+
+use super::cast::composite_shape_cast;
+use super::query::{
+    composite_contact, composite_distance, composite_intersects, composite_manifold, part_pose,
+};
+use super::Composite;
+use crate::math::{Aabb, Pose, Real, Vector};
+use crate::query::cast::{CastInput, CastOutput, CastStatus};
+use crate::query::{Contact, DistanceOutput, GjkStatus, Manifold};
+
+/// An answer between two composites and the part of each it came from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OnParts<T> {
+    /// The part of the first composite.
+    pub part_a: u32,
+    /// The part of the second composite.
+    pub part_b: u32,
+    /// The answer.
+    pub value: T,
+}
+
+/// B's box in A's frame (conservative when turned).
+fn box_of<V: Vector, B: Composite<V> + ?Sized>(pose_a: &Pose<V>, b: &B, pose_b: &Pose<V>) -> Aabb<V> {
+    b.local_aabb().transformed(&pose_a.inv_compose(pose_b))
+}
+
+/// Whether two composites overlap, and the first pair of parts found overlapping.
+#[must_use]
+pub fn composite_pair_intersects<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+) -> Option<(u32, u32)> {
+    let bb = box_of(pose_a, b, pose_b);
+    let mut found = None;
+    a.visit_overlaps(&bb, |i| {
+        if let Some(j) = composite_intersects(b, pose_b, &a.part(i), &part_pose(a, i, pose_a)) {
+            found = Some((i, j));
+            return false;
+        }
+        true
+    });
+    found
+}
+
+/// The distance between two composites: a best-first search over A's parts, each answered
+/// by [`composite_distance`] against B. `None` only for a composite without parts.
+#[must_use]
+pub fn composite_pair_distance<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+) -> Option<OnParts<DistanceOutput<V>>> {
+    let bb = box_of(pose_a, b, pose_b);
+    let mut best: Option<OnParts<DistanceOutput<V>>> = None;
+    let mut lower = V::Real::INFINITY;
+    let mut done = false;
+    a.nearest(
+        V::Real::INFINITY,
+        |node| node.gap_squared(&bb).sqrt(),
+        |i, _| {
+            if done {
+                return None;
+            }
+            let on = composite_distance(b, pose_b, &a.part(i), &part_pose(a, i, pose_a));
+            let out = on.value.flipped();
+            lower = lower.min(out.lower_bound);
+            let found = OnParts { part_a: i, part_b: on.part, value: out };
+            if matches!(out.status, GjkStatus::Overlapping | GjkStatus::NonFiniteSupport) {
+                best = Some(found);
+                done = true;
+                return Some(V::Real::ZERO);
+            }
+            if best.is_none_or(|o| out.distance < o.value.distance) {
+                best = Some(found);
+                return Some(out.distance);
+            }
+            None
+        },
+    );
+    best.map(|mut b| {
+        b.value.lower_bound = b.value.lower_bound.min(lower);
+        b
+    })
+}
+
+/// The deepest contact between two composites within `margin`.
+#[must_use]
+pub fn composite_pair_contact<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+) -> Option<OnParts<Contact<V>>> {
+    let margin = margin.max(V::Real::ZERO);
+    let bb = box_of(pose_a, b, pose_b).loosened(margin);
+    let mut best: Option<OnParts<Contact<V>>> = None;
+    a.visit_overlaps(&bb, |i| {
+        if let Some(on) = composite_contact(b, pose_b, &a.part(i), &part_pose(a, i, pose_a), margin) {
+            let c = on.value.flipped();
+            if best.is_none_or(|o| c.distance < o.value.distance) {
+                best = Some(OnParts { part_a: i, part_b: on.part, value: c });
+            }
+        }
+        true
+    });
+    best
+}
+
+/// The manifold of the deepest pair of parts of two composites within `margin` (the
+/// manifold of one part of A against B, merged over B's parts), with that part of A and
+/// the part of B of its deepest point. Empty when farther apart than `margin`.
+#[must_use]
+pub fn composite_pair_manifold<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+) -> OnParts<Manifold<V>> {
+    let margin = margin.max(V::Real::ZERO);
+    let bb = box_of(pose_a, b, pose_b).loosened(margin);
+    let mut best = OnParts { part_a: 0, part_b: 0, value: Manifold::empty() };
+    let depth = |m: &Manifold<V>| m.deepest().map_or(f64::INFINITY, |p| p.distance.to_f64());
+    a.visit_overlaps(&bb, |i| {
+        let pm = composite_manifold(b, pose_b, &a.part(i), &part_pose(a, i, pose_a), margin);
+        if pm.manifold.is_empty() {
+            return true;
+        }
+        if depth(&pm.manifold) < depth(&best.value) {
+            let k = pm
+                .manifold
+                .points()
+                .iter()
+                .enumerate()
+                .min_by(|x, y| x.1.distance.to_f64().total_cmp(&y.1.distance.to_f64()))
+                .map_or(0, |(k, _)| k);
+            best = OnParts { part_a: i, part_b: pm.parts[k], value: pm.manifold.flipped() };
+        }
+        true
+    });
+    best
+}
+
+/// The earliest time of impact between two composites: each part of B cast against A
+/// ([`composite_shape_cast`]), with the time limit shrunk to the best so far. Every part of
+/// B is tried (meant for small moving compounds). `None` when nothing is hit.
+#[must_use]
+pub fn composite_pair_cast<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    input: &CastInput<V>,
+) -> Option<OnParts<CastOutput<V>>> {
+    let mut best: Option<OnParts<CastOutput<V>>> = None;
+    let mut failed: Option<OnParts<CastOutput<V>>> = None;
+    let mut limit = input.max_toi;
+    for j in 0..b.part_count() as u32 {
+        let pose_p = part_pose(b, j, pose_b);
+        let mut motion_b = input.motion_b;
+        motion_b.velocity = input.motion_b.point_velocity(pose_b, pose_p.translation);
+        let part_input = CastInput { max_toi: limit, motion_b, ..*input };
+        let Some(on) = composite_shape_cast(a, pose_a, &b.part(j), &pose_p, &part_input) else {
+            continue;
+        };
+        let found = OnParts { part_a: on.part, part_b: j, value: on.value };
+        match on.value.status {
+            CastStatus::Failed => {
+                if failed.as_ref().is_none_or(|f| on.value.safe_toi < f.value.safe_toi) {
+                    failed = Some(found);
+                }
+            }
+            CastStatus::Hit | CastStatus::StartedWithin => {
+                if best.as_ref().is_none_or(|b| on.value.toi < b.value.toi) {
+                    limit = on.value.toi;
+                    best = Some(found);
+                }
+            }
+            CastStatus::Miss => {}
+        }
+    }
+    match (best, failed) {
+        (Some(b), Some(f)) if f.value.safe_toi < b.value.toi => Some(f),
+        (None, Some(f)) => Some(f),
+        (b, _) => b,
+    }
+}

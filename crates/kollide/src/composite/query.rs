@@ -1,0 +1,434 @@
+//! The convex queries against a composite: overlap, distance, contact and manifold, each
+//! answered through the candidate parts and merged.
+//!
+//! Every function takes the composite first (`c` placed by `pose_c`) and any convex shape
+//! second (`b` placed by `pose_b`); poses and answers are in the **world frame**, with the
+//! conventions of the convex query of the same name (normals from the composite towards B).
+
+use super::Composite;
+use crate::math::{Aabb, Pose, Real, Vector};
+use crate::query::contact::CoreContact;
+use crate::query::manifold::clip3d::{reduce_indices, Candidate};
+use crate::query::manifold::{clip_contact, contact_along};
+use crate::query::{
+    contact, distance, intersects, manifold, Contact, ContactId, ContactStatus, DistanceOutput, GjkStatus,
+    Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS,
+};
+use crate::shape::{bounding_box, Support};
+
+/// A query's answer and the part of the composite it came from (a triangle's index in a
+/// mesh or heightfield, a segment's in a polyline, a part's in a compound).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OnPart<T> {
+    /// The part.
+    pub part: u32,
+    /// The answer, as the convex query gives it.
+    pub value: T,
+}
+
+/// Normals closer than this cosine (about 2°) count as one direction when the manifolds
+/// of several parts are merged.
+const SAME_NORMAL_COS: f64 = 0.9994;
+
+/// Where part `i` sits in the world.
+#[inline(always)]
+pub(crate) fn part_pose<V: Vector, C: Composite<V> + ?Sized>(c: &C, i: u32, pose_c: &Pose<V>) -> Pose<V> {
+    match c.part_pose(i) {
+        Some(p) => pose_c.compose(&p),
+        None => *pose_c,
+    }
+}
+
+/// B's box in the composite's frame, grown by a rounding slack so that no part a box test
+/// rejects can be nearer than rounding. `None` when B's support is not finite.
+pub(crate) fn box_in<V: Vector, B: Support<V> + ?Sized>(b: &B, pose_cb: &Pose<V>) -> Option<Aabb<V>> {
+    let bb = bounding_box(b, pose_cb);
+    if !bb.is_finite() {
+        return None;
+    }
+    let mag = bb.min.abs_elem().max_elem(bb.max.abs_elem()).max_component();
+    Some(bb.loosened(V::Real::EPSILON * V::Real::from_usize(16) * (mag + V::Real::ONE)))
+}
+
+/// Every part, for a B whose box is not finite (the part queries then report the status).
+fn everything<V: Vector>() -> Aabb<V> {
+    Aabb::new(V::splat(-V::Real::INFINITY), V::splat(V::Real::INFINITY))
+}
+
+/// Whether the composite `c` and the convex shape `b` overlap (touching counts), and the
+/// first part found overlapping B. Poses are in the **world frame**.
+///
+/// [`intersects`] on each part whose box meets B's box (in the composite's frame).
+///
+/// ```
+/// use kollide::composite::{composite_intersects, TriMesh};
+/// use kollide::shape::Ball;
+/// use kollide::math::{Pose3, Vec3};
+/// let floor = TriMesh::new(
+///     vec![Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 0.0, -1.0), Vec3::new(1.0, 0.0, 1.0), Vec3::new(-1.0, 0.0, 1.0)],
+///     vec![[0, 2, 1], [0, 3, 2]],
+/// );
+/// let ball = Ball::new(0.5);
+/// assert!(composite_intersects(&floor, &Pose3::IDENTITY, &ball, &Pose3::from_translation(Vec3::new(0.5, 0.4, 0.5))).is_some());
+/// assert!(composite_intersects(&floor, &Pose3::IDENTITY, &ball, &Pose3::from_translation(Vec3::new(0.5, 0.6, 0.5))).is_none());
+/// ```
+#[must_use]
+pub fn composite_intersects<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+    c: &C,
+    pose_c: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+) -> Option<u32> {
+    let bb = box_in(b, &pose_c.inv_compose(pose_b)).unwrap_or_else(everything);
+    let mut found = None;
+    c.visit_overlaps(&bb, |i| {
+        if intersects(&c.part(i), &part_pose(c, i, pose_c), b, pose_b) {
+            found = Some(i);
+            return false;
+        }
+        true
+    });
+    found
+}
+
+/// The distance between the composite `c` and the convex shape `b`, and the nearest part.
+/// Poses and results are in the **world frame**, as for [`distance`].
+///
+/// A best-first search over the parts: [`distance`] runs on parts in increasing order of
+/// the gap between their box and B's, until the next box is farther than the best distance
+/// found. The answer is the nearest part's, with `lower_bound` the least lower bound of the
+/// parts queried (a part left out is at least as far as the answer) and `iterations` their
+/// sum. `status` is the nearest part's, unless another part that could be as near did not
+/// converge (then that part's status: the bounds still hold). `Overlapping` (distance 0)
+/// as soon as one part overlaps B. A composite with no parts (no constructor makes one)
+/// gives an infinite distance with status `MaxIterations`.
+///
+/// ```
+/// use kollide::composite::{composite_distance, TriMesh};
+/// use kollide::shape::Ball;
+/// use kollide::math::{DPose3, DVec3};
+/// let floor = TriMesh::new(
+///     vec![DVec3::new(-1.0, 0.0, -1.0), DVec3::new(1.0, 0.0, -1.0), DVec3::new(1.0, 0.0, 1.0), DVec3::new(-1.0, 0.0, 1.0)],
+///     vec![[0, 2, 1], [0, 3, 2]],
+/// );
+/// let out = composite_distance(&floor, &DPose3::IDENTITY, &Ball::new(0.5), &DPose3::from_translation(DVec3::new(0.2, 2.0, 0.3)));
+/// assert!((out.value.distance - 1.5).abs() < 1e-12);
+/// ```
+#[must_use]
+pub fn composite_distance<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+    c: &C,
+    pose_c: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+) -> OnPart<DistanceOutput<V>> {
+    let bb = box_in(b, &pose_c.inv_compose(pose_b));
+    let mut best: Option<OnPart<DistanceOutput<V>>> = None;
+    let mut lower = V::Real::INFINITY;
+    let mut iterations = 0u32;
+    let mut unsure: Option<(V::Real, GjkStatus)> = None;
+    let mut stop: Option<OnPart<DistanceOutput<V>>> = None;
+    let gap = |node: &Aabb<V>| match bb {
+        Some(bb) => node.gap_squared(&bb).sqrt(),
+        None => V::Real::ZERO,
+    };
+    c.nearest(V::Real::INFINITY, gap, |i, _| {
+        if stop.is_some() {
+            return None;
+        }
+        let out = distance(&c.part(i), &part_pose(c, i, pose_c), b, pose_b);
+        iterations = iterations.saturating_add(out.iterations);
+        lower = lower.min(out.lower_bound);
+        if matches!(out.status, GjkStatus::Overlapping | GjkStatus::NonFiniteSupport) {
+            stop = Some(OnPart { part: i, value: out });
+            // A value of 0 prunes every remaining box.
+            return Some(V::Real::ZERO);
+        }
+        if out.status != GjkStatus::Converged {
+            unsure = Some((out.lower_bound, out.status));
+        }
+        if best.is_none_or(|o| out.distance < o.value.distance) {
+            best = Some(OnPart { part: i, value: out });
+            return Some(out.distance);
+        }
+        None
+    });
+    if let Some(mut s) = stop {
+        s.value.iterations = iterations;
+        return s;
+    }
+    let Some(best) = best else {
+        return OnPart {
+            part: 0,
+            value: DistanceOutput {
+                distance: V::Real::INFINITY,
+                lower_bound: V::Real::ZERO,
+                upper_bound: V::Real::INFINITY,
+                point_a: pose_c.translation,
+                point_b: pose_b.translation,
+                normal: V::ZERO,
+                iterations,
+                status: GjkStatus::MaxIterations,
+            },
+        };
+    };
+    let status = match unsure {
+        Some((l, s)) if l < best.value.distance => s,
+        _ => best.value.status,
+    };
+    let value =
+        DistanceOutput { lower_bound: lower.min(best.value.lower_bound), iterations, status, ..best.value };
+    OnPart { part: best.part, value }
+}
+
+/// The contact of part `i` with B, world frame, taken along the composite's own normal when
+/// the one found crosses an internal edge (see [`Composite::corrected_normal`]); `None` when
+/// farther apart than `margin`.
+fn part_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+    c: &C,
+    i: u32,
+    pose_c: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+) -> Option<Contact<V>> {
+    let pose_p = part_pose(c, i, pose_c);
+    let part = c.part(i);
+    let found = contact(&part, &pose_p, b, pose_b, margin)?;
+    // Apart, the part's closest points are the composite's own whenever the part is the
+    // nearest (the one kept): its normal is then one the surface has. Only a penetrating
+    // contact can take a direction through an internal edge.
+    if found.status == ContactStatus::NonFiniteSupport || found.distance >= V::Real::ZERO {
+        return Some(found);
+    }
+    let local_point = pose_c.inverse_transform_point(found.point_a);
+    let local_normal = pose_c.inverse_transform_vector(found.normal);
+    let Some(n) = c.corrected_normal(i, local_point, local_normal) else {
+        return Some(found);
+    };
+    let pose_pb = pose_p.inv_compose(pose_b);
+    let n_part = match c.part_pose(i) {
+        Some(p) => p.inverse_transform_vector(n),
+        None => n,
+    };
+    let along = contact_along(&part, b, &pose_pb, n_part);
+    (along.distance <= margin).then(|| to_world(&pose_p, &along))
+}
+
+/// A contact in a part's frame placed in the world.
+fn to_world<V: Vector>(pose: &Pose<V>, c: &CoreContact<V>) -> Contact<V> {
+    Contact {
+        distance: c.distance,
+        normal: pose.transform_vector(c.normal),
+        point_a: pose.transform_point(c.point_a),
+        point_b: pose.transform_point(c.point_b),
+        status: c.status,
+    }
+}
+
+/// The contact between the composite `c` and the convex shape `b`: the deepest (least
+/// signed distance) of the parts' contacts, with its part, or `None` when B is more than
+/// `margin` from every part. Poses and results are in the **world frame**, with the
+/// conventions of [`contact`] (normal from the composite to B, `point_b = point_a +
+/// distance * normal`).
+///
+/// A penetrating part contact whose normal the composite's surface does not have there
+/// (through an internal edge of a mesh: see [`Composite::corrected_normal`]) is taken along
+/// the surface's normal instead, so a box sliding across a flat floor of many triangles is
+/// pushed up, never sideways by a seam. (Apart, the nearest part's closest points are the
+/// surface's own, and so is their normal.)
+///
+/// ```
+/// use kollide::composite::{composite_contact, TriMesh};
+/// use kollide::shape::Cuboid;
+/// use kollide::math::{DPose3, DVec3};
+/// let floor = TriMesh::new(
+///     vec![DVec3::new(-2.0, 0.0, -2.0), DVec3::new(2.0, 0.0, -2.0), DVec3::new(2.0, 0.0, 2.0), DVec3::new(-2.0, 0.0, 2.0)],
+///     vec![[0, 2, 1], [0, 3, 2]],
+/// );
+/// // A box sunk 0.01 into the floor across the diagonal seam:
+/// let cube = Cuboid::new(DVec3::splat(0.5));
+/// let c = composite_contact(&floor, &DPose3::IDENTITY, &cube, &DPose3::from_translation(DVec3::new(0.0, 0.49, 0.0)), 0.0).unwrap();
+/// assert!((c.value.distance + 0.01).abs() < 1e-12);
+/// assert!((c.value.normal - DVec3::Y).length() < 1e-12);
+/// ```
+#[must_use]
+pub fn composite_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+    c: &C,
+    pose_c: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+) -> Option<OnPart<Contact<V>>> {
+    let margin = margin.max(V::Real::ZERO);
+    let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
+    let mut best: Option<OnPart<Contact<V>>> = None;
+    c.visit_overlaps(&bb, |i| {
+        let Some(found) = part_contact(c, i, pose_c, b, pose_b, margin) else {
+            return true;
+        };
+        if found.status == ContactStatus::NonFiniteSupport {
+            best = Some(OnPart { part: i, value: found });
+            return false;
+        }
+        if best.is_none_or(|o| found.distance < o.value.distance) {
+            best = Some(OnPart { part: i, value: found });
+        }
+        true
+    });
+    best
+}
+
+/// A manifold merged from several parts: the points, and the part each came from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PartManifold<V: Vector> {
+    /// The merged manifold (world frame). Feature ids name the composite's own features
+    /// (a mesh's vertex and triangle numbers).
+    pub manifold: Manifold<V>,
+    /// `parts[k]` is the part of `manifold.points()[k]`.
+    pub parts: [u32; MAX_MANIFOLD_POINTS],
+}
+
+impl<V: Vector> PartManifold<V> {
+    /// The points with their parts.
+    pub fn points(&self) -> impl Iterator<Item = (&ManifoldPoint<V>, u32)> + '_ {
+        self.manifold.points().iter().zip(self.parts)
+    }
+}
+
+/// The contact manifold between the composite `c` and the convex shape `b`, merged from the
+/// manifolds of the parts within `margin`: up to 2 points in 2D and 4 in 3D sharing one
+/// normal, in the **world frame** (as [`manifold`]), each with its part.
+///
+/// Each part near B gives its manifold (taken along the surface's normal when the one found
+/// crosses an internal edge, as in [`composite_contact`]); the reference is the deepest, and
+/// the points of every part manifold whose normal is within about 2° of it join: a box
+/// resting across four triangles gets its four corners. Of those, the deepest point, the
+/// one farthest from it and the two spanning the largest area are kept. Empty when B is
+/// more than `margin` from every part.
+///
+/// ```
+/// use kollide::composite::{composite_manifold, TriMesh};
+/// use kollide::shape::Cuboid;
+/// use kollide::math::{DPose3, DVec3};
+/// let floor = TriMesh::new(
+///     vec![DVec3::new(-2.0, 0.0, -2.0), DVec3::new(2.0, 0.0, -2.0), DVec3::new(2.0, 0.0, 2.0), DVec3::new(-2.0, 0.0, 2.0)],
+///     vec![[0, 2, 1], [0, 3, 2]],
+/// );
+/// let cube = Cuboid::new(DVec3::splat(0.5));
+/// let m = composite_manifold(&floor, &DPose3::IDENTITY, &cube, &DPose3::from_translation(DVec3::new(0.0, 0.49, 0.0)), 0.0);
+/// assert_eq!(m.manifold.len(), 4);
+/// assert!(m.manifold.points().iter().all(|p| (p.distance + 0.01).abs() < 1e-12));
+/// ```
+#[must_use]
+pub fn composite_manifold<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+    c: &C,
+    pose_c: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+) -> PartManifold<V> {
+    let margin = margin.max(V::Real::ZERO);
+    let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
+    let mut found: Vec<(u32, Manifold<V>)> = Vec::new();
+    let mut bad: Option<(u32, Manifold<V>)> = None;
+    c.visit_overlaps(&bb, |i| {
+        let m = part_manifold(c, i, pose_c, b, pose_b, margin);
+        if m.status == ContactStatus::NonFiniteSupport && !m.is_empty() {
+            bad = Some((i, m));
+            return false;
+        }
+        if !m.is_empty() {
+            found.push((i, m));
+        }
+        true
+    });
+    if let Some((i, manifold)) = bad {
+        return PartManifold { manifold, parts: [i; MAX_MANIFOLD_POINTS] };
+    }
+    merge(c, &found)
+}
+
+/// Part `i`'s manifold with B (world frame), along the surface's normal when the one found
+/// crosses an internal edge.
+fn part_manifold<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+    c: &C,
+    i: u32,
+    pose_c: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+) -> Manifold<V> {
+    let pose_p = part_pose(c, i, pose_c);
+    let part = c.part(i);
+    let m = manifold(&part, &pose_p, b, pose_b, margin);
+    let Some(deepest) = m.deepest().copied() else {
+        return m;
+    };
+    if m.status == ContactStatus::NonFiniteSupport || deepest.distance >= V::Real::ZERO {
+        return m;
+    }
+    let local_point = pose_c.inverse_transform_point(deepest.point_a);
+    let local_normal = pose_c.inverse_transform_vector(m.normal);
+    let Some(n) = c.corrected_normal(i, local_point, local_normal) else {
+        return m;
+    };
+    let pose_pb = pose_p.inv_compose(pose_b);
+    let n_part = match c.part_pose(i) {
+        Some(p) => p.inverse_transform_vector(n),
+        None => n,
+    };
+    let along = contact_along(&part, b, &pose_pb, n_part);
+    if along.distance > margin {
+        return Manifold::empty();
+    }
+    let mut out = clip_contact(&part, b, &pose_pb, &along, margin);
+    out.normal = pose_p.transform_vector(out.normal);
+    for p in out.points_mut() {
+        p.point_a = pose_p.transform_point(p.point_a);
+        p.point_b = pose_p.transform_point(p.point_b);
+    }
+    out
+}
+
+/// Merges the parts' manifolds around the deepest one.
+fn merge<V: Vector, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, Manifold<V>)]) -> PartManifold<V> {
+    let mut out = PartManifold { manifold: Manifold::empty(), parts: [0; MAX_MANIFOLD_POINTS] };
+    let depth = |m: &Manifold<V>| m.deepest().map_or(f64::INFINITY, |p| p.distance.to_f64());
+    let Some((_, reference)) = found.iter().min_by(|x, y| depth(&x.1).total_cmp(&depth(&y.1))) else {
+        return out;
+    };
+    let normal = reference.normal;
+    let cos = V::Real::from_f64(SAME_NORMAL_COS);
+    let mut cands: Vec<Candidate<V>> = Vec::new();
+    let mut parts: Vec<u32> = Vec::new();
+    for (i, m) in found {
+        if m.normal.dot(normal) < cos {
+            continue;
+        }
+        for p in m.points() {
+            // Two parts sharing an edge report its end points twice: keep one.
+            let id = ContactId { a: c.part_feature(*i, p.id.a), b: p.id.b };
+            let twin =
+                cands.iter().any(|q| q.id == id && (q.a - p.point_a).length_squared() <= tiny(p.point_a));
+            if !twin {
+                cands.push(Candidate { a: p.point_a, b: p.point_b, distance: p.distance, id });
+                parts.push(*i);
+            }
+        }
+    }
+    out.manifold.normal = normal;
+    out.manifold.status = reference.status;
+    let (chosen, count) = reduce_indices(&cands, normal);
+    for (k, &j) in chosen[..count].iter().enumerate() {
+        let q = &cands[j];
+        out.manifold.push(ManifoldPoint { point_a: q.a, point_b: q.b, distance: q.distance, id: q.id });
+        out.parts[k] = parts[j];
+    }
+    out
+}
+
+/// Squared rounding distance at `p`.
+fn tiny<V: Vector>(p: V) -> V::Real {
+    let t = V::Real::EPSILON * V::Real::from_usize(64) * (p.abs_elem().max_component() + V::Real::ONE);
+    t * t
+}

@@ -1,0 +1,428 @@
+//! Triangle meshes (3D): triangles over shared vertices, in a BVH, with the adjacency that
+//! keeps contacts off internal edges.
+
+use super::internal_edges::{self, Neighbour};
+use super::sweep::TriangleParts;
+use super::Composite;
+use crate::bvh::{Bvh, BvhError};
+use crate::math::{Aabb, Vector3};
+use crate::shape::{Feature, Triangle};
+use std::collections::HashMap;
+use std::fmt;
+
+/// No neighbour across an edge: a boundary edge, or one shared by more than two triangles.
+const NO_NEIGHBOUR: u32 = u32::MAX;
+
+/// Why a [`TriMesh`] could not be built.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TriMeshError {
+    /// No vertices or no triangles.
+    Empty {
+        /// `"vertices"` or `"indices"`.
+        what: &'static str,
+    },
+    /// A vertex coordinate is NaN or infinite.
+    NonFiniteVertex {
+        /// The vertex.
+        index: usize,
+    },
+    /// A triangle names a vertex that does not exist.
+    IndexOutOfRange {
+        /// The triangle.
+        triangle: usize,
+        /// Which of its corners (0, 1, 2).
+        corner: usize,
+        /// The index it gives.
+        index: u32,
+        /// How many vertices there are.
+        vertex_count: usize,
+    },
+    /// [`TriMesh::set_vertices`] was given a different number of vertices.
+    VertexCountChanged {
+        /// The mesh's count.
+        expected: usize,
+        /// The count given.
+        got: usize,
+    },
+    /// More triangles or vertices than `u32` indices address.
+    TooLarge {
+        /// `"vertices"` or `"indices"`.
+        what: &'static str,
+        /// How many were given.
+        count: usize,
+    },
+}
+
+impl fmt::Display for TriMeshError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty { what } => write!(f, "a mesh needs at least one entry in {what}, got none"),
+            Self::NonFiniteVertex { index } => write!(f, "vertices[{index}] is not finite"),
+            Self::IndexOutOfRange { triangle, corner, index, vertex_count } => write!(
+                f,
+                "indices[{triangle}][{corner}] = {index} is out of range: there are {vertex_count} vertices"
+            ),
+            Self::VertexCountChanged { expected, got } => {
+                write!(f, "the mesh has {expected} vertices, {got} were given to replace them")
+            }
+            Self::TooLarge { what, count } => {
+                write!(f, "{what} has {count} entries, more than u32 indices address")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TriMeshError {}
+
+/// A triangle mesh in its **local frame**: vertices, triangles as index triples, a
+/// [`Bvh`] over the triangles, and which triangle lies across each edge.
+///
+/// Any triangle soup is accepted: open or closed, consistently wound or not, with
+/// degenerate triangles (kept, and answered through their edges). Vertices at exactly the
+/// same position count as one for the adjacency, so a soup whose triangles repeat their
+/// corners still has its seams recognised. The mesh is a surface, seen from both sides:
+/// a shape inside a closed mesh is not overlapping it.
+///
+/// ```
+/// use kollide::composite::TriMesh;
+/// use kollide::math::Vec3;
+/// let quad = TriMesh::try_new(
+///     vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z],
+///     vec![[0, 2, 1], [0, 3, 2]],
+/// ).unwrap();
+/// assert_eq!(quad.triangle_count(), 2);
+/// assert_eq!(quad.neighbour(0, 0), Some(1)); // across the diagonal 0-2
+/// ```
+#[derive(Clone, Debug)]
+pub struct TriMesh<V: Vector3> {
+    vertices: Vec<V>,
+    indices: Vec<[u32; 3]>,
+    /// `neighbours[t][k]`: the triangle across edge `k` (corner `k` to `k + 1`) of `t`.
+    neighbours: Vec<[u32; 3]>,
+    /// Per vertex: a real corner of the surface (on the boundary or on a crease), where
+    /// contacts keep their normals.
+    corner: Vec<bool>,
+    bvh: Bvh<V>,
+}
+
+impl<V: Vector3> TriMesh<V> {
+    /// The mesh of `indices` over `vertices`.
+    ///
+    /// # Errors
+    /// [`TriMeshError`] naming the bad value: no vertices or no triangles, a non-finite
+    /// vertex, an index out of range, more than `u32` can count.
+    pub fn try_new(vertices: Vec<V>, indices: Vec<[u32; 3]>) -> Result<Self, TriMeshError> {
+        if vertices.is_empty() {
+            return Err(TriMeshError::Empty { what: "vertices" });
+        }
+        if indices.is_empty() {
+            return Err(TriMeshError::Empty { what: "indices" });
+        }
+        for (what, count) in [("vertices", vertices.len()), ("indices", indices.len())] {
+            if count >= u32::MAX as usize {
+                return Err(TriMeshError::TooLarge { what, count });
+            }
+        }
+        if let Some(index) = vertices.iter().position(|v| !v.is_finite_vec()) {
+            return Err(TriMeshError::NonFiniteVertex { index });
+        }
+        for (triangle, t) in indices.iter().enumerate() {
+            for (corner, &index) in t.iter().enumerate() {
+                if index as usize >= vertices.len() {
+                    return Err(TriMeshError::IndexOutOfRange {
+                        triangle,
+                        corner,
+                        index,
+                        vertex_count: vertices.len(),
+                    });
+                }
+            }
+        }
+        let boxes: Vec<Aabb<V>> = indices.iter().map(|t| triangle_box(&vertices, t)).collect();
+        let bvh = Bvh::try_new(&boxes).map_err(|e| match e {
+            // Finite vertices make finite boxes, and the counts were checked above.
+            BvhError::TooManyItems { count } => TriMeshError::TooLarge { what: "indices", count },
+            _ => TriMeshError::NonFiniteVertex { index: 0 },
+        })?;
+        let (neighbours, canon) = adjacency(&vertices, &indices);
+        let mut mesh = Self { vertices, indices, neighbours, corner: Vec::new(), bvh };
+        mesh.corner = mesh.corners_of_surface(&canon);
+        Ok(mesh)
+    }
+
+    /// The mesh of `indices` over `vertices`.
+    ///
+    /// # Panics
+    /// With the message of [`try_new`](Self::try_new)'s error.
+    #[must_use]
+    pub fn new(vertices: Vec<V>, indices: Vec<[u32; 3]>) -> Self {
+        Self::try_new(vertices, indices).unwrap_or_else(|e| panic!("TriMesh::new: {e}"))
+    }
+
+    /// The vertices.
+    #[must_use]
+    pub fn vertices(&self) -> &[V] {
+        &self.vertices
+    }
+
+    /// The triangles, as indices into [`vertices`](Self::vertices).
+    #[must_use]
+    pub fn indices(&self) -> &[[u32; 3]] {
+        &self.indices
+    }
+
+    /// How many triangles.
+    #[must_use]
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// Triangle `i`'s corners.
+    #[inline]
+    #[must_use]
+    pub fn corners(&self, i: u32) -> [V; 3] {
+        let t = self.indices[i as usize];
+        [self.vertices[t[0] as usize], self.vertices[t[1] as usize], self.vertices[t[2] as usize]]
+    }
+
+    /// Triangle `i` as a shape.
+    #[inline]
+    #[must_use]
+    pub fn triangle(&self, i: u32) -> Triangle<V> {
+        let [a, b, c] = self.corners(i);
+        Triangle { a, b, c }
+    }
+
+    /// The triangle across edge `k` (corner `k` to corner `k + 1`) of triangle `i`; `None`
+    /// on the boundary, or where more than two triangles share the edge.
+    #[must_use]
+    pub fn neighbour(&self, i: u32, k: usize) -> Option<u32> {
+        let n = self.neighbours[i as usize][k];
+        (n != NO_NEIGHBOUR).then_some(n)
+    }
+
+    /// The hierarchy over the triangles (item `i` is triangle `i`).
+    #[must_use]
+    pub fn bvh(&self) -> &Bvh<V> {
+        &self.bvh
+    }
+
+    /// Heap bytes held by the mesh (vertices, triangles, adjacency, BVH).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.vertices.capacity() * core::mem::size_of::<V>()
+            + self.indices.capacity() * 12
+            + self.neighbours.capacity() * 12
+            + self.corner.capacity()
+            + self.bvh.memory_bytes()
+    }
+
+    /// The neighbour across edge `k` of triangle `i` as the internal-edge rule needs it.
+    fn neighbour_of(&self, i: u32, k: usize) -> Option<Neighbour<V>> {
+        let tri = self.indices[i as usize];
+        let j = self.neighbour(i, k)?;
+        let other = self.corners(j);
+        let mut n = internal_edges::face_normal(&other)?;
+        // The neighbour runs the shared edge the other way when both are wound alike; the
+        // same way means its winding (hence its normal) is flipped.
+        let (a, b) = (self.vertices[tri[k] as usize], self.vertices[tri[(k + 1) % 3] as usize]);
+        let shared_same_way = (0..3).any(|m| other[m] == a && other[(m + 1) % 3] == b);
+        if shared_same_way {
+            n = -n;
+        }
+        let apex = (0..3).map(|m| other[m]).find(|&p| p != a && p != b)?;
+        Some(Neighbour { normal: n, apex })
+    }
+
+    /// Which vertices are real corners of the surface: on a boundary or crease edge, or of
+    /// a degenerate triangle.
+    fn corners_of_surface(&self, canon: &[u32]) -> Vec<bool> {
+        let mut active = vec![false; self.vertices.len()];
+        for i in 0..self.indices.len() as u32 {
+            let tri = self.indices[i as usize];
+            let n = internal_edges::face_normal(&self.corners(i));
+            for k in 0..3 {
+                let is_active = match n {
+                    None => true,
+                    Some(n) => internal_edges::edge_is_active(n, self.neighbour_of(i, k).map(|nb| nb.normal)),
+                };
+                if is_active {
+                    active[canon[tri[k] as usize] as usize] = true;
+                    active[canon[tri[(k + 1) % 3] as usize] as usize] = true;
+                }
+            }
+        }
+        (0..self.vertices.len()).map(|v| active[canon[v] as usize]).collect()
+    }
+
+    /// Moves the vertices (same count, same triangles): the hierarchy is refitted (same
+    /// topology) and the adjacency recomputed.
+    ///
+    /// # Errors
+    /// [`TriMeshError::NonFiniteVertex`] or [`TriMeshError::VertexCountChanged`]; the mesh
+    /// is unchanged on error.
+    pub fn set_vertices(&mut self, vertices: Vec<V>) -> Result<(), TriMeshError> {
+        if vertices.len() != self.vertices.len() {
+            return Err(TriMeshError::VertexCountChanged {
+                expected: self.vertices.len(),
+                got: vertices.len(),
+            });
+        }
+        if let Some(index) = vertices.iter().position(|v| !v.is_finite_vec()) {
+            return Err(TriMeshError::NonFiniteVertex { index });
+        }
+        let boxes: Vec<Aabb<V>> = self.indices.iter().map(|t| triangle_box(&vertices, t)).collect();
+        self.bvh.refit(&boxes).map_err(|_| TriMeshError::NonFiniteVertex { index: 0 })?;
+        self.vertices = vertices;
+        // Coincident vertices and creases may have changed with the positions.
+        let (neighbours, canon) = adjacency(&self.vertices, &self.indices);
+        self.neighbours = neighbours;
+        self.corner = self.corners_of_surface(&canon);
+        Ok(())
+    }
+}
+
+fn triangle_box<V: Vector3>(vertices: &[V], t: &[u32; 3]) -> Aabb<V> {
+    Aabb::from_points(t.iter().map(|&i| vertices[i as usize]))
+}
+
+/// The triangle across each edge, by vertex position (exact duplicates are one vertex), and
+/// each vertex's canonical id (the first index at its position).
+fn adjacency<V: Vector3>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[u32; 3]>, Vec<u32>) {
+    // Canonical vertex ids: the first index at each exact position.
+    let mut first: HashMap<[u64; 3], u32> = HashMap::with_capacity(vertices.len());
+    let canon: Vec<u32> = vertices
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let a = v.to_f64_array();
+            // +0.0 and -0.0 are one position.
+            let key = [(a[0] + 0.0).to_bits(), (a[1] + 0.0).to_bits(), (a[2] + 0.0).to_bits()];
+            *first.entry(key).or_insert(i as u32)
+        })
+        .collect();
+    drop(first);
+    // Edge (lo, hi) -> (triangle, edge) of its first use; a second use pairs them; a third
+    // marks the edge non-manifold.
+    let mut edges: HashMap<(u32, u32), (u32, u8, u8)> = HashMap::with_capacity(indices.len() * 2);
+    let mut out = vec![[NO_NEIGHBOUR; 3]; indices.len()];
+    for (t, tri) in indices.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (canon[tri[k] as usize], canon[tri[(k + 1) % 3] as usize]);
+            if a == b {
+                continue; // a collapsed edge borders nothing
+            }
+            let key = (a.min(b), a.max(b));
+            let e = edges.entry(key).or_insert((t as u32, k as u8, 0));
+            e.2 += 1;
+            match e.2 {
+                2 => {
+                    let (t0, k0) = (e.0, e.1);
+                    out[t0 as usize][k0 as usize] = t as u32;
+                    out[t][k] = t0;
+                }
+                3 => {
+                    // More than two triangles on one edge: no single neighbour.
+                    let (t0, k0) = (e.0, e.1);
+                    let t1 = out[t0 as usize][k0 as usize];
+                    out[t0 as usize][k0 as usize] = NO_NEIGHBOUR;
+                    if t1 != NO_NEIGHBOUR {
+                        for slot in &mut out[t1 as usize] {
+                            if *slot == t0 {
+                                *slot = NO_NEIGHBOUR;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    (out, canon)
+}
+
+impl<V: Vector3> Composite<V> for TriMesh<V> {
+    type Part<'a> = Triangle<V>;
+
+    fn part_count(&self) -> usize {
+        self.indices.len()
+    }
+
+    #[inline]
+    fn part(&self, i: u32) -> Triangle<V> {
+        self.triangle(i)
+    }
+
+    fn local_aabb(&self) -> Aabb<V> {
+        self.bvh.root_aabb()
+    }
+
+    fn visit_overlaps(&self, aabb: &Aabb<V>, f: impl FnMut(u32) -> bool) -> bool {
+        self.bvh.visit_overlaps(aabb, f)
+    }
+
+    fn nearest(
+        &self,
+        max: V::Real,
+        lower: impl FnMut(&Aabb<V>) -> V::Real,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)> {
+        self.bvh.nearest(max, lower, f)
+    }
+
+    fn cast_ray(
+        &self,
+        origin: V,
+        dir: V,
+        max_toi: V::Real,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)> {
+        self.bvh.cast_ray(origin, dir, max_toi, f)
+    }
+
+    fn visit_ray(&self, origin: V, dir: V, max_toi: V::Real, f: impl FnMut(u32) -> bool) -> bool {
+        self.bvh.visit_ray(origin, dir, max_toi, f)
+    }
+
+    fn cast_aabb(
+        &self,
+        aabb: &Aabb<V>,
+        motion: V,
+        max_toi: V::Real,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> Option<(u32, V::Real)> {
+        self.bvh.cast_aabb(aabb, motion, max_toi, f)
+    }
+
+    fn part_feature(&self, i: u32, feature: Feature) -> Feature {
+        let t = self.indices[i as usize];
+        let get = |k: u32| t.get(k as usize).copied();
+        match feature {
+            Feature::Vertex(k) => get(k).map_or(feature, Feature::Vertex),
+            Feature::Edge(j, k) => match (get(j), get(k)) {
+                (Some(x), Some(y)) => Feature::edge(x, y),
+                _ => feature,
+            },
+            Feature::Face(_) => Feature::Face(i),
+            Feature::Unknown => feature,
+        }
+    }
+
+    fn corrected_normal(&self, i: u32, point: V, normal: V) -> Option<V> {
+        let tri = self.indices[i as usize];
+        internal_edges::corrected_normal(
+            &self.corners(i),
+            point,
+            normal,
+            |k| self.neighbour_of(i, k),
+            |k| self.corner[tri[k] as usize],
+        )
+    }
+}
+
+impl<V: Vector3> TriangleParts<V> for TriMesh<V> {
+    #[inline]
+    fn triangle_corners(&self, i: u32) -> [V; 3] {
+        self.corners(i)
+    }
+}

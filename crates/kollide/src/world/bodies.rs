@@ -1,0 +1,345 @@
+//! A world of bodies (a run-time shape and a pose each) in the broad phase's dynamic tree,
+//! answering queries against all of them and the contact pairs of a frame.
+
+use super::shape::{RuntimeShape, ShapeAnswer};
+use crate::bvh::{BroadPhase, ProxyId};
+use crate::math::{Aabb, Pose, Real, Vector};
+use crate::query::cast::{CastInput, CastOutput, Ray, RayOutcome};
+use crate::query::{DistanceOutput, Manifold};
+use std::fmt;
+
+/// A body's handle: stable while the body lives; reused after it is removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BodyId(pub u32);
+
+/// An answer from a world query: the body, the part of its shape (for a composite), and
+/// the query's value (world frame; the body is A, the shape asked about is B).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldHit<T> {
+    /// The body.
+    pub body: BodyId,
+    /// The part of the body's shape, when it is a composite.
+    pub part: Option<u32>,
+    /// The part of the shape asked about, when it is a composite.
+    pub part_other: Option<u32>,
+    /// The answer.
+    pub value: T,
+}
+
+impl<T> WorldHit<T> {
+    fn new(body: BodyId, a: ShapeAnswer<T>) -> Self {
+        Self { body, part: a.part_a, part_other: a.part_b, value: a.value }
+    }
+}
+
+/// The contact of two bodies in a frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPair<V: Vector> {
+    /// The body with the lower id (A of the manifold).
+    pub a: BodyId,
+    /// The other body.
+    pub b: BodyId,
+    /// Their manifold (normal from A to B), with the parts of its deepest point.
+    pub manifold: ShapeAnswer<Manifold<V>>,
+}
+
+/// Why a body could not be added or moved.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorldError {
+    /// The pose is not finite or its rotation is not normalized.
+    BadPose,
+    /// The shape's box at that pose is not finite.
+    NonFiniteBounds,
+    /// No body with this id.
+    NoSuchBody(BodyId),
+}
+
+impl fmt::Display for WorldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::BadPose => f.write_str("the pose is not finite or its rotation is not normalized"),
+            Self::NonFiniteBounds => f.write_str("the shape's bounding box at this pose is not finite"),
+            Self::NoSuchBody(id) => write!(f, "no body with id {}", id.0),
+        }
+    }
+}
+
+impl std::error::Error for WorldError {}
+
+#[derive(Clone, Debug)]
+struct Body<V: Vector, S> {
+    shape: S,
+    pose: Pose<V>,
+    proxy: ProxyId,
+}
+
+/// Bodies (a run-time shape, [`Shape2`](super::Shape2) or [`Shape3`](super::Shape3), and a
+/// world pose each) in a dynamic AABB tree with enlarged boxes, and the queries a game or a
+/// mover asks of them: the first body a ray or a moving shape meets, the bodies a shape
+/// overlaps, the closest body, and the contact pairs of a frame (kept incrementally by the
+/// [`BroadPhase`]).
+///
+/// ```
+/// use kollide::world::{Shape3, World};
+/// use kollide::shape::{Ball, Cuboid};
+/// use kollide::query::cast::{Ray, RayOutcome};
+/// use kollide::math::{DPose3, DVec3};
+/// let mut world = World::new();
+/// let ground = world.insert(Shape3::from(Cuboid::new(DVec3::new(10.0, 0.5, 10.0))), DPose3::from_translation(DVec3::new(0.0, -0.5, 0.0))).unwrap();
+/// let ball = world.insert(Shape3::from(Ball::new(0.5)), DPose3::from_translation(DVec3::new(0.0, 0.4, 0.0))).unwrap();
+/// let hit = world.ray_cast(&Ray::new(DVec3::new(3.0, 5.0, 0.0), DVec3::NEG_Y), 100.0).unwrap();
+/// assert_eq!(hit.body, ground);
+/// let pairs = world.contact_pairs(0.0);
+/// assert_eq!(pairs.len(), 1);
+/// assert_eq!((pairs[0].a, pairs[0].b), (ground, ball));
+/// ```
+#[derive(Clone, Debug)]
+pub struct World<V: Vector, S> {
+    bodies: Vec<Option<Body<V, S>>>,
+    free: Vec<u32>,
+    /// `body_of[proxy]`: the body of each live proxy.
+    body_of: Vec<u32>,
+    broad: BroadPhase<V>,
+}
+
+impl<V: Vector, S: RuntimeShape<V>> Default for World<V, S> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V: Vector, S: RuntimeShape<V>> World<V, S> {
+    /// An empty world whose boxes are enlarged by 0.1 (in the world's length unit).
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_margin(V::Real::from_f64(0.1))
+    }
+
+    /// An empty world whose tree enlarges boxes by `margin` (a body moving less than that
+    /// does not touch the tree). A negative or non-finite margin counts as 0.
+    #[must_use]
+    pub fn with_margin(margin: V::Real) -> Self {
+        let margin = if margin.is_finite() { margin.max(V::Real::ZERO) } else { V::Real::ZERO };
+        Self { bodies: Vec::new(), free: Vec::new(), body_of: Vec::new(), broad: BroadPhase::new(margin) }
+    }
+
+    /// How many bodies.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.bodies.len() - self.free.len()
+    }
+
+    /// `true` when there are no bodies.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The body's shape and pose.
+    #[must_use]
+    pub fn body(&self, id: BodyId) -> Option<(&S, &Pose<V>)> {
+        self.bodies.get(id.0 as usize)?.as_ref().map(|b| (&b.shape, &b.pose))
+    }
+
+    /// Every body, with its shape and pose.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyId, &S, &Pose<V>)> + '_ {
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| b.as_ref().map(|b| (BodyId(i as u32), &b.shape, &b.pose)))
+    }
+
+    /// The broad phase (its tree and pairs).
+    #[must_use]
+    pub fn broad_phase(&self) -> &BroadPhase<V> {
+        &self.broad
+    }
+
+    fn checked_box(shape: &S, pose: &Pose<V>) -> Result<Aabb<V>, WorldError> {
+        Pose::try_new(pose.translation, pose.rotation).map_err(|_| WorldError::BadPose)?;
+        let b = shape.aabb(pose);
+        if b.is_finite() {
+            Ok(b)
+        } else {
+            Err(WorldError::NonFiniteBounds)
+        }
+    }
+
+    /// Adds a body.
+    ///
+    /// # Errors
+    /// [`WorldError::BadPose`] or [`WorldError::NonFiniteBounds`]; the world is unchanged.
+    pub fn insert(&mut self, shape: S, pose: Pose<V>) -> Result<BodyId, WorldError> {
+        let b = Self::checked_box(&shape, &pose)?;
+        let proxy = self.broad.insert(b).map_err(|_| WorldError::NonFiniteBounds)?;
+        let index = match self.free.pop() {
+            Some(i) => {
+                self.bodies[i as usize] = Some(Body { shape, pose, proxy });
+                i
+            }
+            None => {
+                self.bodies.push(Some(Body { shape, pose, proxy }));
+                (self.bodies.len() - 1) as u32
+            }
+        };
+        let p = proxy.0 as usize;
+        if self.body_of.len() <= p {
+            self.body_of.resize(p + 1, u32::MAX);
+        }
+        self.body_of[p] = index;
+        Ok(BodyId(index))
+    }
+
+    /// Removes a body and gives back its shape and pose (`None` for an unknown id).
+    pub fn remove(&mut self, id: BodyId) -> Option<(S, Pose<V>)> {
+        let body = self.bodies.get_mut(id.0 as usize)?.take()?;
+        self.broad.remove(body.proxy);
+        self.body_of[body.proxy.0 as usize] = u32::MAX;
+        self.free.push(id.0);
+        Some((body.shape, body.pose))
+    }
+
+    /// Moves a body.
+    ///
+    /// # Errors
+    /// [`WorldError::NoSuchBody`], [`WorldError::BadPose`] or
+    /// [`WorldError::NonFiniteBounds`]; the body is unchanged on error.
+    pub fn set_pose(&mut self, id: BodyId, pose: Pose<V>) -> Result<(), WorldError> {
+        let body =
+            self.bodies.get_mut(id.0 as usize).and_then(Option::as_mut).ok_or(WorldError::NoSuchBody(id))?;
+        let b = Self::checked_box(&body.shape, &pose)?;
+        self.broad.set_aabb(body.proxy, b).map_err(|_| WorldError::NonFiniteBounds)?;
+        body.pose = pose;
+        Ok(())
+    }
+
+    fn live(&self, proxy: ProxyId) -> Option<(BodyId, &Body<V, S>)> {
+        let i = *self.body_of.get(proxy.0 as usize)?;
+        let b = self.bodies.get(i as usize)?.as_ref()?;
+        Some((BodyId(i), b))
+    }
+
+    /// The first body the ray meets within `[0, max_toi]` (in units of its direction).
+    #[must_use]
+    pub fn ray_cast(&self, ray: &Ray<V>, max_toi: V::Real) -> Option<WorldHit<RayOutcome<V>>> {
+        let mut best: Option<WorldHit<RayOutcome<V>>> = None;
+        self.broad.tree().cast_ray(ray.origin(), ray.direction(), max_toi, |proxy, limit| {
+            let (id, body) = self.live(proxy)?;
+            let a = body.shape.ray_cast(&body.pose, ray, limit)?;
+            let toi = match a.value {
+                RayOutcome::Hit(h) => h.toi,
+                RayOutcome::Inside { .. } => V::Real::ZERO,
+                RayOutcome::Miss => return None,
+            };
+            best = Some(WorldHit::new(id, a));
+            Some(toi)
+        });
+        best
+    }
+
+    /// The first body the shape `shape` at `pose` meets moving by `motion` (linear and
+    /// angular velocity, world frame) within `max_toi`, the bodies standing still (as
+    /// [`crate::query::cast::shape_cast`] with the body as A and the moving shape as B).
+    #[must_use]
+    pub fn cast(
+        &self,
+        shape: &S,
+        pose: &Pose<V>,
+        motion: crate::query::cast::Motion<V>,
+        max_toi: V::Real,
+    ) -> Option<WorldHit<CastOutput<V>>> {
+        let start = shape.aabb(pose);
+        let turning = V::angular_speed(motion.angular_velocity) > V::Real::ZERO;
+        let (start, dir) = if turning {
+            // A turning shape stays within its box's circumradius of its origin.
+            let reach = (start.max - pose.translation).length().max((start.min - pose.translation).length());
+            (Aabb::from_ball(pose.translation, reach), motion.velocity)
+        } else {
+            (start, motion.velocity)
+        };
+        let input = CastInput {
+            motion_a: crate::query::cast::Motion::linear(V::ZERO),
+            motion_b: motion,
+            max_toi,
+            target_distance: V::Real::ZERO,
+        };
+        let mut best: Option<WorldHit<CastOutput<V>>> = None;
+        self.broad.tree().cast_aabb(&start, dir, max_toi, |proxy, limit| {
+            let (id, body) = self.live(proxy)?;
+            let a = S::cast(&body.shape, &body.pose, shape, pose, &CastInput { max_toi: limit, ..input })?;
+            let t = a.value.toi;
+            let better = best.as_ref().is_none_or(|b| t < b.value.toi);
+            if better {
+                best = Some(WorldHit::new(id, a));
+                return Some(t);
+            }
+            None
+        });
+        best
+    }
+
+    /// Every body the shape at `pose` overlaps (touching counts), with the parts found.
+    #[must_use]
+    pub fn overlaps(&self, shape: &S, pose: &Pose<V>) -> Vec<WorldHit<()>> {
+        let b = shape.aabb(pose);
+        let mut out = Vec::new();
+        self.broad.tree().visit_overlaps(&b, |proxy| {
+            if let Some((id, body)) = self.live(proxy) {
+                if let Some(a) = S::intersects(&body.shape, &body.pose, shape, pose) {
+                    out.push(WorldHit::new(id, a));
+                }
+            }
+            true
+        });
+        out.sort_by_key(|h| h.body);
+        out
+    }
+
+    /// The body closest to the shape at `pose` (distance 0 when overlapping), searching no
+    /// farther than `max_distance`; the distance output has the body as A.
+    #[must_use]
+    pub fn closest(
+        &self,
+        shape: &S,
+        pose: &Pose<V>,
+        max_distance: V::Real,
+    ) -> Option<WorldHit<DistanceOutput<V>>> {
+        let b = shape.aabb(pose);
+        let mut best: Option<WorldHit<DistanceOutput<V>>> = None;
+        self.broad.tree().nearest(
+            max_distance,
+            |node| node.gap_squared(&b).sqrt(),
+            |proxy, limit| {
+                let (id, body) = self.live(proxy)?;
+                let a = S::distance(&body.shape, &body.pose, shape, pose)?;
+                let d = a.value.distance;
+                if d < limit || (d <= limit && best.is_none()) {
+                    best = Some(WorldHit::new(id, a));
+                    return Some(d);
+                }
+                None
+            },
+        );
+        best.filter(|h| h.value.distance <= max_distance)
+    }
+
+    /// The contact pairs of this frame: brings the broad phase's pair set up to date (only
+    /// moved bodies are searched), then computes the manifold of each pair whose boxes meet
+    /// and keeps those with points within `margin`. Sorted by body ids.
+    pub fn contact_pairs(&mut self, margin: V::Real) -> Vec<ContactPair<V>> {
+        self.broad.update();
+        let mut out = Vec::new();
+        for (p, q) in self.broad.pairs() {
+            let (Some((ia, a)), Some((ib, b))) = (self.live(p), self.live(q)) else {
+                continue;
+            };
+            let ((ia, a), (ib, b)) = if ia <= ib { ((ia, a), (ib, b)) } else { ((ib, b), (ia, a)) };
+            let m = S::manifold(&a.shape, &a.pose, &b.shape, &b.pose, margin);
+            if !m.value.is_empty() {
+                out.push(ContactPair { a: ia, b: ib, manifold: m });
+            }
+        }
+        out.sort_by_key(|c| (c.a, c.b));
+        out
+    }
+}

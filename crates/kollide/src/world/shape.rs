@@ -1,0 +1,309 @@
+//! The run-time shapes of a world: [`Shape2`] and [`Shape3`], every kollide shape (convex,
+//! rounded, a user's, and the composites), and the one dispatch point that answers every
+//! query between two of them.
+//!
+//! The dispatch: two convex shapes go to the convex query (which still picks the closed
+//! form or the separating axes, since [`Convex2`] / [`Convex3`] delegate
+//! [`Support::primitive`]); a composite and a convex shape go to the composite query
+//! ([`composite_distance`](crate::composite::composite_distance), ...), with the answer
+//! flipped when the composite is B; two composites go through the parts of the first
+//! ([`composite_pair_distance`](crate::composite::composite_pair_distance), ...). The
+//! order of the pair is handled here once, never by the caller.
+
+use crate::composite::{
+    composite_contact, composite_distance, composite_intersects, composite_manifold, composite_pair_cast,
+    composite_pair_contact, composite_pair_distance, composite_pair_intersects, composite_pair_manifold,
+    composite_ray_cast, composite_shape_cast, Compound, Polyline, TriMesh,
+};
+use crate::math::{Aabb, Pose, Vector, Vector2, Vector3};
+use crate::query::cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Ray, RayOutcome};
+use crate::query::{contact, distance, intersects, manifold, Contact, DistanceOutput, Manifold};
+use crate::shape::{bounding_box, Convex2, Convex3};
+use std::sync::Arc;
+
+/// An answer between run-time shapes and the part of each side it came from (`None` for a
+/// convex shape; a triangle, segment or compound part index for a composite).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeAnswer<T> {
+    /// The answer, in the world frame, with the conventions of the convex query.
+    pub value: T,
+    /// The part of A, when A is a composite.
+    pub part_a: Option<u32>,
+    /// The part of B, when B is a composite.
+    pub part_b: Option<u32>,
+}
+
+impl<T> ShapeAnswer<T> {
+    fn convex(value: T) -> Self {
+        Self { value, part_a: None, part_b: None }
+    }
+}
+
+/// What a world needs of its shapes: a box, and every query between two of them. Written
+/// once per dimension, for [`Shape2`] and [`Shape3`]; the free functions of
+/// [`crate::world`] call it.
+pub trait RuntimeShape<V: Vector>: Clone + Send + Sync + 'static {
+    /// The world box of the shape placed by `pose`.
+    fn aabb(&self, pose: &Pose<V>) -> Aabb<V>;
+    /// Whether the shapes overlap, and the parts found overlapping.
+    fn intersects(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>) -> Option<ShapeAnswer<()>>;
+    /// The distance and closest points. `None` only for a composite without parts.
+    fn distance(
+        a: &Self,
+        pose_a: &Pose<V>,
+        b: &Self,
+        pose_b: &Pose<V>,
+    ) -> Option<ShapeAnswer<DistanceOutput<V>>>;
+    /// The deepest contact within `margin`.
+    fn contact(
+        a: &Self,
+        pose_a: &Pose<V>,
+        b: &Self,
+        pose_b: &Pose<V>,
+        margin: V::Real,
+    ) -> Option<ShapeAnswer<Contact<V>>>;
+    /// The contact manifold within `margin`, with the parts of its deepest point.
+    fn manifold(
+        a: &Self,
+        pose_a: &Pose<V>,
+        b: &Self,
+        pose_b: &Pose<V>,
+        margin: V::Real,
+    ) -> ShapeAnswer<Manifold<V>>;
+    /// The first hit of a ray (the part in `part_a`).
+    fn ray_cast(&self, pose: &Pose<V>, ray: &Ray<V>, max_toi: V::Real) -> Option<ShapeAnswer<RayOutcome<V>>>;
+    /// The earliest time of impact; `None` for a miss.
+    fn cast(
+        a: &Self,
+        pose_a: &Pose<V>,
+        b: &Self,
+        pose_b: &Pose<V>,
+        input: &CastInput<V>,
+    ) -> Option<ShapeAnswer<CastOutput<V>>>;
+}
+
+/// A 3D shape chosen at run time: any convex shape, a mesh, a terrain or a compound.
+/// Composites are shared (`Arc`): cloning a shape never copies a mesh.
+///
+/// ```
+/// use kollide::world::{self, Shape3};
+/// use kollide::composite::TriMesh;
+/// use kollide::shape::Ball;
+/// use kollide::math::{DPose3, DVec3};
+/// use std::sync::Arc;
+/// let floor = Shape3::TriMesh(Arc::new(TriMesh::new(
+///     vec![DVec3::new(-1.0, 0.0, -1.0), DVec3::new(1.0, 0.0, -1.0), DVec3::new(1.0, 0.0, 1.0), DVec3::new(-1.0, 0.0, 1.0)],
+///     vec![[0, 2, 1], [0, 3, 2]],
+/// )));
+/// let ball = Shape3::from(Ball::new(0.5));
+/// // The ball first, the mesh second: the dispatcher flips the answer.
+/// let d = world::distance(&ball, &DPose3::from_translation(DVec3::new(0.5, 1.0, -0.5)), &floor, &DPose3::IDENTITY).unwrap();
+/// assert!((d.value.distance - 0.5).abs() < 1e-12);
+/// assert_eq!((d.part_a, d.part_b), (None, Some(0)));
+/// assert!((d.value.normal - DVec3::NEG_Y).length() < 1e-12);
+/// ```
+#[derive(Clone, Debug)]
+pub enum Shape3<V: Vector3> {
+    /// A convex shape.
+    Convex(Convex3<V>),
+    /// A triangle mesh.
+    TriMesh(Arc<TriMesh<V>>),
+    /// Convex parts with their own poses.
+    Compound(Arc<Compound<V, Convex3<V>>>),
+}
+
+/// A 2D shape chosen at run time: any convex shape, a polyline, a terrain line or a
+/// compound.
+#[derive(Clone, Debug)]
+pub enum Shape2<V: Vector2> {
+    /// A convex shape.
+    Convex(Convex2<V>),
+    /// A polyline.
+    Polyline(Arc<Polyline<V>>),
+    /// Convex parts with their own poses.
+    Compound(Arc<Compound<V, Convex2<V>>>),
+}
+
+/// Runs `$body` with `$c` bound to the composite inside `$shape`, or `$convex` with `$v`
+/// bound to the convex shape.
+macro_rules! on_shape {
+    ($ty:ident, $shape:expr, convex $v:ident => $convex:expr, composite $c:ident => $body:expr, [$($var:ident),+]) => {
+        match $shape {
+            $ty::Convex($v) => $convex,
+            $($ty::$var(inner) => {
+                let $c = &**inner;
+                $body
+            })+
+        }
+    };
+}
+
+/// The dispatch of [`RuntimeShape`] for one dimension's enum.
+macro_rules! impl_runtime_shape {
+    ($ty:ident, $bound:ident, [$($var:ident),+]) => {
+        impl<V: $bound> RuntimeShape<V> for $ty<V> {
+            fn aabb(&self, pose: &Pose<V>) -> Aabb<V> {
+                on_shape!($ty, self,
+                    convex s => bounding_box(s, pose),
+                    composite c => crate::composite::Composite::local_aabb(c).transformed(pose),
+                    [$($var),+])
+            }
+
+            fn intersects(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>) -> Option<ShapeAnswer<()>> {
+                on_shape!($ty, a,
+                    convex sa => on_shape!($ty, b,
+                        convex sb => intersects(sa, pose_a, sb, pose_b).then(|| ShapeAnswer::convex(())),
+                        composite cb => composite_intersects(cb, pose_b, sa, pose_a)
+                            .map(|j| ShapeAnswer { value: (), part_a: None, part_b: Some(j) }),
+                        [$($var),+]),
+                    composite ca => on_shape!($ty, b,
+                        convex sb => composite_intersects(ca, pose_a, sb, pose_b)
+                            .map(|i| ShapeAnswer { value: (), part_a: Some(i), part_b: None }),
+                        composite cb => composite_pair_intersects(ca, pose_a, cb, pose_b)
+                            .map(|(i, j)| ShapeAnswer { value: (), part_a: Some(i), part_b: Some(j) }),
+                        [$($var),+]),
+                    [$($var),+])
+            }
+
+            fn distance(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>)
+                -> Option<ShapeAnswer<DistanceOutput<V>>> {
+                on_shape!($ty, a,
+                    convex sa => on_shape!($ty, b,
+                        convex sb => Some(ShapeAnswer::convex(distance(sa, pose_a, sb, pose_b))),
+                        composite cb => {
+                            let on = composite_distance(cb, pose_b, sa, pose_a);
+                            Some(ShapeAnswer { value: on.value.flipped(), part_a: None, part_b: Some(on.part) })
+                        },
+                        [$($var),+]),
+                    composite ca => on_shape!($ty, b,
+                        convex sb => {
+                            let on = composite_distance(ca, pose_a, sb, pose_b);
+                            Some(ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None })
+                        },
+                        composite cb => composite_pair_distance(ca, pose_a, cb, pose_b)
+                            .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part_a), part_b: Some(on.part_b) }),
+                        [$($var),+]),
+                    [$($var),+])
+            }
+
+            fn contact(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, margin: V::Real)
+                -> Option<ShapeAnswer<Contact<V>>> {
+                on_shape!($ty, a,
+                    convex sa => on_shape!($ty, b,
+                        convex sb => contact(sa, pose_a, sb, pose_b, margin).map(ShapeAnswer::convex),
+                        composite cb => composite_contact(cb, pose_b, sa, pose_a, margin)
+                            .map(|on| ShapeAnswer { value: on.value.flipped(), part_a: None, part_b: Some(on.part) }),
+                        [$($var),+]),
+                    composite ca => on_shape!($ty, b,
+                        convex sb => composite_contact(ca, pose_a, sb, pose_b, margin)
+                            .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None }),
+                        composite cb => composite_pair_contact(ca, pose_a, cb, pose_b, margin)
+                            .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part_a), part_b: Some(on.part_b) }),
+                        [$($var),+]),
+                    [$($var),+])
+            }
+
+            fn manifold(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, margin: V::Real)
+                -> ShapeAnswer<Manifold<V>> {
+                // The part of the deepest point of a merged manifold.
+                fn deepest_part<V: Vector>(pm: &crate::composite::PartManifold<V>) -> Option<u32> {
+                    pm.points()
+                        .min_by(|x, y| crate::math::Real::to_f64(x.0.distance).total_cmp(&crate::math::Real::to_f64(y.0.distance)))
+                        .map(|(_, part)| part)
+                }
+                on_shape!($ty, a,
+                    convex sa => on_shape!($ty, b,
+                        convex sb => ShapeAnswer::convex(manifold(sa, pose_a, sb, pose_b, margin)),
+                        composite cb => {
+                            let pm = composite_manifold(cb, pose_b, sa, pose_a, margin);
+                            ShapeAnswer { part_a: None, part_b: deepest_part(&pm), value: pm.manifold.flipped() }
+                        },
+                        [$($var),+]),
+                    composite ca => on_shape!($ty, b,
+                        convex sb => {
+                            let pm = composite_manifold(ca, pose_a, sb, pose_b, margin);
+                            ShapeAnswer { part_a: deepest_part(&pm), part_b: None, value: pm.manifold }
+                        },
+                        composite cb => {
+                            let on = composite_pair_manifold(ca, pose_a, cb, pose_b, margin);
+                            let found = !on.value.is_empty();
+                            ShapeAnswer {
+                                value: on.value,
+                                part_a: found.then_some(on.part_a),
+                                part_b: found.then_some(on.part_b),
+                            }
+                        },
+                        [$($var),+]),
+                    [$($var),+])
+            }
+
+            fn ray_cast(&self, pose: &Pose<V>, ray: &Ray<V>, max_toi: V::Real) -> Option<ShapeAnswer<RayOutcome<V>>> {
+                on_shape!($ty, self,
+                    convex s => match ray_cast(s, pose, ray, max_toi) {
+                        RayOutcome::Miss => None,
+                        o => Some(ShapeAnswer::convex(o)),
+                    },
+                    composite c => composite_ray_cast(c, pose, ray, max_toi)
+                        .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None }),
+                    [$($var),+])
+            }
+
+            fn cast(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, input: &CastInput<V>)
+                -> Option<ShapeAnswer<CastOutput<V>>> {
+                let swapped = CastInput { motion_a: input.motion_b, motion_b: input.motion_a, ..*input };
+                on_shape!($ty, a,
+                    convex sa => on_shape!($ty, b,
+                        convex sb => {
+                            let out = shape_cast(sa, pose_a, sb, pose_b, input);
+                            (out.status != CastStatus::Miss).then(|| ShapeAnswer::convex(out))
+                        },
+                        composite cb => composite_shape_cast(cb, pose_b, sa, pose_a, &swapped)
+                            .map(|on| ShapeAnswer { value: on.value.flipped(), part_a: None, part_b: Some(on.part) }),
+                        [$($var),+]),
+                    composite ca => on_shape!($ty, b,
+                        convex sb => composite_shape_cast(ca, pose_a, sb, pose_b, input)
+                            .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None }),
+                        composite cb => composite_pair_cast(ca, pose_a, cb, pose_b, input)
+                            .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part_a), part_b: Some(on.part_b) }),
+                        [$($var),+]),
+                    [$($var),+])
+            }
+        }
+    };
+}
+
+impl_runtime_shape!(Shape3, Vector3, [TriMesh, Compound]);
+impl_runtime_shape!(Shape2, Vector2, [Polyline, Compound]);
+
+/// `From` a concrete convex shape into the run-time enums.
+macro_rules! from_convex {
+    ($ty:ident, $convex:ident, $bound:ident, [$($shape:ident => $var:ident),+]) => {
+        $(impl<V: $bound> From<crate::shape::$shape<V>> for $ty<V> {
+            fn from(s: crate::shape::$shape<V>) -> Self {
+                Self::Convex($convex::$var(s))
+            }
+        })+
+        impl<V: $bound> From<$convex<V>> for $ty<V> {
+            fn from(s: $convex<V>) -> Self {
+                Self::Convex(s)
+            }
+        }
+    };
+}
+
+from_convex!(Shape3, Convex3, Vector3, [Ball => Ball, Cuboid => Cuboid, Capsule => Capsule, Cylinder => Cylinder,
+    Cone => Cone, Ellipsoid => Ellipsoid, Segment => Segment, Triangle => Triangle]);
+from_convex!(Shape2, Convex2, Vector2, [Ball => Ball, Cuboid => Cuboid, Capsule => Capsule, Ellipsoid => Ellipsoid,
+    Segment => Segment, Triangle => Triangle]);
+
+impl<V: Vector3> From<TriMesh<V>> for Shape3<V> {
+    fn from(m: TriMesh<V>) -> Self {
+        Self::TriMesh(Arc::new(m))
+    }
+}
+
+impl<V: Vector2> From<Polyline<V>> for Shape2<V> {
+    fn from(p: Polyline<V>) -> Self {
+        Self::Polyline(Arc::new(p))
+    }
+}

@@ -1,0 +1,372 @@
+//! Triangle meshes against convex shapes: every query checked against brute force over all
+//! triangles in f64, with closed-form oracles (point-triangle distance, polytope distance and
+//! overlap by separating axes), on random terrains and random soups (degenerate triangles
+//! included), both outcomes covered.
+
+mod common;
+
+use common::oracle::{point_triangle, polytope_distance_3d, polytopes_overlap_3d};
+use common::{assert_mixed, rng};
+use kollide::composite::{
+    composite_contact, composite_distance, composite_intersects, composite_manifold, composite_ray_cast,
+    composite_ray_hits, composite_shape_cast, composite_sweep_sphere, TriMesh,
+};
+use kollide::math::{DPose3, DQuat, DVec3};
+use kollide::query::cast::{sweep_sphere, BackFaces, CastInput, CastStatus, Ray, RayOutcome};
+use kollide::shape::{Ball, Cuboid};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// A terrain of `n x n` cells with random heights, or a soup of random triangles (some
+/// degenerate: collinear corners, repeated corners).
+fn random_mesh(rng: &mut ChaCha8Rng, terrain: bool) -> TriMesh<DVec3> {
+    if terrain {
+        let n = rng.random_range(2..12usize);
+        let mut vertices = Vec::new();
+        for r in 0..=n {
+            for c in 0..=n {
+                let h = rng.random_range(-0.5..0.5);
+                vertices.push(DVec3::new(c as f64 - n as f64 / 2.0, h, r as f64 - n as f64 / 2.0));
+            }
+        }
+        let id = |r: usize, c: usize| (r * (n + 1) + c) as u32;
+        let mut indices = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                indices.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
+                indices.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
+            }
+        }
+        return TriMesh::new(vertices, indices);
+    }
+    let count = rng.random_range(1..40usize);
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    for t in 0..count {
+        let a =
+            DVec3::new(rng.random_range(-4.0..4.0), rng.random_range(-4.0..4.0), rng.random_range(-4.0..4.0));
+        let b = a + DVec3::new(
+            rng.random_range(-2.0..2.0),
+            rng.random_range(-2.0..2.0),
+            rng.random_range(-2.0..2.0),
+        );
+        let c = match t % 7 {
+            0 => a + (b - a) * 0.3, // collinear
+            1 => b,                 // repeated corner
+            _ => {
+                a + DVec3::new(
+                    rng.random_range(-2.0..2.0),
+                    rng.random_range(-2.0..2.0),
+                    rng.random_range(-2.0..2.0),
+                )
+            }
+        };
+        let base = vertices.len() as u32;
+        vertices.extend([a, b, c]);
+        indices.push([base, base + 1, base + 2]);
+    }
+    TriMesh::new(vertices, indices)
+}
+
+fn random_pose(rng: &mut ChaCha8Rng, spread: f64) -> DPose3 {
+    let q = DQuat::from_xyzw(
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0) + 0.01,
+    )
+    .normalize();
+    let t = DVec3::new(
+        rng.random_range(-spread..spread),
+        rng.random_range(-spread..spread),
+        rng.random_range(-spread..spread),
+    );
+    DPose3::new(t, q)
+}
+
+/// The mesh's triangles in the world.
+fn world_triangles(mesh: &TriMesh<DVec3>, pose: &DPose3) -> Vec<[DVec3; 3]> {
+    (0..mesh.triangle_count() as u32).map(|i| mesh.corners(i).map(|p| pose.transform_point(p))).collect()
+}
+
+fn box_corners(h: DVec3, pose: &DPose3) -> Vec<DVec3> {
+    let mut out = Vec::new();
+    for i in 0..8 {
+        let s = DVec3::new(
+            if i & 1 == 0 { -1.0 } else { 1.0 },
+            if i & 2 == 0 { -1.0 } else { 1.0 },
+            if i & 4 == 0 { -1.0 } else { 1.0 },
+        );
+        out.push(pose.transform_point(s * h));
+    }
+    out
+}
+
+#[test]
+fn ball_distance_and_overlap_match_brute_force() {
+    let mut rng = rng(901);
+    let (mut hits, mut total) = (0, 0);
+    for case in 0..600 {
+        let mesh = random_mesh(&mut rng, case % 2 == 0);
+        let pose_m = random_pose(&mut rng, 2.0);
+        let tris = world_triangles(&mesh, &pose_m);
+        let radius = rng.random_range(0.05..1.5);
+        let center = pose_m.transform_point(DVec3::new(
+            rng.random_range(-4.0..4.0),
+            rng.random_range(-1.5..1.5),
+            rng.random_range(-4.0..4.0),
+        ));
+        let pose_b = DPose3::from_translation(center);
+        let truth =
+            tris.iter().map(|t| point_triangle(center, t[0], t[1], t[2])).fold(f64::INFINITY, f64::min);
+        let ball = Ball::new(radius);
+        let out = composite_distance(&mesh, &pose_m, &ball, &pose_b);
+        let expected = (truth - radius).max(0.0);
+        let tol = 1e-9 * (1.0 + center.length());
+        assert!(
+            (out.value.distance - expected).abs() <= tol,
+            "case {case}: distance {} vs brute force {expected}",
+            out.value.distance
+        );
+        assert!(out.value.lower_bound <= expected + tol && expected <= out.value.upper_bound + tol);
+        if expected > 0.0 {
+            // The part named is one of the nearest triangles.
+            let t = tris[out.part as usize];
+            assert!((point_triangle(center, t[0], t[1], t[2]) - truth).abs() <= tol, "case {case}: part");
+        }
+        let overlaps = truth <= radius;
+        if (truth - radius).abs() > 1e-9 {
+            assert_eq!(
+                composite_intersects(&mesh, &pose_m, &ball, &pose_b).is_some(),
+                overlaps,
+                "case {case}"
+            );
+            hits += usize::from(overlaps);
+            total += 1;
+        }
+    }
+    assert_mixed(hits, total, "ball against mesh overlap");
+}
+
+#[test]
+fn box_distance_overlap_and_contact_match_brute_force() {
+    let mut rng = rng(902);
+    let (mut hits, mut total) = (0, 0);
+    for case in 0..300 {
+        let mesh = random_mesh(&mut rng, case % 2 == 1);
+        let pose_m = random_pose(&mut rng, 1.0);
+        let tris = world_triangles(&mesh, &pose_m);
+        let h =
+            DVec3::new(rng.random_range(0.2..1.2), rng.random_range(0.2..1.2), rng.random_range(0.2..1.2));
+        let mut pose_b = random_pose(&mut rng, 5.0);
+        pose_b.translation = pose_m.transform_point(DVec3::new(
+            rng.random_range(-4.0..4.0),
+            rng.random_range(-1.2..1.2),
+            rng.random_range(-4.0..4.0),
+        ));
+        let corners = box_corners(h, &pose_b);
+        let truth = tris.iter().map(|t| polytope_distance_3d(&corners, t)).fold(f64::INFINITY, f64::min);
+        let overlap = tris.iter().any(|t| polytopes_overlap_3d(&corners, t));
+        let cube = Cuboid::new(h);
+        let out = composite_distance(&mesh, &pose_m, &cube, &pose_b);
+        let tol = 1e-9 * 10.0;
+        if !overlap {
+            assert!(
+                (out.value.distance - truth).abs() <= tol,
+                "case {case}: distance {} vs brute force {truth}",
+                out.value.distance
+            );
+            // Separated: the contact within a margin is the nearest part's.
+            let c = composite_contact(&mesh, &pose_m, &cube, &pose_b, truth + 0.1).unwrap();
+            assert!(
+                (c.value.distance - truth).abs() <= 1e-7,
+                "case {case}: contact {} vs {truth}",
+                c.value.distance
+            );
+            let gap = c.value.point_b - c.value.point_a - c.value.normal * c.value.distance;
+            assert!(gap.length() <= 1e-7, "case {case}: point_b = point_a + distance * normal");
+        } else {
+            assert_eq!(out.value.distance, 0.0, "case {case}");
+            let c = composite_contact(&mesh, &pose_m, &cube, &pose_b, 0.0).unwrap();
+            assert!(c.value.distance <= 1e-9, "case {case}: an overlap has a contact of depth >= 0");
+            let m = composite_manifold(&mesh, &pose_m, &cube, &pose_b, 0.0);
+            assert!(!m.manifold.is_empty(), "case {case}: an overlap has a manifold");
+        }
+        let decisive = overlap || truth > 1e-9;
+        if decisive {
+            assert_eq!(
+                composite_intersects(&mesh, &pose_m, &cube, &pose_b).is_some(),
+                overlap,
+                "case {case}"
+            );
+            hits += usize::from(overlap);
+            total += 1;
+        }
+    }
+    assert_mixed(hits, total, "box against mesh overlap");
+}
+
+/// The ray's first hit on a triangle, exactly in f64 (Möller–Trumbore without culling).
+fn ray_triangle(o: DVec3, d: DVec3, t: &[DVec3; 3]) -> Option<f64> {
+    let (e1, e2) = (t[1] - t[0], t[2] - t[0]);
+    let p = d.cross(e2);
+    let det = e1.dot(p);
+    if det.abs() <= 1e-12 * e1.length() * e2.length() * d.length() {
+        return None; // edge-on or degenerate: rays grazing these are skipped by the caller
+    }
+    let s = o - t[0];
+    let u = s.dot(p) / det;
+    let q = s.cross(e1);
+    let v = d.dot(q) / det;
+    let toi = e2.dot(q) / det;
+    (u >= 0.0 && v >= 0.0 && u + v <= 1.0 && toi >= 0.0).then_some(toi)
+}
+
+#[test]
+fn rays_first_and_all_hits_match_brute_force() {
+    let mut rng = rng(903);
+    let (mut hits, mut total) = (0, 0);
+    for case in 0..800 {
+        let mesh = random_mesh(&mut rng, case % 2 == 0);
+        let pose_m = random_pose(&mut rng, 2.0);
+        let tris = world_triangles(&mesh, &pose_m);
+        let o =
+            DVec3::new(rng.random_range(-8.0..8.0), rng.random_range(-8.0..8.0), rng.random_range(-8.0..8.0));
+        // Half the rays aim at a point of a random triangle, half anywhere near the mesh.
+        let target = if rng.random_bool(0.5) {
+            let t = tris[rng.random_range(0..tris.len())];
+            let (u, v) = (rng.random_range(0.0..0.5), rng.random_range(0.0..0.5));
+            t[0] + (t[1] - t[0]) * u + (t[2] - t[0]) * v
+        } else {
+            pose_m.transform_point(DVec3::new(
+                rng.random_range(-5.0..5.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-5.0..5.0),
+            ))
+        };
+        let d = (target - o) * rng.random_range(0.2..2.0);
+        let max_toi = rng.random_range(0.5..8.0);
+        let times: Vec<f64> =
+            tris.iter().filter_map(|t| ray_triangle(o, d, t)).filter(|&t| t <= max_toi).collect();
+        let first = times.iter().copied().fold(f64::INFINITY, f64::min);
+        // Skip rays within rounding of a triangle's edge (either answer is right there).
+        // (Degenerate triangles are all edge: a ray aimed at one grazes it.)
+        let near_edge = tris.iter().any(|t| edge_graze(o, d, t));
+        if near_edge {
+            continue;
+        }
+        let got = composite_ray_cast(&mesh, &pose_m, &Ray::new(o, d), max_toi);
+        match got {
+            Some(on) => {
+                let RayOutcome::Hit(h) = on.value else { panic!("case {case}: a mesh has no inside") };
+                assert!(
+                    (h.toi - first).abs() <= 1e-9 * (1.0 + first),
+                    "case {case}: toi {} vs {first}",
+                    h.toi
+                );
+                let t = tris[on.part as usize];
+                assert!(ray_triangle(o, d, &t).is_some_and(|x| (x - first).abs() <= 1e-9 * (1.0 + first)));
+                hits += 1;
+            }
+            None => assert!(first.is_infinite(), "case {case}: missed a hit at {first}"),
+        }
+        let all = composite_ray_hits(&mesh, &pose_m, &Ray::new(o, d), max_toi);
+        assert_eq!(all.len(), times.len(), "case {case}: all hits");
+        total += 1;
+    }
+    assert_mixed(hits, total, "rays against meshes");
+}
+
+/// Whether the ray passes within rounding of one of the triangle's edges.
+fn edge_graze(o: DVec3, d: DVec3, t: &[DVec3; 3]) -> bool {
+    (0..3).any(|k| {
+        let (a, b) = (t[k], t[(k + 1) % 3]);
+        let e = b - a;
+        let n = d.cross(e);
+        if n.length() < 1e-12 {
+            return true;
+        }
+        ((a - o).dot(n) / n.length()).abs() < 1e-7
+    })
+}
+
+#[test]
+fn swept_sphere_matches_the_soup_sweep() {
+    let mut rng = rng(904);
+    let (mut hits, mut total) = (0, 0);
+    for case in 0..600 {
+        let mesh = random_mesh(&mut rng, case % 3 == 0);
+        let pose_m = random_pose(&mut rng, 2.0);
+        let tris = world_triangles(&mesh, &pose_m);
+        let c =
+            DVec3::new(rng.random_range(-6.0..6.0), rng.random_range(-6.0..6.0), rng.random_range(-6.0..6.0));
+        // Towards a point near the mesh, overshooting or not.
+        let aim =
+            pose_m.transform_point(DVec3::new(rng.random_range(-3.0..3.0), 0.0, rng.random_range(-3.0..3.0)));
+        let d = (aim - c) * rng.random_range(0.3..1.6);
+        let r = rng.random_range(0.05..1.0);
+        let soup = sweep_sphere(c, r, d, &tris, BackFaces::Hit).unwrap();
+        let got = composite_sweep_sphere(&mesh, &pose_m, c, r, d, BackFaces::Hit).unwrap();
+        use kollide::query::cast::SweepOutcome::*;
+        match (soup, got) {
+            (Hit(a), Hit(b)) => {
+                assert!((a.toi - b.toi).abs() <= 1e-9, "case {case}: {a:?} vs {b:?}");
+                assert!((a.point - b.point).length() <= 1e-7, "case {case}: point");
+                hits += 1;
+            }
+            (Miss, Miss) => {}
+            (StartedWithin { distance: x, .. }, StartedWithin { distance: y, .. }) => {
+                assert!((x - y).abs() <= 1e-7, "case {case}: depth {x} vs {y}");
+            }
+            (a, b) => panic!("case {case}: soup {a:?}, mesh {b:?}"),
+        }
+        total += 1;
+    }
+    assert_mixed(hits, total, "swept spheres against meshes");
+}
+
+#[test]
+fn linear_box_cast_matches_the_least_time_over_triangles() {
+    let mut rng = rng(905);
+    let (mut hits, mut total) = (0, 0);
+    for case in 0..200 {
+        let mesh = random_mesh(&mut rng, case % 2 == 0);
+        let pose_m = random_pose(&mut rng, 1.0);
+        let h =
+            DVec3::new(rng.random_range(0.1..0.6), rng.random_range(0.1..0.6), rng.random_range(0.1..0.6));
+        let mut pose_b = random_pose(&mut rng, 1.0);
+        pose_b.translation =
+            DVec3::new(rng.random_range(-7.0..7.0), rng.random_range(-7.0..7.0), rng.random_range(-7.0..7.0));
+        let aim =
+            pose_m.transform_point(DVec3::new(rng.random_range(-3.0..3.0), 0.0, rng.random_range(-3.0..3.0)));
+        let v = (aim - pose_b.translation) * rng.random_range(0.3..1.6);
+        let input = CastInput::linear(DVec3::ZERO, v, 1.0);
+        let cube = Cuboid::new(h);
+        // Brute force: the convex cast against each triangle alone.
+        let mut first = f64::INFINITY;
+        let mut within = false;
+        for i in 0..mesh.triangle_count() as u32 {
+            let out = kollide::query::cast::shape_cast(&mesh.triangle(i), &pose_m, &cube, &pose_b, &input);
+            match out.status {
+                CastStatus::Hit => first = first.min(out.toi),
+                CastStatus::StartedWithin => within = true,
+                _ => {}
+            }
+        }
+        let got = composite_shape_cast(&mesh, &pose_m, &cube, &pose_b, &input);
+        if within {
+            assert_eq!(got.map(|o| o.value.status), Some(CastStatus::StartedWithin), "case {case}");
+            continue;
+        }
+        match got {
+            Some(on) => {
+                assert_eq!(on.value.status, CastStatus::Hit, "case {case}");
+                assert!((on.value.toi - first).abs() <= 1e-6, "case {case}: {} vs {first}", on.value.toi);
+                hits += 1;
+            }
+            None => assert!(first.is_infinite(), "case {case}: missed {first}"),
+        }
+        total += 1;
+    }
+    assert_mixed(hits, total, "box casts against meshes");
+}
