@@ -100,8 +100,18 @@ impl<V: Vector> DynamicTree<V> {
             if n.kind == Kind::Internal {
                 let inherited = inherited + direct - n.aabb.surface_area();
                 if leaf_area + inherited < best_cost {
-                    stack.push((n.child1, inherited));
-                    stack.push((n.child2, inherited));
+                    // The child the leaf grows less is searched first: a good best cost
+                    // early prunes more.
+                    let (c1, c2) = (&self.nodes[n.child1 as usize].aabb, &self.nodes[n.child2 as usize].aabb);
+                    let g1 = c1.union(leaf_box).surface_area() - c1.surface_area();
+                    let g2 = c2.union(leaf_box).surface_area() - c2.surface_area();
+                    if g1 <= g2 {
+                        stack.push((n.child2, inherited));
+                        stack.push((n.child1, inherited));
+                    } else {
+                        stack.push((n.child1, inherited));
+                        stack.push((n.child2, inherited));
+                    }
                 }
             }
         }
