@@ -635,6 +635,7 @@ fn timings() {
         let (ids, t_bp_insert) =
             time(|| boxes.iter().map(|b| bp.insert(*b).unwrap()).collect::<Vec<ProxyId>>());
         let (_, t_bp_first) = time(|| bp.update());
+        let first_height = bp.tree().height();
         let (mut bulk, t_bulk) = time(|| BroadPhase::<Vec3>::try_from_boxes(margin, &boxes).unwrap());
         let (_, t_bulk_first) = time(|| bulk.update());
         assert_eq!(bulk.pair_count(), sweep.len());
@@ -658,10 +659,11 @@ fn timings() {
         let (again, t_sweep_frame) = time(|| all_pairs_sweep(&moved));
         assert_eq!(again.len(), bp.pair_count());
         println!(
-            "n={n}: broad phase (margin {margin:.3}) insert {} + first update {}, or try_from_boxes {} + first \
-             update {} | frame of 10% moving: set_aabb {} + update {} ({} pair changes/frame) | sweep from scratch {}",
+            "n={n}: broad phase (margin {margin:.3}) insert {} + first update {} (tree height {}), or \
+             try_from_boxes {} + first update {} | frame of 10% moving: set_aabb {} + update {} ({} pair changes/frame) | sweep from scratch {}",
             ms(t_bp_insert),
             ms(t_bp_first),
+            first_height,
             ms(t_bulk),
             ms(t_bulk_first),
             ms(t_set / frames),
