@@ -80,6 +80,7 @@ for_all_vectors!(
     broad_phase_pairs_equal_brute_force_every_frame,
     sweep_and_tree_pairs_equal_brute_force,
     large_broad_phase_equals_the_sweep,
+    fat_boxes_predict_steady_motion,
     bad_input_is_refused_and_stale_ids_are_harmless,
 );
 
@@ -493,6 +494,34 @@ fn large_broad_phase_equals_the_sweep<V: Vector>() {
         }
     }
     bp.tree().validate().unwrap();
+}
+
+/// A body moving steadily is re-inserted only every few steps (its fat box is stretched
+/// ahead), also with margin 0; a fast body that stops gets its big box shrunk.
+fn fat_boxes_predict_steady_motion<V: Vector>() {
+    for (margin, most) in [(0.0, 50), (0.1, 25)] {
+        let mut tree = DynamicTree::<V>::new(V::Real::from_f64(margin));
+        let _other =
+            tree.insert(Aabb::new(V::splat(V::Real::from_f64(-3.0)), V::splat(V::Real::from_f64(-2.0))), 0);
+        let mut b = Aabb::new(V::ZERO, V::splat(V::Real::ONE));
+        let id = tree.insert(b, 1).unwrap();
+        let d = V::axis(0) * V::Real::from_f64(0.05);
+        let mut reinserts = 0;
+        for step in 0..100 {
+            b = Aabb::new(b.min + d, b.max + d);
+            reinserts += usize::from(tree.move_proxy(id, b, d).unwrap());
+            assert!(tree.fat_aabb(id).unwrap().contains(&b), "step {step}");
+        }
+        assert!(reinserts <= most, "margin {margin}: {reinserts} re-inserts in 100 steps");
+        // Fast, then stopped: the stretched box is shrunk back.
+        let fast = V::axis(0) * V::Real::from_f64(3.0);
+        b = Aabb::new(b.min + fast, b.max + fast);
+        assert!(tree.move_proxy(id, b, fast).unwrap());
+        assert!(tree.fat_aabb(id).unwrap().extents()[0].to_f64() > 6.0);
+        assert!(tree.move_proxy(id, b, V::ZERO).unwrap());
+        assert_eq!(tree.fat_aabb(id), Some(b.loosened(V::Real::from_f64(margin))));
+        tree.validate().unwrap();
+    }
 }
 
 fn bad_input_is_refused_and_stale_ids_are_harmless<V: Vector>() {
