@@ -621,6 +621,33 @@ fn timings() {
     };
     println!("all times in ms");
     for n in [10_000usize, 100_000] {
+        // 2D: sort-and-sweep against the tree for one all-pairs search.
+        let mut r = rng(98);
+        let s = 100.0 * (3.0 / n as f64).sqrt() / 2.0;
+        let boxes: Vec<Aabb<Vec2>> = (0..n)
+            .map(|_| {
+                let c: Vec2 = vec_in(&mut r, 0.0, 100.0);
+                let h: Vec2 = vec_in(&mut r, 0.25 * s, 0.75 * s);
+                Aabb::new(c - h, c + h)
+            })
+            .collect();
+        let (sweep, t_sweep) = time(|| all_pairs_sweep(&boxes));
+        let (tree, t_tree) = time(|| all_pairs_tree(&boxes).unwrap());
+        assert_eq!(sweep.len(), tree.len());
+        let (mut bp, t_bp) = time(|| BroadPhase::<Vec2>::try_from_boxes(0.0, &boxes).unwrap());
+        let (_, t_first) = time(|| bp.update());
+        assert_eq!(bp.pair_count(), sweep.len());
+        println!(
+            "2D n={n} ({} pairs): sweep all-pairs {} | tree build + all-pairs {} | broad phase try_from_boxes {} \
+             + first update {}",
+            sweep.len(),
+            ms(t_sweep),
+            ms(t_tree),
+            ms(t_bp),
+            ms(t_first)
+        );
+    }
+    for n in [10_000usize, 100_000] {
         let mut r = rng(99);
         let world = 100.0f64;
         // Boxes of side about s meet about n (2s)^3 / world^3 others: aim for about 3.
