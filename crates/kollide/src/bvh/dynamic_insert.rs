@@ -13,8 +13,9 @@ use super::dynamic::{DynamicTree, Kind, Node, NULL};
 use super::dynamic_query::Stack;
 use crate::math::{Aabb, Real, Vector};
 
-/// Which sibling search inserts use (the descent was measured against the branch and bound:
-/// see the module docs of `bvh`).
+/// Which sibling search inserts use. Measured at 100k boxes (f32, 3D): the descent inserts
+/// 5x faster (66 against 330 ms) but its tree answers the all-pairs queries 6x slower (1330
+/// against 200 ms), and a broad-phase frame with 10% moving costs 54 against about 30 ms.
 const BRANCH_AND_BOUND: bool = true;
 
 impl<V: Vector> DynamicTree<V> {
