@@ -144,7 +144,7 @@ impl<V: Vector> DynamicTree<V> {
     /// `t * motion`, `t` in `[0, max_toi]`; world frame): the ray from its centre against
     /// fat boxes grown by its half extents, with the callback semantics of
     /// [`DynamicTree::cast_ray`]. Conservative: no proxy whose fat box the moving box meets
-    /// is skipped. `None` for non-finite input, as for rays.
+    /// is skipped. `None` for non-finite input (as for rays) or an inverted `aabb`.
     ///
     /// ```
     /// use kollide::bvh::DynamicTree;
