@@ -79,6 +79,8 @@ for_all_vectors!(
     nearest_equals_brute_force,
     broad_phase_pairs_equal_brute_force_every_frame,
     sweep_and_tree_pairs_equal_brute_force,
+    large_broad_phase_equals_the_sweep,
+    fat_boxes_predict_steady_motion,
     bad_input_is_refused_and_stale_ids_are_harmless,
 );
 
@@ -461,6 +463,67 @@ fn sweep_and_tree_pairs_equal_brute_force<V: Vector>() {
     assert!(all_pairs_tree(&boxes).is_none());
 }
 
+/// Thousands of bodies built at once and then mostly moved: big move buffers (searched in
+/// parallel with the `rayon` feature, and after a tree rebuild). The truth is the sweep,
+/// itself checked against brute force above.
+fn large_broad_phase_equals_the_sweep<V: Vector>() {
+    let mut r = rng(81);
+    let n = 6000;
+    let side = if V::DIM == 2 { 300.0 } else { 60.0 };
+    let mut boxes: Vec<Aabb<V>> = (0..n).map(|_| random_box::<V>(&mut r, side, 1.5)).collect();
+    let mut bp = BroadPhase::<V>::try_from_boxes(V::Real::from_f64(0.1), &boxes).unwrap();
+    let sorted = |mut v: Vec<(u32, u32)>| {
+        v.sort_unstable();
+        v
+    };
+    for frame in 0..3 {
+        let changes = bp.update();
+        let got: Vec<(u32, u32)> = bp.pairs().map(|(a, b)| (a.0, b.0)).collect();
+        let want = sorted(all_pairs_sweep(&boxes));
+        assert_eq!(got, want, "frame {frame}");
+        assert!(want.len() > n / 5, "{} pairs", want.len());
+        if frame == 0 {
+            assert_eq!(changes.added.len(), want.len());
+        }
+        for (i, b) in boxes.iter_mut().enumerate() {
+            if i % 6 != 0 {
+                let d: V = vec_in(&mut r, -1.0, 1.0);
+                *b = Aabb::new(b.min + d, b.max + d);
+                bp.set_aabb(ProxyId(i as u32), *b).unwrap();
+            }
+        }
+    }
+    bp.tree().validate().unwrap();
+}
+
+/// A body moving steadily is re-inserted only every few steps (its fat box is stretched
+/// ahead), also with margin 0; a fast body that stops gets its big box shrunk.
+fn fat_boxes_predict_steady_motion<V: Vector>() {
+    for (margin, most) in [(0.0, 50), (0.1, 25)] {
+        let mut tree = DynamicTree::<V>::new(V::Real::from_f64(margin));
+        let _other =
+            tree.insert(Aabb::new(V::splat(V::Real::from_f64(-3.0)), V::splat(V::Real::from_f64(-2.0))), 0);
+        let mut b = Aabb::new(V::ZERO, V::splat(V::Real::ONE));
+        let id = tree.insert(b, 1).unwrap();
+        let d = V::axis(0) * V::Real::from_f64(0.05);
+        let mut reinserts = 0;
+        for step in 0..100 {
+            b = Aabb::new(b.min + d, b.max + d);
+            reinserts += usize::from(tree.move_proxy(id, b, d).unwrap());
+            assert!(tree.fat_aabb(id).unwrap().contains(&b), "step {step}");
+        }
+        assert!(reinserts <= most, "margin {margin}: {reinserts} re-inserts in 100 steps");
+        // Fast, then stopped: the stretched box is shrunk back.
+        let fast = V::axis(0) * V::Real::from_f64(3.0);
+        b = Aabb::new(b.min + fast, b.max + fast);
+        assert!(tree.move_proxy(id, b, fast).unwrap());
+        assert!(tree.fat_aabb(id).unwrap().extents()[0].to_f64() > 6.0);
+        assert!(tree.move_proxy(id, b, V::ZERO).unwrap());
+        assert_eq!(tree.fat_aabb(id), Some(b.loosened(V::Real::from_f64(margin))));
+        tree.validate().unwrap();
+    }
+}
+
 fn bad_input_is_refused_and_stale_ids_are_harmless<V: Vector>() {
     let one = V::Real::ONE;
     let good = Aabb::new(V::ZERO, V::splat(one));
@@ -533,16 +596,61 @@ fn bad_input_is_refused_and_stale_ids_are_harmless<V: Vector>() {
 }
 
 /// Timings (release): build, all pairs, and one frame of 10% moving, for the tree and the
-/// sweep, at 10k and 100k boxes. Run with
+/// sweep, at 10k and 100k boxes (f32, 3D, uniform in a cube, each box meeting about 3
+/// others). Run with
 /// `cargo test --release -p kollide --test bvh_dynamic -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn timings() {
-    use std::time::Instant;
+    use std::time::{Duration, Instant};
+    fn ms(d: Duration) -> String {
+        format!("{:.1}", d.as_secs_f64() * 1e3)
+    }
+    fn time<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+        let t = Instant::now();
+        let x = f();
+        (x, t.elapsed())
+    }
+    let self_pairs = |tree: &DynamicTree<Vec3>| {
+        let mut k = 0usize;
+        tree.visit_self_pairs(|_, _| {
+            k += 1;
+            true
+        });
+        k
+    };
+    println!("all times in ms");
+    for n in [10_000usize, 100_000] {
+        // 2D: sort-and-sweep against the tree for one all-pairs search.
+        let mut r = rng(98);
+        let s = 100.0 * (3.0 / n as f64).sqrt() / 2.0;
+        let boxes: Vec<Aabb<Vec2>> = (0..n)
+            .map(|_| {
+                let c: Vec2 = vec_in(&mut r, 0.0, 100.0);
+                let h: Vec2 = vec_in(&mut r, 0.25 * s, 0.75 * s);
+                Aabb::new(c - h, c + h)
+            })
+            .collect();
+        let (sweep, t_sweep) = time(|| all_pairs_sweep(&boxes));
+        let (tree, t_tree) = time(|| all_pairs_tree(&boxes).unwrap());
+        assert_eq!(sweep.len(), tree.len());
+        let (mut bp, t_bp) = time(|| BroadPhase::<Vec2>::try_from_boxes(0.0, &boxes).unwrap());
+        let (_, t_first) = time(|| bp.update());
+        assert_eq!(bp.pair_count(), sweep.len());
+        println!(
+            "2D n={n} ({} pairs): sweep all-pairs {} | tree build + all-pairs {} | broad phase try_from_boxes {} \
+             + first update {}",
+            sweep.len(),
+            ms(t_sweep),
+            ms(t_tree),
+            ms(t_bp),
+            ms(t_first)
+        );
+    }
     for n in [10_000usize, 100_000] {
         let mut r = rng(99);
         let world = 100.0f64;
-        // Boxes of side s meet about n (2s)^3 / world^3 others: aim for about 3.
+        // Boxes of side about s meet about n (2s)^3 / world^3 others: aim for about 3.
         let s = world * (3.0 / n as f64).cbrt() / 2.0;
         let boxes: Vec<Aabb<Vec3>> = (0..n)
             .map(|_| {
@@ -551,67 +659,108 @@ fn timings() {
                 Aabb::new(c - h, c + h)
             })
             .collect();
-        let t = Instant::now();
-        let sweep = all_pairs_sweep(&boxes);
-        let t_sweep = t.elapsed();
-        let t = Instant::now();
-        let tree_pairs = all_pairs_tree(&boxes).unwrap();
-        let t_tree_pairs = t.elapsed();
+        let (sweep, t_sweep) = time(|| all_pairs_sweep(&boxes));
+        let (tree_pairs, t_tree_pairs) = time(|| all_pairs_tree(&boxes).unwrap());
         assert_eq!(sweep.len(), tree_pairs.len());
-        let t = Instant::now();
-        let built = DynamicTree::try_from_boxes(0.0, &boxes).unwrap();
-        let t_build = t.elapsed();
-        let t = Instant::now();
-        let mut inc = DynamicTree::<Vec3>::new(0.1);
-        for (i, b) in boxes.iter().enumerate() {
-            inc.insert(*b, i as u64).unwrap();
-        }
-        let t_inc = t.elapsed();
-        let t = Instant::now();
-        let mut bp = BroadPhase::<Vec3>::new(0.1);
-        for b in &boxes {
-            bp.insert(*b).unwrap();
-        }
-        let t_bp_insert = t.elapsed();
-        let t = Instant::now();
-        bp.update();
-        let t_bp_first = t.elapsed();
-        // One frame: 10% of the bodies move by up to a fifth of their size.
-        let mut moved = boxes.clone();
-        let t_frame = {
-            let mut total = std::time::Duration::ZERO;
-            for _ in 0..5 {
-                let t = Instant::now();
-                for i in (0..n).step_by(10) {
-                    let d: Vec3 = vec_in(&mut r, -0.2 * s, 0.2 * s);
-                    moved[i] = Aabb::new(moved[i].min + d, moved[i].max + d);
-                    bp.set_aabb(ProxyId(i as u32), moved[i]).unwrap();
-                }
-                bp.update();
-                total += t.elapsed();
+        let (built, t_build) = time(|| DynamicTree::try_from_boxes(0.0, &boxes).unwrap());
+        let (_, t_built_pairs) = time(|| self_pairs(&built));
+        let (inc, t_inc) = time(|| {
+            let mut inc = DynamicTree::<Vec3>::new(0.0);
+            for (i, b) in boxes.iter().enumerate() {
+                inc.insert(*b, i as u64).unwrap();
             }
-            total / 5
-        };
-        let t = Instant::now();
-        let again = all_pairs_sweep(&moved);
-        let t_sweep_frame = t.elapsed();
-        assert_eq!(again.len(), bp.pair_count());
+            inc
+        });
+        let (_, t_inc_pairs) = time(|| self_pairs(&inc));
         println!(
-            "n={n}: pairs {} | sweep all-pairs {:?} | tree build {:?} (height {}, {} KiB), build+all-pairs {:?} | \
-             incremental insert {:?} (height {}) | broad phase insert {:?} + first update {:?} | \
-             frame of 10% moving: broad phase {:?}, sweep from scratch {:?}",
+            "n={n} ({} pairs): sweep all-pairs {} | tree top-down build {} (height {}, {} KiB) + pairs {} \
+             = {} | one-by-one insert {} (height {}) + pairs {}",
             sweep.len(),
-            t_sweep,
-            t_build,
+            ms(t_sweep),
+            ms(t_build),
             built.height(),
             built.memory_bytes() / 1024,
-            t_tree_pairs,
-            t_inc,
+            ms(t_built_pairs),
+            ms(t_tree_pairs),
+            ms(t_inc),
             inc.height(),
-            t_bp_insert,
-            t_bp_first,
-            t_frame,
-            t_sweep_frame,
+            ms(t_inc_pairs),
         );
+        let margin = 0.1 * s as f32;
+        let mut bp = BroadPhase::<Vec3>::new(margin);
+        let (ids, t_bp_insert) =
+            time(|| boxes.iter().map(|b| bp.insert(*b).unwrap()).collect::<Vec<ProxyId>>());
+        let (_, t_bp_first) = time(|| bp.update());
+        let first_height = bp.tree().height();
+        let (mut bulk, t_bulk) = time(|| BroadPhase::<Vec3>::try_from_boxes(margin, &boxes).unwrap());
+        let (_, t_bulk_first) = time(|| bulk.update());
+        assert_eq!(bulk.pair_count(), sweep.len());
+        // Frames: 10% of the bodies move by up to a tenth of their size.
+        let mut moved = boxes.clone();
+        let (mut t_set, mut t_update, mut changed) = (Duration::ZERO, Duration::ZERO, 0);
+        let frames = 5;
+        for _ in 0..frames {
+            let steps: Vec<(usize, Vec3)> =
+                (0..n).step_by(10).map(|i| (i, vec_in(&mut r, -0.1 * s, 0.1 * s))).collect();
+            let t = Instant::now();
+            for &(i, d) in &steps {
+                moved[i] = Aabb::new(moved[i].min + d, moved[i].max + d);
+                bp.set_aabb(ids[i], moved[i]).unwrap();
+            }
+            t_set += t.elapsed();
+            let (c, t) = time(|| bp.update());
+            t_update += t;
+            changed += c.added.len() + c.removed.len();
+        }
+        let (again, t_sweep_frame) = time(|| all_pairs_sweep(&moved));
+        assert_eq!(again.len(), bp.pair_count());
+        println!(
+            "n={n}: broad phase (margin {margin:.3}) insert {} + first update {} (tree height {}), or \
+             try_from_boxes {} + first update {} | frame of 10% moving: set_aabb {} + update {} ({} pair changes/frame) | sweep from scratch {}",
+            ms(t_bp_insert),
+            ms(t_bp_first),
+            first_height,
+            ms(t_bulk),
+            ms(t_bulk_first),
+            ms(t_set / frames),
+            ms(t_update / frames),
+            changed / frames as usize,
+            ms(t_sweep_frame),
+        );
+    }
+}
+
+/// The update's cost against the size of its move buffer (100k boxes, f32, 3D), to place
+/// the crossover of the parallel search (`--features rayon`). Run as `timings`.
+#[test]
+#[ignore]
+fn timings_update_by_moved_count() {
+    use std::time::Instant;
+    let n = 100_000usize;
+    let mut r = rng(7);
+    let s = 100.0 * (3.0 / n as f64).cbrt() / 2.0;
+    let mut boxes: Vec<Aabb<Vec3>> = (0..n)
+        .map(|_| {
+            let c: Vec3 = vec_in(&mut r, 0.0, 100.0);
+            let h: Vec3 = vec_in(&mut r, 0.25 * s, 0.75 * s);
+            Aabb::new(c - h, c + h)
+        })
+        .collect();
+    let mut bp = BroadPhase::<Vec3>::try_from_boxes(0.1 * s as f32, &boxes).unwrap();
+    bp.update();
+    for k in [64usize, 256, 1024, 4096, 16384] {
+        let mut best = f64::INFINITY;
+        for _ in 0..15 {
+            for i in (0..n).step_by(n / k).take(k) {
+                // Out of the fat box: every one of them is re-inserted and searched.
+                let d = Vec3::new(0.4, -0.4, 0.4) * s as f32 * if r.random_bool(0.5) { 1.0 } else { -1.0 };
+                boxes[i] = Aabb::new(boxes[i].min + d, boxes[i].max + d);
+                bp.set_aabb(ProxyId(i as u32), boxes[i]).unwrap();
+            }
+            let t = Instant::now();
+            bp.update();
+            best = best.min(t.elapsed().as_secs_f64() * 1e3);
+        }
+        println!("{k} moved of {n}: update {best:.3} ms");
     }
 }

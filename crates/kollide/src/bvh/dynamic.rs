@@ -399,7 +399,8 @@ impl<V: Vector> DynamicTree<V> {
 
     /// Gives a proxy its new box `aabb` (world frame), having moved by `displacement` since
     /// its last box. While `aabb` stays inside the fat box (and the fat box is not far too
-    /// big for it) nothing changes and `false` is returned; otherwise the proxy is
+    /// big for it: within the new fat box grown by four margins and the stretch) nothing
+    /// changes and `false` is returned; otherwise the proxy is
     /// re-inserted with the fat box `aabb` loosened by the margin and stretched twice
     /// `displacement` ahead (Box2D's prediction), and `true` is returned. The id is kept.
     ///
@@ -443,8 +444,9 @@ impl<V: Vector> DynamicTree<V> {
         let old = self.nodes[i].aabb;
         if old.contains(&aabb) {
             // Still inside; keep it unless the old box is far bigger than needed (a fast
-            // body that stopped).
-            let huge = fat.loosened(V::Real::from_f64(4.0) * self.margin);
+            // body that stopped): bigger than the new fat box grown by four margins and
+            // the stretch (so a body moving steadily keeps its box even with margin 0).
+            let huge = fat.loosened(V::Real::from_f64(4.0) * self.margin + d.abs_elem().max_component());
             if huge.contains(&old) {
                 return Ok(false);
             }

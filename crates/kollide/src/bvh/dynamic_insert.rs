@@ -13,8 +13,9 @@ use super::dynamic::{DynamicTree, Kind, Node, NULL};
 use super::dynamic_query::Stack;
 use crate::math::{Aabb, Real, Vector};
 
-/// Which sibling search inserts use (the descent was measured against the branch and bound:
-/// see the module docs of `bvh`).
+/// Which sibling search inserts use. Measured at 100k boxes (f32, 3D): the descent inserts
+/// 5x faster (66 against 330 ms) but its tree answers the all-pairs queries 6x slower (1330
+/// against 200 ms), and a broad-phase frame with 10% moving costs 54 against about 30 ms.
 const BRANCH_AND_BOUND: bool = true;
 
 impl<V: Vector> DynamicTree<V> {
@@ -100,8 +101,18 @@ impl<V: Vector> DynamicTree<V> {
             if n.kind == Kind::Internal {
                 let inherited = inherited + direct - n.aabb.surface_area();
                 if leaf_area + inherited < best_cost {
-                    stack.push((n.child1, inherited));
-                    stack.push((n.child2, inherited));
+                    // The child the leaf grows less is searched first: a good best cost
+                    // early prunes more.
+                    let (c1, c2) = (&self.nodes[n.child1 as usize].aabb, &self.nodes[n.child2 as usize].aabb);
+                    let g1 = c1.union(leaf_box).surface_area() - c1.surface_area();
+                    let g2 = c2.union(leaf_box).surface_area() - c2.surface_area();
+                    if g1 <= g2 {
+                        stack.push((n.child2, inherited));
+                        stack.push((n.child1, inherited));
+                    } else {
+                        stack.push((n.child1, inherited));
+                        stack.push((n.child2, inherited));
+                    }
                 }
             }
         }

@@ -87,20 +87,24 @@ impl<V: Vector> DynamicTree<V> {
         if self.root == NULL {
             return true;
         }
+        if !self.nodes[self.root as usize].aabb.intersects(aabb) {
+            return true;
+        }
+        // Nodes on the stack meet `aabb`: children are tested before they are pushed.
         let mut stack = Stack::<u32>::new();
         stack.push(self.root);
         while let Some(i) = stack.pop() {
             let n = &self.nodes[i as usize];
-            if !n.aabb.intersects(aabb) {
-                continue;
-            }
             if n.kind == Kind::Leaf {
                 if !f(ProxyId(i)) {
                     return false;
                 }
-            } else {
-                stack.push(n.child2);
-                stack.push(n.child1);
+                continue;
+            }
+            for c in [n.child2, n.child1] {
+                if self.nodes[c as usize].aabb.intersects(aabb) {
+                    stack.push(c);
+                }
             }
         }
         true
@@ -140,7 +144,7 @@ impl<V: Vector> DynamicTree<V> {
     /// `t * motion`, `t` in `[0, max_toi]`; world frame): the ray from its centre against
     /// fat boxes grown by its half extents, with the callback semantics of
     /// [`DynamicTree::cast_ray`]. Conservative: no proxy whose fat box the moving box meets
-    /// is skipped. `None` for non-finite input, as for rays.
+    /// is skipped. `None` for non-finite input (as for rays) or an inverted `aabb`.
     ///
     /// ```
     /// use kollide::bvh::DynamicTree;

@@ -1,5 +1,22 @@
 //! All overlapping pairs of a set of boxes in one go: sort-and-sweep, and the dynamic
 //! tree's equivalent (build top-down, then query each box).
+//!
+//! Which wins, measured (release, 2 cores, f32, boxes uniform in a square or cube, sized so
+//! each meets about 3 others; milliseconds, best of several runs on a noisy machine):
+//!
+//! | case                              | sweep | tree build + query each |
+//! |-----------------------------------|------:|------------------------:|
+//! | 2D, 10k boxes                     |   3.5 |   5.2                   |
+//! | 2D, 100k boxes                    |   122 |   181                   |
+//! | 3D, 10k boxes                     |    11 |   7.5                   |
+//! | 3D, 100k boxes                    |   420 |   140                   |
+//! | 3D, 100k, one frame of 10% moving |   430 (from scratch) | 15 (`BroadPhase`: set_aabb + update) |
+//!
+//! The sweep tests each box against every box overlapping it along the sweep axis: about
+//! `n^(1/2)` of them in 2D but `n^(2/3)` in 3D, which is why the tree wins in 3D. So
+//! [`BroadPhase`](super::BroadPhase) searches all pairs with the sweep in 2D when every
+//! proxy is in its move buffer (first update), and with the tree otherwise; a frame where
+//! some bodies move is always the incremental tree search.
 
 use super::dynamic::DynamicTree;
 use crate::math::{Aabb, Real, Vector};
@@ -11,7 +28,8 @@ use crate::math::{Aabb, Real, Vector};
 /// skipped. Pairs come sorted by the sweep order, not by index.
 ///
 /// O(n log n + k · s): fast when few boxes share a slice of the sweep axis; a long box
-/// along that axis is tested against all it spans.
+/// along that axis is tested against all it spans. Measured faster than
+/// [`all_pairs_tree`] in 2D (about 1.5x at 10k and 100k boxes), slower in 3D (3x at 100k).
 ///
 /// ```
 /// use kollide::bvh::all_pairs_sweep;
@@ -63,8 +81,8 @@ pub fn all_pairs_sweep<V: Vector>(boxes: &[Aabb<V>]) -> Vec<(u32, u32)> {
 }
 
 /// The same pairs as [`all_pairs_sweep`] (in another order), found by building a
-/// [`DynamicTree`] over the boxes top-down and querying it with each box. Boxes must be
-/// finite with `min <= max`; otherwise `None`.
+/// [`DynamicTree`] over the boxes top-down and querying it with each box: the faster of the
+/// two in 3D. Boxes must be finite with `min <= max`; otherwise `None`.
 ///
 /// ```
 /// use kollide::bvh::all_pairs_tree;
