@@ -63,8 +63,8 @@ impl<V: Vector> Bvh<V> {
                     }
                 }
             } else {
+                stack.push(n.first + 1);
                 stack.push(n.first);
-                stack.push(i + 1);
             }
         }
         true
@@ -91,8 +91,8 @@ impl<V: Vector> Bvh<V> {
                     }
                 }
             } else {
+                stack.push(n.first + 1);
                 stack.push(n.first);
-                stack.push(i + 1);
             }
         }
         true
@@ -169,7 +169,7 @@ impl<V: Vector> Bvh<V> {
                 }
                 continue;
             }
-            let (l, r) = (i + 1, n.first);
+            let (l, r) = (n.first, n.first + 1);
             let tl = enter(&self.nodes[l as usize], limit);
             let tr = enter(&self.nodes[r as usize], limit);
             match (tl, tr) {
@@ -231,7 +231,7 @@ impl<V: Vector> Bvh<V> {
                 }
                 continue;
             }
-            let (l, r) = (i + 1, n.first);
+            let (l, r) = (n.first, n.first + 1);
             let (bl, br) = (lower(&self.nodes[l as usize].aabb), lower(&self.nodes[r as usize].aabb));
             // NaN bounds prune nothing (`!at_least(x, limit)`).
             let (first, second) = if bl <= br { ((l, bl), (r, br)) } else { ((r, br), (l, bl)) };
@@ -286,13 +286,13 @@ impl<V: Vector> Bvh<V> {
                     }
                 }
                 // Descend the larger box first (the other stays whole).
-                (false, true) => stack.extend([(i + 1, j), (a.first, j)]),
-                (true, false) => stack.extend([(i, j + 1), (i, b.first)]),
+                (false, true) => stack.extend([(a.first, j), (a.first + 1, j)]),
+                (true, false) => stack.extend([(i, b.first), (i, b.first + 1)]),
                 (false, false) => {
                     if a.aabb.surface_area() >= b.aabb.surface_area() {
-                        stack.extend([(i + 1, j), (a.first, j)]);
+                        stack.extend([(a.first, j), (a.first + 1, j)]);
                     } else {
-                        stack.extend([(i, j + 1), (i, b.first)]);
+                        stack.extend([(i, b.first), (i, b.first + 1)]);
                     }
                 }
             }
@@ -323,7 +323,8 @@ impl<V: Vector> Bvh<V> {
                         }
                     }
                 } else {
-                    stack.extend([(i + 1, i + 1), (a.first, a.first), (i + 1, a.first)]);
+                    let (l, r) = (a.first, a.first + 1);
+                    stack.extend([(l, l), (r, r), (l, r)]);
                 }
                 continue;
             }
@@ -341,13 +342,13 @@ impl<V: Vector> Bvh<V> {
                         }
                     }
                 }
-                (false, true) => stack.extend([(i + 1, j), (a.first, j)]),
-                (true, false) => stack.extend([(i, j + 1), (i, b.first)]),
+                (false, true) => stack.extend([(a.first, j), (a.first + 1, j)]),
+                (true, false) => stack.extend([(i, b.first), (i, b.first + 1)]),
                 (false, false) => {
                     if a.aabb.surface_area() >= b.aabb.surface_area() {
-                        stack.extend([(i + 1, j), (a.first, j)]);
+                        stack.extend([(a.first, j), (a.first + 1, j)]);
                     } else {
-                        stack.extend([(i, j + 1), (i, b.first)]);
+                        stack.extend([(i, b.first), (i, b.first + 1)]);
                     }
                 }
             }

@@ -22,8 +22,8 @@ pub(super) const MAX_DEPTH_NODES: usize = MAX_DEPTH + 1;
 const PARALLEL_ITEMS: usize = 20_000;
 
 /// A node: its box, and either its items (`count > 0`: `items[first..first + count]`) or
-/// its children (`count == 0`: the left child is the next node, the right child is node
-/// `first`). Depth-first order: every child comes after its parent.
+/// its children (`count == 0`: nodes `first` and `first + 1`, side by side so that one
+/// cache line or two adjacent ones bring both boxes). Every child comes after its parent.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Node<V> {
     pub aabb: Aabb<V>,
@@ -222,8 +222,8 @@ impl<V: Vector> Bvh<V> {
             let n = self.nodes[i];
             best = best.max(depth[i]);
             if n.count == 0 {
-                depth[i + 1] = depth[i] + 1;
                 depth[n.first as usize] = depth[i] + 1;
+                depth[n.first as usize + 1] = depth[i] + 1;
             }
         }
         best as usize
@@ -250,7 +250,7 @@ impl<V: Vector> Bvh<V> {
                 let range = n.first as usize..(n.first + n.count) as usize;
                 self.item_boxes[range].iter().fold(Aabb::empty(), |b, x| b.union(x))
             } else {
-                self.nodes[i + 1].aabb.union(&self.nodes[n.first as usize].aabb)
+                self.nodes[n.first as usize].aabb.union(&self.nodes[n.first as usize + 1].aabb)
             };
             self.nodes[i].aabb = aabb;
         }
@@ -258,9 +258,8 @@ impl<V: Vector> Bvh<V> {
     }
 }
 
-/// Builds the subtree of `items` (whose first is at `offset` in the whole item list) at
-/// `depth`, returning its nodes with indices relative to its first node... made absolute by
-/// the caller through [`relocate`].
+/// Builds the subtree of `items` (the first of which is at `offset` in the whole item list)
+/// at `depth`: its root is node 0 of the result, child links relative to the result.
 fn build_range<V: Vector>(
     input: &Input<'_, V>,
     items: &mut [u32],
@@ -269,22 +268,24 @@ fn build_range<V: Vector>(
     parallel: bool,
 ) -> Vec<Node<V>> {
     let mut out = Vec::with_capacity(2 * items.len() / MAX_LEAF + 1);
-    build_into(input, items, offset, depth, parallel, &mut out);
+    out.push(Node { aabb: Aabb::empty(), first: 0, count: 0 });
+    build_node(input, items, offset, depth, parallel, &mut out, 0);
     out
 }
 
-/// Appends the subtree of `items` to `out` (node indices relative to `out`'s start).
-fn build_into<V: Vector>(
+/// Fills node `me` (already in `out`) with the subtree of `items`, appending its
+/// descendants to `out`.
+fn build_node<V: Vector>(
     input: &Input<'_, V>,
     items: &mut [u32],
     offset: usize,
     depth: usize,
     parallel: bool,
     out: &mut Vec<Node<V>>,
+    me: usize,
 ) {
     let aabb = items.iter().fold(Aabb::empty(), |b, &i| b.union(&input.boxes[i as usize]));
-    let me = out.len();
-    out.push(Node { aabb, first: offset as u32, count: items.len() as u32 });
+    out[me] = Node { aabb, first: offset as u32, count: items.len() as u32 };
     if items.len() <= 1 {
         return;
     }
@@ -292,36 +293,37 @@ fn build_into<V: Vector>(
         return; // a leaf: the heuristic found no split worth its cost
     };
     let (left, right) = items.split_at_mut(mid);
+    let l = out.len();
+    out[me].count = 0;
+    out[me].first = l as u32;
     #[cfg(feature = "rayon")]
     if parallel && left.len() + right.len() >= PARALLEL_ITEMS {
-        let (l, r) = rayon::join(
+        let (a, b) = rayon::join(
             || build_range(input, left, offset, depth + 1, true),
             || build_range(input, right, offset + mid, depth + 1, true),
         );
-        let base = out.len();
-        relocate(&l, base, out);
-        out[me].count = 0;
-        out[me].first = (base + l.len()) as u32;
-        relocate(&r, base + l.len(), out);
+        // The two roots side by side at `l`, then each subtree's other nodes.
+        let (base_a, base_b) = (l + 2, l + 2 + a.len() - 1);
+        let place = |k: usize, root: usize, base: usize| if k == 0 { root } else { base + k - 1 };
+        let moved = |n: &Node<V>, root: usize, base: usize| {
+            let mut n = *n;
+            if n.count == 0 {
+                n.first = place(n.first as usize, root, base) as u32;
+            }
+            n
+        };
+        out.push(moved(&a[0], l, base_a));
+        out.push(moved(&b[0], l + 1, base_b));
+        out.extend(a[1..].iter().map(|n| moved(n, l, base_a)));
+        out.extend(b[1..].iter().map(|n| moved(n, l + 1, base_b)));
         return;
     }
     let _ = parallel;
-    build_into(input, left, offset, depth + 1, parallel, out);
-    out[me].count = 0;
-    out[me].first = out.len() as u32;
-    build_into(input, right, offset + mid, depth + 1, parallel, out);
-}
-
-/// Appends nodes built with indices relative to their first, shifted to start at `base`.
-#[cfg(feature = "rayon")]
-fn relocate<V: Vector>(nodes: &[Node<V>], base: usize, out: &mut Vec<Node<V>>) {
-    out.extend(nodes.iter().map(|n| {
-        let mut n = *n;
-        if n.count == 0 {
-            n.first += base as u32;
-        }
-        n
-    }));
+    let placeholder = Node { aabb: Aabb::empty(), first: 0, count: 0 };
+    out.push(placeholder);
+    out.push(placeholder);
+    build_node(input, left, offset, depth + 1, parallel, out, l);
+    build_node(input, right, offset + mid, depth + 1, parallel, out, l + 1);
 }
 
 /// Partitions `items` for a split and returns the size of the left part, or `None` to make
@@ -377,10 +379,11 @@ fn split<V: Vector>(input: &Input<'_, V>, items: &mut [u32], aabb: &Aabb<V>, dep
     if !best.0.is_finite() {
         return if n > MAX_LEAF { by_count(items) } else { None };
     }
-    // A leaf costs one test per item; a split, one box test per child (taken as 1 against
-    // an item test's 1) plus its items weighted by the chance of entering each child.
+    // A leaf costs one test per item (its box, then the item when the box is met); a split
+    // costs a node visit (two child boxes, the stack: taken as 2) plus its items weighted by
+    // the chance of entering each child.
     let leaf_cost = V::Real::from_usize(n);
-    let split_cost = V::Real::ONE + best.0 / aabb.surface_area().max(V::Real::EPSILON);
+    let split_cost = V::Real::TWO + best.0 / aabb.surface_area().max(V::Real::EPSILON);
     if n <= MAX_LEAF && !above(leaf_cost, split_cost) {
         return None;
     }

@@ -126,8 +126,8 @@ impl<V: Vector> Bvh<V> {
                     seen[item as usize] += 1;
                 }
             } else {
-                let (l, r) = (i + 1, n.first as usize);
-                if r <= i || l >= self.nodes.len() || r >= self.nodes.len() {
+                let (l, r) = (n.first as usize, n.first as usize + 1);
+                if l <= i || r >= self.nodes.len() {
                     return Err(BvhInvariant::BadLink { node: i });
                 }
                 if !holds(&self.nodes[l].aabb) || !holds(&self.nodes[r].aabb) {

@@ -193,26 +193,22 @@ impl<V: Vector> Aabb<V> {
     }
 
     /// Where the ray `origin + t dir` is inside the box, as `(t_enter, t_exit)` clipped to
-    /// `[0, max_toi]`; `None` when it misses the box there. `inv_dir` is `1 / dir` per
-    /// component (infinite for a zero component). Touching counts.
+    /// `[0, max_toi]`; `None` when it misses the box there. `inv_dir` must come from
+    /// [`inverse_direction`] (which keeps every component finite). Touching counts.
     #[inline(always)]
     #[must_use]
     pub fn ray_interval(&self, origin: V, inv_dir: V, max_toi: V::Real) -> Option<(V::Real, V::Real)> {
+        // The slab test (Kay and Kajiya), without branches: `min`/`max` pick the near and
+        // far plane of each slab whatever the sign of the direction.
+        let a = (self.min - origin).mul_elem(inv_dir);
+        let b = (self.max - origin).mul_elem(inv_dir);
+        let near = a.min_elem(b);
+        let far = a.max_elem(b);
         let mut t0 = V::Real::ZERO;
         let mut t1 = max_toi;
         for i in 0..V::DIM {
-            if !inv_dir[i].is_finite() {
-                // The ray runs along this slab (a zero direction component): inside it
-                // for all t or for none.
-                if origin[i] < self.min[i] || origin[i] > self.max[i] {
-                    return None;
-                }
-                continue;
-            }
-            let a = (self.min[i] - origin[i]) * inv_dir[i];
-            let b = (self.max[i] - origin[i]) * inv_dir[i];
-            t0 = t0.max(a.min(b));
-            t1 = t1.min(a.max(b));
+            t0 = t0.max(near[i]);
+            t1 = t1.min(far[i]);
         }
         (t0 <= t1).then_some((t0, t1))
     }
@@ -233,13 +229,21 @@ impl<V: Vector> Aabb<V> {
     }
 }
 
-/// `1 / d` per component, with an infinity for a zero component: the `inv_dir` of
-/// [`Aabb::ray_interval`].
+/// `1 / d` per component: the `inv_dir` of [`Aabb::ray_interval`]. A zero component is
+/// taken as `±1e-30` so its inverse is huge but finite: the slab test then needs no special
+/// case (an infinity times the zero gap of an origin lying on the slab's face would be NaN),
+/// and a ray along a slab is inside it exactly when its origin is (up to a gap of 1e-30 of
+/// the coordinates' unit).
 #[inline]
 #[must_use]
 pub fn inverse_direction<V: Vector>(d: V) -> V {
     let a = d.to_f64_array();
-    V::from_f64_array([1.0 / a[0], 1.0 / a[1], 1.0 / a[2]])
+    let inv = |x: f64| {
+        let x = if x == 0.0 { 1e-30f64.copysign(x) } else { x };
+        // Subnormal components too: an `f32` inverse must stay finite.
+        (1.0 / x).clamp(-1e30, 1e30)
+    };
+    V::from_f64_array([inv(a[0]), inv(a[1]), inv(a[2])])
 }
 
 #[cfg(test)]

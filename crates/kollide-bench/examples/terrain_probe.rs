@@ -1,0 +1,79 @@
+//! A quick side-by-side of first-hit rays on a 256x256 terrain mesh, kollide against parry
+//! (a probe for profiling; the bench's terrain rows are the measurement of record).
+
+use glam::Vec3;
+use kollide::composite::{composite_ray_cast, TriMesh};
+use kollide::math::Pose3;
+use kollide::query::cast::Ray;
+use parry3d::query::{Ray as PRay, RayCast};
+use std::hint::black_box;
+use std::time::Instant;
+
+fn main() {
+    let n = 256usize;
+    let h = |x: f32, z: f32| (x * 0.05).sin() * 4.0 + (z * 0.07).cos() * 3.0 + ((x + z) * 0.3).sin() * 0.5;
+    let mut v = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            let (x, z) = (c as f32 - 128.0, r as f32 - 128.0);
+            v.push(Vec3::new(x, h(x, z), z));
+        }
+    }
+    let id = |r: usize, c: usize| (r * n + c) as u32;
+    let mut t = Vec::new();
+    for r in 0..n - 1 {
+        for c in 0..n - 1 {
+            t.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
+            t.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
+        }
+    }
+    let start = Instant::now();
+    let mesh = TriMesh::new(v.clone(), t.clone());
+    let kb = start.elapsed();
+    let start = Instant::now();
+    let pmesh = parry3d::shape::TriMesh::new(v, t).unwrap();
+    let pb = start.elapsed();
+    println!("build kollide {:.1} ms, parry {:.1} ms", kb.as_secs_f64() * 1e3, pb.as_secs_f64() * 1e3);
+    let mut rays = Vec::new();
+    let mut s = 12345u64;
+    let mut rnd = || {
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((s >> 33) as f32) / (1u64 << 31) as f32
+    };
+    for i in 0..100_000 {
+        let o = Vec3::new(rnd() * 250.0 - 125.0, 20.0 + rnd() * 20.0, rnd() * 250.0 - 125.0);
+        let target = Vec3::new(rnd() * 250.0 - 125.0, 0.0, rnd() * 250.0 - 125.0);
+        let d = if i % 2 == 0 { Vec3::new(rnd() - 0.5, -1.0, rnd() - 0.5) } else { (target - o).normalize() };
+        rays.push((o, d));
+    }
+    let kr: Vec<Ray<Vec3>> = rays.iter().map(|&(o, d)| Ray::new(o, d)).collect();
+    let pr: Vec<PRay> = rays.iter().map(|&(o, d)| PRay::new(o, d)).collect();
+    // Agreement first.
+    let mut bad = 0;
+    for (a, b) in kr.iter().zip(&pr) {
+        let x = composite_ray_cast(&mesh, &Pose3::IDENTITY, a, 1000.0).map(|h| match h.value {
+            kollide::query::cast::RayOutcome::Hit(h) => h.toi,
+            _ => 0.0,
+        });
+        let y = pmesh.cast_ray(&parry3d::math::Pose::IDENTITY, b, 1000.0, true);
+        match (x, y) {
+            (Some(x), Some(y)) if (x - y).abs() <= 1e-3 * (1.0 + y) => {}
+            (None, None) => {}
+            _ => bad += 1,
+        }
+    }
+    println!("disagreements: {bad}");
+    for _ in 0..3 {
+        let t0 = Instant::now();
+        for r in &kr {
+            black_box(composite_ray_cast(&mesh, &Pose3::IDENTITY, black_box(r), 1000.0));
+        }
+        let k = t0.elapsed().as_secs_f64() * 1e9 / kr.len() as f64;
+        let t0 = Instant::now();
+        for r in &pr {
+            black_box(pmesh.cast_ray(&parry3d::math::Pose::IDENTITY, black_box(r), 1000.0, true));
+        }
+        let p = t0.elapsed().as_secs_f64() * 1e9 / pr.len() as f64;
+        println!("kollide {k:.0} ns/ray, parry {p:.0} ns/ray, ratio {:.2}", p / k);
+    }
+}
