@@ -327,53 +327,58 @@ fn build_node<V: Vector>(
 }
 
 /// Partitions `items` for a split and returns the size of the left part, or `None` to make
-/// a leaf. Binned SAH along the widest axis of the centroids; by count when the centroids
-/// coincide or the tree is already deep.
+/// a leaf. Binned SAH on every axis where the centroids spread (the best cut of all); by
+/// count along the widest axis when the centroids coincide or the tree is already deep.
 fn split<V: Vector>(input: &Input<'_, V>, items: &mut [u32], aabb: &Aabb<V>, depth: usize) -> Option<usize> {
     let n = items.len();
     let bounds = Aabb::from_points(items.iter().map(|&i| input.centroids[i as usize]));
     let extent = bounds.extents();
-    let axis = (1..V::DIM).fold(0, |a, i| if extent[i] > extent[a] { i } else { a });
-    let (lo, span) = (bounds.min[axis], extent[axis]);
+    let widest = (1..V::DIM).fold(0, |a, i| if extent[i] > extent[a] { i } else { a });
     let by_count = |items: &mut [u32]| {
         let mid = n / 2;
         items.select_nth_unstable_by(mid, |&a, &b| {
-            let (x, y) = (input.centroids[a as usize][axis], input.centroids[b as usize][axis]);
+            let (x, y) = (input.centroids[a as usize][widest], input.centroids[b as usize][widest]);
             x.partial_cmp(&y).unwrap_or(core::cmp::Ordering::Equal)
         });
         Some(mid)
     };
-    if !above(span, V::Real::ZERO) || depth >= SAH_DEPTH {
+    if !above(extent[widest], V::Real::ZERO) || depth >= SAH_DEPTH {
         return if n > MAX_LEAF { by_count(items) } else { None };
     }
-    let scale = V::Real::from_usize(BINS) / span;
-    let bin_of = |i: u32| {
-        let b = ((input.centroids[i as usize][axis] - lo) * scale).to_f64() as usize;
+    let bin_of = |i: u32, axis: usize| {
+        let scale = V::Real::from_usize(BINS) / extent[axis];
+        let b = ((input.centroids[i as usize][axis] - bounds.min[axis]) * scale).to_f64() as usize;
         b.min(BINS - 1)
     };
-    let mut bins = [(Aabb::<V>::empty(), 0usize); BINS];
-    for &i in items.iter() {
-        let b = bin_of(i);
-        bins[b].0 = bins[b].0.union(&input.boxes[i as usize]);
-        bins[b].1 += 1;
-    }
-    // Sweep from the right for the right sides' areas and counts, then from the left.
-    let mut right_area = [V::Real::ZERO; BINS];
-    let mut acc = (Aabb::<V>::empty(), 0usize);
-    for b in (1..BINS).rev() {
-        acc = (acc.0.union(&bins[b].0), acc.1 + bins[b].1);
-        right_area[b] = acc.0.surface_area() * V::Real::from_usize(acc.1);
-    }
-    let mut best = (V::Real::INFINITY, 0usize);
-    let mut left = (Aabb::<V>::empty(), 0usize);
-    for b in 0..BINS - 1 {
-        left = (left.0.union(&bins[b].0), left.1 + bins[b].1);
-        if left.1 == 0 || left.1 == n {
+    // (cost, axis, last bin of the left side)
+    let mut best = (V::Real::INFINITY, widest, 0usize);
+    for axis in 0..V::DIM {
+        if !above(extent[axis], V::Real::ZERO) {
             continue;
         }
-        let cost = left.0.surface_area() * V::Real::from_usize(left.1) + right_area[b + 1];
-        if cost < best.0 {
-            best = (cost, b);
+        let mut bins = [(Aabb::<V>::empty(), 0usize); BINS];
+        for &i in items.iter() {
+            let b = bin_of(i, axis);
+            bins[b].0 = bins[b].0.union(&input.boxes[i as usize]);
+            bins[b].1 += 1;
+        }
+        // Sweep from the right for the right sides' areas and counts, then from the left.
+        let mut right_area = [V::Real::ZERO; BINS];
+        let mut acc = (Aabb::<V>::empty(), 0usize);
+        for b in (1..BINS).rev() {
+            acc = (acc.0.union(&bins[b].0), acc.1 + bins[b].1);
+            right_area[b] = acc.0.surface_area() * V::Real::from_usize(acc.1);
+        }
+        let mut left = (Aabb::<V>::empty(), 0usize);
+        for b in 0..BINS - 1 {
+            left = (left.0.union(&bins[b].0), left.1 + bins[b].1);
+            if left.1 == 0 || left.1 == n {
+                continue;
+            }
+            let cost = left.0.surface_area() * V::Real::from_usize(left.1) + right_area[b + 1];
+            if cost < best.0 {
+                best = (cost, axis, b);
+            }
         }
     }
     if !best.0.is_finite() {
@@ -387,10 +392,10 @@ fn split<V: Vector>(input: &Input<'_, V>, items: &mut [u32], aabb: &Aabb<V>, dep
     if n <= MAX_LEAF && !above(leaf_cost, split_cost) {
         return None;
     }
-    let cut = best.1;
+    let (_, axis, cut) = best;
     let mut mid = 0;
     for k in 0..n {
-        if bin_of(items[k]) <= cut {
+        if bin_of(items[k], axis) <= cut {
             items.swap(k, mid);
             mid += 1;
         }
