@@ -240,6 +240,7 @@ fn part_of(s: &Shape3<DVec3>, pose: &DPose3, i: u32) -> (Shape3<DVec3>, DPose3) 
             let (p, part) = &c.parts()[i as usize];
             (Shape3::Convex(part.clone()), pose.compose(p))
         }
+        Shape3::HeightField(h) => (Shape3::from(h.triangle(i)), *pose),
         Shape3::Convex(_) => unreachable!("a convex shape has no parts"),
     }
 }

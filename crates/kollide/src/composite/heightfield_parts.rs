@@ -119,15 +119,68 @@ impl<V: Vector3> Composite<V> for HeightField<V> {
         let t = self.triangle(i);
         let corners = [t.a, t.b, t.c];
         let (cells_r, cells_c) = (self.rows() as u32 - 1, self.cols() as u32 - 1);
-        internal_edges::corrected_normal(&corners, point, normal, |k| {
-            let j = grid_neighbour(i, k, cells_r, cells_c)?;
-            let o = self.triangle(j);
-            let other = [o.a, o.b, o.c];
-            let n = internal_edges::face_normal(&other)?;
-            let (a, b) = (corners[k], corners[(k + 1) % 3]);
-            let apex = other.into_iter().find(|&p| p != a && p != b)?;
-            Some(Neighbour { normal: n, apex })
-        })
+        internal_edges::corrected_normal(
+            &corners,
+            point,
+            normal,
+            |k| {
+                let j = grid_neighbour(i, k, cells_r, cells_c)?;
+                let o = self.triangle(j);
+                let other = [o.a, o.b, o.c];
+                let n = internal_edges::face_normal(&other)?;
+                let (a, b) = (corners[k], corners[(k + 1) % 3]);
+                let apex = other.into_iter().find(|&p| p != a && p != b)?;
+                Some(Neighbour { normal: n, apex })
+            },
+            |k| self.is_surface_corner(i, k),
+        )
+    }
+}
+
+impl<V: Vector3> HeightField<V> {
+    /// Whether corner `k` of triangle `i` is a real corner of the surface: on the grid's
+    /// boundary, or where one of the six edges meeting there is a crease.
+    fn is_surface_corner(&self, i: u32, k: usize) -> bool {
+        let t = self.triangle(i);
+        let p = [t.a, t.b, t.c][k];
+        let (cells_r, cells_c) = (self.rows() as u32 - 1, self.cols() as u32 - 1);
+        let (r, c) = self.cell_of_triangle(i);
+        // The sample at corner k, by the corner order of the numbering.
+        let (dr, dc) = match (i % 2, k) {
+            (_, 0) => (0, 0),
+            (0, 1) => (1, 0),
+            (0, _) | (1, 1) => (1, 1),
+            _ => (0, 1),
+        };
+        let (sr, sc) = (r + dr, c + dc);
+        if sr == 0 || sc == 0 || sr + 1 == self.rows() || sc + 1 == self.cols() {
+            return true;
+        }
+        // The triangles of the (up to) four cells around the sample, and their edges at it.
+        for (cr, cc) in [(sr - 1, sc - 1), (sr - 1, sc), (sr, sc - 1), (sr, sc)] {
+            for tri in
+                [2 * (cr * (cells_c as usize) + cc) as u32, 2 * (cr * (cells_c as usize) + cc) as u32 + 1]
+            {
+                let t = self.triangle(tri);
+                let corners = [t.a, t.b, t.c];
+                let Some(n) = internal_edges::face_normal(&corners) else {
+                    return true;
+                };
+                for e in 0..3 {
+                    if corners[e] != p && corners[(e + 1) % 3] != p {
+                        continue;
+                    }
+                    let other = grid_neighbour(tri, e, cells_r, cells_c).and_then(|j| {
+                        let o = self.triangle(j);
+                        internal_edges::face_normal(&[o.a, o.b, o.c])
+                    });
+                    if internal_edges::edge_is_active(n, other) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 }
 

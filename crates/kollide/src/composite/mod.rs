@@ -17,6 +17,12 @@ mod cast;
 mod compound;
 mod concave_polygon2d;
 mod concave_queries2d;
+mod heightfield2d;
+mod heightfield3d;
+mod heightfield_error;
+mod heightfield_parts;
+#[cfg(feature = "png")]
+mod heightfield_png;
 mod internal_edges;
 mod pair;
 mod polyline2d;
@@ -28,6 +34,9 @@ pub use cast::{composite_ray_cast, composite_ray_hits, composite_shape_cast};
 pub use compound::{Compound, CompoundError};
 pub use concave_polygon2d::ConcavePolygon;
 pub use concave_queries2d::{compound_contact, compound_distance, compound_intersects, compound_manifold};
+pub use heightfield2d::HeightField2d;
+pub use heightfield3d::HeightField;
+pub use heightfield_error::HeightFieldError;
 pub use pair::{
     composite_pair_cast, composite_pair_contact, composite_pair_distance, composite_pair_intersects,
     composite_pair_manifold, OnParts,

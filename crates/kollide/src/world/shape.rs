@@ -13,7 +13,7 @@
 use crate::composite::{
     composite_contact, composite_distance, composite_intersects, composite_manifold, composite_pair_cast,
     composite_pair_contact, composite_pair_distance, composite_pair_intersects, composite_pair_manifold,
-    composite_ray_cast, composite_shape_cast, Compound, Polyline, TriMesh,
+    composite_ray_cast, composite_shape_cast, Compound, HeightField, HeightField2d, Polyline, TriMesh,
 };
 use crate::math::{Aabb, Pose, Vector, Vector2, Vector3};
 use crate::query::cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Ray, RayOutcome};
@@ -108,6 +108,8 @@ pub enum Shape3<V: Vector3> {
     Convex(Convex3<V>),
     /// A triangle mesh.
     TriMesh(Arc<TriMesh<V>>),
+    /// A heightfield terrain.
+    HeightField(Arc<HeightField<V>>),
     /// Convex parts with their own poses.
     Compound(Arc<Compound<V, Convex3<V>>>),
 }
@@ -120,6 +122,8 @@ pub enum Shape2<V: Vector2> {
     Convex(Convex2<V>),
     /// A polyline.
     Polyline(Arc<Polyline<V>>),
+    /// A heightfield line (terrain in 2D).
+    HeightField(Arc<HeightField2d<V>>),
     /// Convex parts with their own poses.
     Compound(Arc<Compound<V, Convex2<V>>>),
 }
@@ -272,8 +276,8 @@ macro_rules! impl_runtime_shape {
     };
 }
 
-impl_runtime_shape!(Shape3, Vector3, [TriMesh, Compound]);
-impl_runtime_shape!(Shape2, Vector2, [Polyline, Compound]);
+impl_runtime_shape!(Shape3, Vector3, [TriMesh, HeightField, Compound]);
+impl_runtime_shape!(Shape2, Vector2, [Polyline, HeightField, Compound]);
 
 /// `From` a concrete convex shape into the run-time enums.
 macro_rules! from_convex {
@@ -305,5 +309,17 @@ impl<V: Vector3> From<TriMesh<V>> for Shape3<V> {
 impl<V: Vector2> From<Polyline<V>> for Shape2<V> {
     fn from(p: Polyline<V>) -> Self {
         Self::Polyline(Arc::new(p))
+    }
+}
+
+impl<V: Vector3> From<HeightField<V>> for Shape3<V> {
+    fn from(h: HeightField<V>) -> Self {
+        Self::HeightField(Arc::new(h))
+    }
+}
+
+impl<V: Vector2> From<HeightField2d<V>> for Shape2<V> {
+    fn from(h: HeightField2d<V>) -> Self {
+        Self::HeightField(Arc::new(h))
     }
 }
