@@ -146,17 +146,21 @@ impl<V: Vector> Bvh<V> {
         let enter = |n: &Node<V>, limit: V::Real| enter_box(&n.aabb, limit);
         let mut best: Option<(u32, V::Real)> = None;
         let mut limit = max_toi;
-        let mut stack = Stack::new((0u32, V::Real::ZERO));
-        if let Some(t) = enter(&self.nodes[0], limit) {
-            stack.push((0, t));
+        // Each entry carries what the walk needs of its node (`first`, `count`) and when the
+        // ray enters it, so a popped node is not read again: only its children's boxes,
+        // which sit side by side.
+        let mut stack = Stack::new((0u32, 0u32, V::Real::ZERO));
+        let root = &self.nodes[0];
+        if let Some(t) = enter(root, limit) {
+            stack.push((root.first, root.count, t));
         }
-        while let Some((i, t)) = stack.pop() {
+        while let Some((first, count, t)) = stack.pop() {
             if t > limit {
                 continue;
             }
-            let n = &self.nodes[i as usize];
-            if n.count > 0 {
-                for (item, b) in self.leaf(n) {
+            if count > 0 {
+                let range = first as usize..(first + count) as usize;
+                for (&item, b) in self.items[range.clone()].iter().zip(&self.item_boxes[range]) {
                     if enter_box(b, limit).is_none() {
                         continue;
                     }
@@ -169,22 +173,22 @@ impl<V: Vector> Bvh<V> {
                 }
                 continue;
             }
-            let (l, r) = (n.first, n.first + 1);
-            let tl = enter(&self.nodes[l as usize], limit);
-            let tr = enter(&self.nodes[r as usize], limit);
+            let (l, r) = (&self.nodes[first as usize], &self.nodes[first as usize + 1]);
+            let tl = enter(l, limit);
+            let tr = enter(r, limit);
             match (tl, tr) {
                 (Some(a), Some(b)) => {
                     // The nearer child on top.
                     if a <= b {
-                        stack.push((r, b));
-                        stack.push((l, a));
+                        stack.push((r.first, r.count, b));
+                        stack.push((l.first, l.count, a));
                     } else {
-                        stack.push((l, a));
-                        stack.push((r, b));
+                        stack.push((l.first, l.count, a));
+                        stack.push((r.first, r.count, b));
                     }
                 }
-                (Some(a), None) => stack.push((l, a)),
-                (None, Some(b)) => stack.push((r, b)),
+                (Some(a), None) => stack.push((l.first, l.count, a)),
+                (None, Some(b)) => stack.push((r.first, r.count, b)),
                 (None, None) => {}
             }
         }
