@@ -65,12 +65,16 @@ fn main() {
     println!("disagreements: {bad}");
     // The same samples as heightfields.
     let heights: Vec<f32> = (0..n * n).map(|k| h((k % n) as f32 - 128.0, (k / n) as f32 - 128.0)).collect();
-    let field = kollide::composite::HeightField::try_from_grid(n, n, heights.clone(), Vec3::new(255.0, 1.0, 255.0)).unwrap();
+    let field =
+        kollide::composite::HeightField::try_from_grid(n, n, heights.clone(), Vec3::new(255.0, 1.0, 255.0))
+            .unwrap();
     // parry's array is column-major, and its cells are split along the other diagonal
     // unless marked zigzag: both set so that the surfaces are the same.
     let column_major: Vec<f32> = (0..n * n).map(|k| heights[(k % n) * n + k / n]).collect();
-    let mut pfield =
-        parry3d::shape::HeightField::new(parry3d::utils::Array2::new(n, n, column_major), Vec3::new(255.0, 1.0, 255.0));
+    let mut pfield = parry3d::shape::HeightField::new(
+        parry3d::utils::Array2::new(n, n, column_major),
+        Vec3::new(255.0, 1.0, 255.0),
+    );
     for i in 0..n - 1 {
         for j in 0..n - 1 {
             pfield.set_cell_status(i, j, parry3d::shape::HeightFieldCellStatus::ZIGZAG_SUBDIVISION);

@@ -1,5 +1,6 @@
-//! Times first-hit rays against a 256x256 terrain mesh (release: `cargo run --release -p
-//! kollide --example terrain_rays`).
+//! Times first-hit rays against a terrain mesh of 256x256 samples, or of `N x N` with
+//! `cargo run --release -p kollide --example terrain_rays -- N` (708 gives a million
+//! triangles); prints the build time and memory too.
 
 use kollide::composite::{composite_ray_cast, TriMesh};
 use kollide::math::{Pose3, Vec3};
@@ -7,12 +8,13 @@ use kollide::query::cast::Ray;
 use std::time::Instant;
 
 fn main() {
-    let n = 256usize;
+    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(256);
+    let half = n as f32 / 2.0;
     let h = |x: f32, z: f32| (x * 0.05).sin() * 4.0 + (z * 0.07).cos() * 3.0 + ((x + z) * 0.3).sin() * 0.5;
     let mut v = Vec::new();
     for r in 0..n {
         for c in 0..n {
-            let (x, z) = (c as f32 - 128.0, r as f32 - 128.0);
+            let (x, z) = (c as f32 - half, r as f32 - half);
             v.push(Vec3::new(x, h(x, z), z));
         }
     }
@@ -41,8 +43,12 @@ fn main() {
         ((s >> 33) as f32) / (1u64 << 31) as f32
     };
     for i in 0..100_000 {
-        let o = Vec3::new(rnd() * 250.0 - 125.0, 20.0 + rnd() * 20.0, rnd() * 250.0 - 125.0);
-        let target = Vec3::new(rnd() * 250.0 - 125.0, 0.0, rnd() * 250.0 - 125.0);
+        let o = Vec3::new(
+            (rnd() - 0.5) * (n as f32 - 6.0),
+            20.0 + rnd() * 20.0,
+            (rnd() - 0.5) * (n as f32 - 6.0),
+        );
+        let target = Vec3::new((rnd() - 0.5) * (n as f32 - 6.0), 0.0, (rnd() - 0.5) * (n as f32 - 6.0));
         let d = if i % 2 == 0 { Vec3::new(rnd() - 0.5, -1.0, rnd() - 0.5) } else { (target - o).normalize() };
         rays.push(Ray::new(o, d));
     }

@@ -157,6 +157,16 @@ impl<V: Vector> Bvh<V> {
         Ok(Self::build(boxes, true))
     }
 
+    /// [`try_new_par`](Self::try_new_par) with the `rayon` feature, [`try_new`](Self::try_new)
+    /// without: what the composites build with.
+    ///
+    /// # Errors
+    /// As [`try_new`](Self::try_new).
+    pub fn try_new_best(boxes: &[Aabb<V>]) -> Result<Self, BvhError> {
+        check(boxes)?;
+        Ok(Self::build(boxes, cfg!(feature = "rayon")))
+    }
+
     /// The tree over `boxes`.
     ///
     /// # Panics

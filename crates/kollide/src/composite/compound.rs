@@ -95,7 +95,7 @@ impl<V: Vector, S: Support<V>> Compound<V, S> {
             }
             boxes.push(b);
         }
-        let bvh = Bvh::try_new(&boxes).map_err(|_| CompoundError::TooLarge { count: parts.len() })?;
+        let bvh = Bvh::try_new_best(&boxes).map_err(|_| CompoundError::TooLarge { count: parts.len() })?;
         Ok(Self { parts, bvh })
     }
 

@@ -86,7 +86,7 @@ impl<V: Vector2> Polyline<V> {
             return Err(PolylineError::NonFiniteVertex { index });
         }
         let boxes: Vec<Aabb<V>> = vertices.windows(2).map(|w| Aabb::from_points([w[0], w[1]])).collect();
-        let bvh = Bvh::try_new(&boxes).map_err(|_| PolylineError::TooLarge { count: vertices.len() })?;
+        let bvh = Bvh::try_new_best(&boxes).map_err(|_| PolylineError::TooLarge { count: vertices.len() })?;
         let closed = vertices.len() > 3 && vertices.first() == vertices.last();
         Ok(Self { vertices, closed, bvh })
     }

@@ -139,7 +139,7 @@ impl<V: Vector3> TriMesh<V> {
             }
         }
         let boxes: Vec<Aabb<V>> = indices.iter().map(|t| triangle_box(&vertices, t)).collect();
-        let bvh = Bvh::try_new(&boxes).map_err(|e| match e {
+        let bvh = Bvh::try_new_best(&boxes).map_err(|e| match e {
             // Finite vertices make finite boxes, and the counts were checked above.
             BvhError::TooManyItems { count } => TriMeshError::TooLarge { what: "indices", count },
             _ => TriMeshError::NonFiniteVertex { index: 0 },
