@@ -9,6 +9,12 @@
 //! For things in motion, [`query::cast`] answers *when* they first touch: rays, linear and
 //! rotating shape casts, and the swept sphere or ellipsoid against a triangle soup.
 //!
+//! Worlds: [`bvh`] holds the bounding volume hierarchies (a static one under meshes, a
+//! dynamic tree and broad phase for moving bodies), [`composite`] the non-convex shapes
+//! made of convex parts (triangle meshes, heightfield terrain, compounds, polylines) that
+//! answer every query through their parts, and [`world`] the run-time shape enums and a
+//! [`world::World`] of bodies.
+//!
 //! ```
 //! use kollide::prelude::*;
 //!
@@ -36,6 +42,10 @@ pub mod world;
 
 /// The common imports: shapes, poses, queries.
 pub mod prelude {
+    pub use crate::composite::{
+        composite_contact, composite_distance, composite_intersects, composite_manifold, composite_ray_cast,
+        composite_shape_cast, composite_sweep_sphere, Compound, HeightField, Polyline, TriMesh,
+    };
     pub use crate::math::{DPose2, DPose3, DVec2, DVec3, Pose, Pose2, Pose3, Quat, Rot2, Vec2, Vec3};
     pub use crate::query::cast::{
         ray_cast, shape_cast, sweep_ellipsoid, sweep_sphere, BackFaces, CastInput, CastOutput, CastStatus,
@@ -46,9 +56,10 @@ pub mod prelude {
         DistanceOutput, GjkStatus, Manifold, SimplexCache,
     };
     pub use crate::shape::{
-        Ball, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Segment,
-        Support, Triangle,
+        Ball, Capsule, Cone, Convex2, Convex3, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid,
+        Rounded, Segment, Support, Triangle,
     };
+    pub use crate::world::{Shape2, Shape3, World};
 }
 
 /// The README's Rust example, compiled and run as a doctest so it cannot drift.
