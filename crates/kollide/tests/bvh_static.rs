@@ -243,3 +243,23 @@ fn million_boxes_build_time_and_memory() {
     }
     assert_eq!(bvh.validate(&bs), Ok(()));
 }
+
+#[test]
+fn a_large_tree_built_on_all_cores_is_valid_and_exact() {
+    // Big enough for the parallel build (with the rayon feature) to split its top levels.
+    let mut rng = rng(1106);
+    let bs: Vec<Aabb<Vec3>> = (0..60_000).map(|_| Aabb::from_ball(v::<Vec3>(&mut rng, -100.0, 100.0), 0.8)).collect();
+    let bvh = Bvh::try_new_best(&bs).unwrap();
+    assert_eq!(bvh.validate(&bs), Ok(()));
+    for _ in 0..50 {
+        let q = Aabb::from_ball(v::<Vec3>(&mut rng, -100.0, 100.0), 3.0);
+        let mut got = Vec::new();
+        bvh.visit_overlaps(&q, |i| {
+            got.push(i);
+            true
+        });
+        got.sort();
+        let want: Vec<u32> = (0..bs.len() as u32).filter(|&i| bs[i as usize].intersects(&q)).collect();
+        assert_eq!(got, want);
+    }
+}
