@@ -248,7 +248,8 @@ fn million_boxes_build_time_and_memory() {
 fn a_large_tree_built_on_all_cores_is_valid_and_exact() {
     // Big enough for the parallel build (with the rayon feature) to split its top levels.
     let mut rng = rng(1106);
-    let bs: Vec<Aabb<Vec3>> = (0..60_000).map(|_| Aabb::from_ball(v::<Vec3>(&mut rng, -100.0, 100.0), 0.8)).collect();
+    let bs: Vec<Aabb<Vec3>> =
+        (0..60_000).map(|_| Aabb::from_ball(v::<Vec3>(&mut rng, -100.0, 100.0), 0.8)).collect();
     let bvh = Bvh::try_new_best(&bs).unwrap();
     assert_eq!(bvh.validate(&bs), Ok(()));
     for _ in 0..50 {

@@ -370,3 +370,53 @@ fn linear_box_cast_matches_the_least_time_over_triangles() {
     }
     assert_mixed(hits, total, "box casts against meshes");
 }
+
+#[test]
+fn bad_composites_are_refused_naming_the_value() {
+    use kollide::composite::{Compound, CompoundError, Polyline, PolylineError, TriMeshError};
+    use kollide::math::DVec2;
+    use kollide::shape::Convex3;
+    let v = vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+    assert_eq!(
+        TriMesh::<DVec3>::try_new(vec![], vec![[0, 1, 2]]).unwrap_err(),
+        TriMeshError::Empty { what: "vertices" }
+    );
+    assert_eq!(TriMesh::try_new(v.clone(), vec![]).unwrap_err(), TriMeshError::Empty { what: "indices" });
+    let e = TriMesh::try_new(v.clone(), vec![[0, 1, 2], [0, 3, 1]]).unwrap_err();
+    assert_eq!(e, TriMeshError::IndexOutOfRange { triangle: 1, corner: 1, index: 3, vertex_count: 3 });
+    assert_eq!(e.to_string(), "indices[1][1] = 3 is out of range: there are 3 vertices");
+    let mut bad = v.clone();
+    bad[2].z = f64::INFINITY;
+    assert_eq!(
+        TriMesh::try_new(bad, vec![[0, 1, 2]]).unwrap_err(),
+        TriMeshError::NonFiniteVertex { index: 2 }
+    );
+    // Degenerate triangles are kept (and answered through their edges).
+    let flat = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::X * 2.0], vec![[0, 1, 2], [0, 0, 1]]);
+    assert_eq!(flat.triangle_count(), 2);
+    let d = composite_distance(
+        &flat,
+        &DPose3::IDENTITY,
+        &Ball::new(0.5),
+        &DPose3::from_translation(DVec3::new(1.0, 2.0, 0.0)),
+    );
+    assert!((d.value.distance - 1.5).abs() < 1e-12);
+    let mut mesh = TriMesh::new(v.clone(), vec![[0, 1, 2]]);
+    assert_eq!(
+        mesh.set_vertices(vec![DVec3::ZERO]).unwrap_err(),
+        TriMeshError::VertexCountChanged { expected: 3, got: 1 }
+    );
+    mesh.set_vertices(v.iter().map(|&p| p + DVec3::Y).collect()).unwrap();
+    assert_eq!(mesh.bvh().validate(&[kollide::math::Aabb::from_points(mesh.corners(0))]), Ok(()));
+    assert_eq!(Compound::<DVec3, Convex3<DVec3>>::try_new(vec![]).unwrap_err(), CompoundError::Empty);
+    let mut pose = DPose3::IDENTITY;
+    pose.translation.x = f64::NAN;
+    let e = Compound::try_new(vec![(DPose3::IDENTITY, Ball::new(1.0)), (pose, Ball::new(1.0))]).unwrap_err();
+    assert_eq!(e, CompoundError::BadPose { part: 1 });
+    assert!(e.to_string().contains("parts[1]"));
+    assert_eq!(Polyline::try_new(vec![DVec2::ZERO]).unwrap_err(), PolylineError::TooFewPoints { count: 1 });
+    assert_eq!(
+        Polyline::try_new(vec![DVec2::ZERO, DVec2::new(f64::NAN, 0.0)]).unwrap_err(),
+        PolylineError::NonFiniteVertex { index: 1 }
+    );
+}
