@@ -99,10 +99,11 @@ impl<V: Vector> Bvh<V> {
     }
 
     /// The first hit along the ray `origin + t dir`, `t` in `[0, max_toi]`: items are
-    /// offered near to far (by when the ray enters their subtree) as `f(item, best)`, `best`
+    /// offered near to far (by when the ray enters their leaf) as `f(item, best)`, `best`
     /// the least time found so far (`max_toi` at first); `f` returns the item's exact hit
     /// time when it is hit at or before `best`. Subtrees the ray enters after `best` are
-    /// skipped. Returns the best item and time.
+    /// skipped. Every item of an entered leaf is offered (its own box is not tested: `f` is
+    /// the exact test). Returns the best item and time.
     pub fn cast_ray(
         &self,
         origin: V,
@@ -144,6 +145,7 @@ impl<V: Vector> Bvh<V> {
             b.ray_interval(origin, inv, limit).map(|(t0, _)| t0)
         };
         let enter = |n: &Node<V>, limit: V::Real| enter_box(&n.aabb, limit);
+        let cull_items = grow != V::ZERO;
         let mut best: Option<(u32, V::Real)> = None;
         let mut limit = max_toi;
         // Each entry carries what the walk needs of its node (`first`, `count`) and when the
@@ -161,7 +163,10 @@ impl<V: Vector> Bvh<V> {
             if count > 0 {
                 let range = first as usize..(first + count) as usize;
                 for (&item, b) in self.items[range.clone()].iter().zip(&self.item_boxes[range]) {
-                    if enter_box(b, limit).is_none() {
+                    // For a ray, an item's own test is as cheap as its box's and the box
+                    // is one more memory stream (measured: 1.2x faster rays on a terrain
+                    // without it); a swept box's item test is a shape cast, worth sparing.
+                    if cull_items && enter_box(b, limit).is_none() {
                         continue;
                     }
                     if let Some(hit) = f(item, limit) {
