@@ -24,7 +24,7 @@ const PARALLEL_ITEMS: usize = 20_000;
 /// A node: its box, and either its items (`count > 0`: `items[first..first + count]`) or
 /// its children (`count == 0`: nodes `first` and `first + 1`, side by side so that one
 /// cache line or two adjacent ones bring both boxes). Every child comes after its parent.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Node<V> {
     pub aabb: Aabb<V>,
     pub first: u32,
@@ -101,7 +101,7 @@ impl std::error::Error for BvhError {}
 /// found.sort();
 /// assert_eq!(found, [10, 11]);
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Bvh<V: Vector> {
     pub(super) nodes: Vec<Node<V>>,
     pub(super) items: Vec<u32>,

@@ -1,6 +1,7 @@
 //! Concave polygon (2D): a simple polygon, validated, split into convex pieces.
 
-use crate::math::{Real, Vector2};
+use crate::bvh::Bvh;
+use crate::math::{Aabb, Real, Vector2};
 use crate::shape::decompose2d::convex_pieces;
 use crate::shape::error::check_points;
 use crate::shape::predicates2d::Exact;
@@ -9,8 +10,9 @@ use crate::shape::{ConvexPolygon, ShapeError};
 /// A simple polygon (2D, possibly concave), kept as its boundary and as a set of convex
 /// pieces that partition it, each piece with its bounding box, in the **local frame**.
 ///
-/// The region is the closed inside of the boundary. Queries against a convex shape are the
-/// `compound_*` functions of this module (`compound_distance`, `compound_contact`, ...).
+/// The region is the closed inside of the boundary. It is a [`Composite`](super::Composite)
+/// whose parts are the pieces: the `composite_*` queries answer against it naming the piece,
+/// the `compound_*` functions without.
 ///
 /// Construction checks that the boundary is simple, with exact orientation predicates
 /// (see [`ConcavePolygon::try_new`]), then triangulates it by ear clipping and merges
@@ -46,6 +48,8 @@ pub struct ConcavePolygon<V: Vector2> {
     diagonals: Vec<Vec<[u32; 2]>>,
     aabb: [V; 2],
     area: V::Real,
+    /// The hierarchy over the pieces' boxes.
+    bvh: Bvh<V>,
 }
 
 impl<V: Vector2> ConcavePolygon<V> {
@@ -158,7 +162,10 @@ impl<V: Vector2> ConcavePolygon<V> {
             })
             .sum();
         let area = V::Real::from_f64(0.5 * twice / (ex.scale * ex.scale));
-        Ok(Self { vertices, clockwise_input, pieces, boxes, indices, diagonals, aabb: [lo, hi], area })
+        let piece_boxes: Vec<Aabb<V>> = boxes.iter().map(|b| Aabb::new(b[0], b[1])).collect();
+        // The pieces' boxes are finite (validated points) and there are fewer than u32::MAX.
+        let bvh = Bvh::try_new(&piece_boxes).unwrap_or_default();
+        Ok(Self { vertices, clockwise_input, pieces, boxes, indices, diagonals, aabb: [lo, hi], area, bvh })
     }
 
     /// The boundary, counter-clockwise. When the input was clockwise this is the input
@@ -212,6 +219,12 @@ impl<V: Vector2> ConcavePolygon<V> {
     #[must_use]
     pub fn piece_aabb(&self, i: usize) -> [V; 2] {
         self.boxes[i]
+    }
+
+    /// The hierarchy over the pieces' boxes (item `i` is piece `i`).
+    #[must_use]
+    pub fn bvh(&self) -> &Bvh<V> {
+        &self.bvh
     }
 
     /// The bounding box `[min, max]` of the polygon, local frame.

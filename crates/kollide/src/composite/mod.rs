@@ -129,6 +129,17 @@ pub trait Composite<V: Vector> {
         feature
     }
 
+    /// Whether a penetrating contact on part `i` (normal from the part towards the other
+    /// shape, at `point` on the part; local frame) leaves through a face of the part that is
+    /// inside the composite (a diagonal between two pieces of a concave polygon): such a
+    /// contact is used only when no part gives another, since it pushes through the
+    /// inside. The default: parts have no inner faces.
+    #[inline(always)]
+    fn through_inside(&self, i: u32, point: V, normal: V) -> bool {
+        let _ = (i, point, normal);
+        false
+    }
+
     /// The normal a contact on part `i` must be taken along, when the one found (`normal`,
     /// unit, from the part towards the other shape, at `point` on the part's surface; local
     /// frame) is not a normal the composite's surface has there: a normal through an

@@ -261,21 +261,38 @@ pub fn composite_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?S
 ) -> Option<OnPart<Contact<V>>> {
     let margin = margin.max(V::Real::ZERO);
     let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
-    let mut best: Option<OnPart<Contact<V>>> = None;
+    // The deepest contact, preferring those that do not push B out through the inside.
+    let mut best: Option<(bool, OnPart<Contact<V>>)> = None;
     c.visit_overlaps(&bb, |i| {
         let Some(found) = part_contact(c, i, pose_c, b, pose_b, margin) else {
             return true;
         };
         if found.status == ContactStatus::NonFiniteSupport {
-            best = Some(OnPart { part: i, value: found });
+            best = Some((false, OnPart { part: i, value: found }));
             return false;
         }
-        if best.is_none_or(|o| found.distance < o.value.distance) {
-            best = Some(OnPart { part: i, value: found });
+        let inside = inside(c, i, pose_c, found.distance, found.point_a, found.normal);
+        let key = (inside, found.distance.to_f64());
+        if best.as_ref().is_none_or(|(d, o)| key < (*d, o.value.distance.to_f64())) {
+            best = Some((inside, OnPart { part: i, value: found }));
         }
         true
     });
-    best
+    best.map(|(_, o)| o)
+}
+
+/// Whether a penetrating contact of part `i` (world frame) leaves through the inside of
+/// the composite ([`Composite::through_inside`]).
+fn inside<V: Vector, C: Composite<V> + ?Sized>(
+    c: &C,
+    i: u32,
+    pose_c: &Pose<V>,
+    distance: V::Real,
+    point: V,
+    normal: V,
+) -> bool {
+    distance < V::Real::ZERO
+        && c.through_inside(i, pose_c.inverse_transform_point(point), pose_c.inverse_transform_vector(normal))
 }
 
 /// A manifold merged from several parts: the points, and the part each came from.
@@ -329,7 +346,7 @@ pub fn composite_manifold<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?
 ) -> PartManifold<V> {
     let margin = margin.max(V::Real::ZERO);
     let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
-    let mut found: Vec<(u32, Manifold<V>)> = Vec::new();
+    let mut found: Vec<(u32, bool, Manifold<V>)> = Vec::new();
     let mut bad: Option<(u32, Manifold<V>)> = None;
     c.visit_overlaps(&bb, |i| {
         let m = part_manifold(c, i, pose_c, b, pose_b, margin);
@@ -337,8 +354,8 @@ pub fn composite_manifold<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?
             bad = Some((i, m));
             return false;
         }
-        if !m.is_empty() {
-            found.push((i, m));
+        if let Some(p) = m.deepest().copied() {
+            found.push((i, inside(c, i, pose_c, p.distance, p.point_a, m.normal), m));
         }
         true
     });
@@ -390,18 +407,21 @@ fn part_manifold<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     out
 }
 
-/// Merges the parts' manifolds around the deepest one.
-fn merge<V: Vector, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, Manifold<V>)]) -> PartManifold<V> {
+/// Merges the parts' manifolds around the deepest one (preferring those that do not push
+/// through the inside).
+fn merge<V: Vector, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, bool, Manifold<V>)]) -> PartManifold<V> {
     let mut out = PartManifold { manifold: Manifold::empty(), parts: [0; MAX_MANIFOLD_POINTS] };
     let depth = |m: &Manifold<V>| m.deepest().map_or(f64::INFINITY, |p| p.distance.to_f64());
-    let Some((_, reference)) = found.iter().min_by(|x, y| depth(&x.1).total_cmp(&depth(&y.1))) else {
+    let Some((_, _, reference)) =
+        found.iter().min_by(|x, y| x.1.cmp(&y.1).then(depth(&x.2).total_cmp(&depth(&y.2))))
+    else {
         return out;
     };
     let normal = reference.normal;
     let cos = V::Real::from_f64(SAME_NORMAL_COS);
     let mut cands: Vec<Candidate<V>> = Vec::new();
     let mut parts: Vec<u32> = Vec::new();
-    for (i, m) in found {
+    for (i, _, m) in found {
         if m.normal.dot(normal) < cos {
             continue;
         }

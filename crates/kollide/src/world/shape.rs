@@ -13,7 +13,8 @@
 use crate::composite::{
     composite_contact, composite_distance, composite_intersects, composite_manifold, composite_pair_cast,
     composite_pair_contact, composite_pair_distance, composite_pair_intersects, composite_pair_manifold,
-    composite_ray_cast, composite_shape_cast, Compound, HeightField, HeightField2d, Polyline, TriMesh,
+    composite_ray_cast, composite_shape_cast, Compound, ConcavePolygon, HeightField, HeightField2d, Polyline,
+    TriMesh,
 };
 use crate::math::{Aabb, Pose, Vector, Vector2, Vector3};
 use crate::query::cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Ray, RayOutcome};
@@ -114,8 +115,8 @@ pub enum Shape3<V: Vector3> {
     Compound(Arc<Compound<V, Convex3<V>>>),
 }
 
-/// A 2D shape chosen at run time: any convex shape, a polyline, a terrain line or a
-/// compound.
+/// A 2D shape chosen at run time: any convex shape, a polyline, a terrain line, a compound
+/// or a concave polygon.
 #[derive(Clone, Debug)]
 pub enum Shape2<V: Vector2> {
     /// A convex shape.
@@ -126,6 +127,8 @@ pub enum Shape2<V: Vector2> {
     HeightField(Arc<HeightField2d<V>>),
     /// Convex parts with their own poses.
     Compound(Arc<Compound<V, Convex2<V>>>),
+    /// A simple polygon, concave or not, as its convex pieces.
+    ConcavePolygon(Arc<ConcavePolygon<V>>),
 }
 
 /// Runs `$body` with `$c` bound to the composite inside `$shape`, or `$convex` with `$v`
@@ -277,7 +280,7 @@ macro_rules! impl_runtime_shape {
 }
 
 impl_runtime_shape!(Shape3, Vector3, [TriMesh, HeightField, Compound]);
-impl_runtime_shape!(Shape2, Vector2, [Polyline, HeightField, Compound]);
+impl_runtime_shape!(Shape2, Vector2, [Polyline, HeightField, Compound, ConcavePolygon]);
 
 /// `From` a concrete convex shape into the run-time enums.
 macro_rules! from_convex {
@@ -321,5 +324,11 @@ impl<V: Vector3> From<HeightField<V>> for Shape3<V> {
 impl<V: Vector2> From<HeightField2d<V>> for Shape2<V> {
     fn from(h: HeightField2d<V>) -> Self {
         Self::HeightField(Arc::new(h))
+    }
+}
+
+impl<V: Vector2> From<ConcavePolygon<V>> for Shape2<V> {
+    fn from(p: ConcavePolygon<V>) -> Self {
+        Self::ConcavePolygon(Arc::new(p))
     }
 }
