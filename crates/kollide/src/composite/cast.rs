@@ -65,22 +65,7 @@ pub fn composite_ray_cast<V: Vector, C: Composite<V> + ?Sized>(
         return None;
     }
     let local = ray.to_local(pose_c);
-    let mut best: Option<OnPart<RayOutcome<V>>> = None;
-    c.cast_ray(local.origin(), local.direction(), max_toi, |i, limit| {
-        let pose = c.part_pose(i).unwrap_or(Pose::IDENTITY);
-        let out = ray_cast(&c.part(i), &pose, &local, limit);
-        let toi = outcome_toi(&out)?;
-        let better = match best.as_ref().and_then(|b| outcome_toi(&b.value)) {
-            Some(t) => toi < t,
-            None => toi <= limit,
-        };
-        if better {
-            best = Some(OnPart { part: i, value: out });
-            return Some(toi);
-        }
-        None
-    });
-    best.map(|b| OnPart { part: b.part, value: outcome_to_world(pose_c, b.value) })
+    c.first_ray_hit(&local, max_toi).map(|(part, o)| OnPart { part, value: outcome_to_world(pose_c, o) })
 }
 
 /// Every part the ray meets within `[0, max_toi]`, with where it enters each

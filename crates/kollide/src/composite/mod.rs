@@ -51,7 +51,8 @@ pub use sweep::{
 };
 pub use trimesh3d::{TriMesh, TriMeshError};
 
-use crate::math::{Aabb, Pose, Vector};
+use crate::math::{Aabb, Pose, Real, Vector};
+use crate::query::cast::{ray_cast, Ray, RayOutcome};
 use crate::shape::{Feature, Support};
 
 /// A shape made of convex parts, numbered `0..part_count()`, in its **local frame**.
@@ -106,6 +107,27 @@ pub trait Composite<V: Vector> {
         max_toi: V::Real,
         f: impl FnMut(u32, V::Real) -> Option<V::Real>,
     ) -> Option<(u32, V::Real)>;
+
+    /// The first part the ray (in the composite's **local frame**) meets within
+    /// `[0, max_toi]`, and where: [`cast_ray`](Composite::cast_ray) with
+    /// [`ray_cast`](crate::query::cast::ray_cast) answering each part. A composite may
+    /// answer faster from its own data (a mesh reads its triangles in the order of its
+    /// tree's leaves), never differently.
+    fn first_ray_hit(&self, ray: &Ray<V>, max_toi: V::Real) -> Option<(u32, RayOutcome<V>)> {
+        let mut best: Option<(u32, RayOutcome<V>)> = None;
+        self.cast_ray(ray.origin(), ray.direction(), max_toi, |i, limit| {
+            let pose = self.part_pose(i).unwrap_or(Pose::IDENTITY);
+            let out = ray_cast(&self.part(i), &pose, ray, limit);
+            let toi = match out {
+                RayOutcome::Hit(h) => h.toi,
+                RayOutcome::Inside { .. } => V::Real::ZERO,
+                RayOutcome::Miss => return None,
+            };
+            best = Some((i, out));
+            Some(toi)
+        });
+        best
+    }
 
     /// Every part whose box the ray meets within `[0, max_toi]`, in any order.
     fn visit_ray(&self, origin: V, dir: V, max_toi: V::Real, f: impl FnMut(u32) -> bool) -> bool;

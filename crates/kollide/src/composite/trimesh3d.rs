@@ -5,7 +5,8 @@ use super::internal_edges::{self, Neighbour};
 use super::sweep::TriangleParts;
 use super::Composite;
 use crate::bvh::{Bvh, BvhError};
-use crate::math::{Aabb, Vector3};
+use crate::math::{Aabb, Pose, Vector3};
+use crate::query::cast::{ray_cast, Ray, RayOutcome};
 use crate::shape::{Feature, Triangle};
 use std::collections::HashMap;
 use std::fmt;
@@ -99,6 +100,9 @@ pub struct TriMesh<V: Vector3> {
     indices: Vec<[u32; 3]>,
     /// `neighbours[t][k]`: the triangle across edge `k` (corner `k` to `k + 1`) of `t`.
     neighbours: Vec<[u32; 3]>,
+    /// Triangle corners in the order of the tree's leaves (`slot_corners[k]` is triangle
+    /// `bvh.item_order()[k]`): a ray reads the triangles it tests side by side.
+    slot_corners: Vec<[V; 3]>,
     /// Per vertex: a real corner of the surface (on the boundary or on a crease), where
     /// contacts keep their normals.
     corner: Vec<bool>,
@@ -145,8 +149,10 @@ impl<V: Vector3> TriMesh<V> {
             _ => TriMeshError::NonFiniteVertex { index: 0 },
         })?;
         let (neighbours, canon) = adjacency(&vertices, &indices);
-        let mut mesh = Self { vertices, indices, neighbours, corner: Vec::new(), bvh };
+        let mut mesh =
+            Self { vertices, indices, neighbours, slot_corners: Vec::new(), corner: Vec::new(), bvh };
         mesh.corner = mesh.corners_of_surface(&canon);
+        mesh.slot_corners = mesh.bvh.item_order().iter().map(|&i| mesh.corners(i)).collect();
         Ok(mesh)
     }
 
@@ -214,6 +220,7 @@ impl<V: Vector3> TriMesh<V> {
             + self.indices.capacity() * 12
             + self.neighbours.capacity() * 12
             + self.corner.capacity()
+            + self.slot_corners.capacity() * core::mem::size_of::<[V; 3]>()
             + self.bvh.memory_bytes()
     }
 
@@ -278,6 +285,7 @@ impl<V: Vector3> TriMesh<V> {
         let (neighbours, canon) = adjacency(&self.vertices, &self.indices);
         self.neighbours = neighbours;
         self.corner = self.corners_of_surface(&canon);
+        self.slot_corners = self.bvh.item_order().iter().map(|&i| self.corners(i)).collect();
         Ok(())
     }
 }
@@ -378,6 +386,21 @@ impl<V: Vector3> Composite<V> for TriMesh<V> {
         f: impl FnMut(u32, V::Real) -> Option<V::Real>,
     ) -> Option<(u32, V::Real)> {
         self.bvh.cast_ray(origin, dir, max_toi, f)
+    }
+
+    fn first_ray_hit(&self, ray: &Ray<V>, max_toi: V::Real) -> Option<(u32, RayOutcome<V>)> {
+        let mut best: Option<(usize, RayOutcome<V>)> = None;
+        self.bvh.cast_ray_slots(ray.origin(), ray.direction(), max_toi, |slot, limit| {
+            let [a, b, c] = self.slot_corners[slot];
+            match ray_cast(&Triangle { a, b, c }, &Pose::IDENTITY, ray, limit) {
+                RayOutcome::Hit(h) => {
+                    best = Some((slot, RayOutcome::Hit(h)));
+                    Some(h.toi)
+                }
+                _ => None, // a triangle has no inside: a ray starting on it hits at 0
+            }
+        });
+        best.map(|(slot, o)| (self.bvh.item_order()[slot], o))
     }
 
     fn visit_ray(&self, origin: V, dir: V, max_toi: V::Real, f: impl FnMut(u32) -> bool) -> bool {
