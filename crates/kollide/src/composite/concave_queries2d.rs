@@ -103,13 +103,10 @@ impl<V: Vector2> Composite<V> for ConcavePolygon<V> {
 /// The distance between a concave polygon `a` and a convex shape `b`: 0 when they overlap
 /// (B inside the polygon counts), else the least distance between B and the boundary.
 ///
-/// Poses and results are in the **world frame**, as for [`distance`], which runs on each
-/// convex piece whose bounding box is not farther than the best distance found so far
-/// (nearest boxes first); the answer is the nearest piece's, with `lower_bound` the least
-/// of the lower bounds of the pieces queried and `iterations` their sum. `status` is the
-/// nearest piece's, unless another piece that could be as near did not converge (then
-/// that piece's status: the bounds still hold). A shape overlapping the polygon across a
-/// diagonal between pieces gives `Overlapping` from a piece, as it should.
+/// [`composite_distance`] without the piece: poses and results in the **world frame**, as
+/// for [`crate::query::distance`], which runs on the pieces nearest first until the next
+/// piece's box is farther than the best distance found. A shape overlapping the polygon
+/// across a diagonal between pieces gives `Overlapping` from a piece, as it should.
 ///
 /// ```
 /// use kollide::composite::compound_distance;
@@ -138,8 +135,8 @@ pub fn compound_distance<V: Vector2, B: Support<V> + ?Sized>(
 /// Whether a concave polygon `a` and a convex shape `b` overlap (touching counts; B wholly
 /// inside the polygon counts). Poses are in the **world frame**.
 ///
-/// [`intersects`] on each convex piece whose bounding box meets B's (mapped into the
-/// polygon's frame, with a rounding slack).
+/// [`composite_intersects`] without the piece: [`crate::query::intersects`] on each piece
+/// whose bounding box meets B's.
 ///
 /// ```
 /// use kollide::composite::compound_intersects;
@@ -169,8 +166,9 @@ pub fn compound_intersects<V: Vector2, B: Support<V> + ?Sized>(
 /// signed distance) of the contacts of its convex pieces, or `None` when B is more than
 /// `margin` from every piece.
 ///
-/// Poses and results are in the **world frame**, with the conventions of [`contact`]
-/// (normal from A to B, `point_b = point_a + distance * normal`).
+/// [`composite_contact`] without the piece: poses and results in the **world frame**, with
+/// the conventions of [`crate::query::contact`] (normal from A to B, `point_b = point_a +
+/// distance * normal`).
 ///
 /// Separated shapes (within `margin`) get the exact answer: the nearest piece is nearest
 /// to the polygon's boundary. For penetrating shapes a piece's own contact may push B
@@ -208,7 +206,8 @@ pub fn compound_contact<V: Vector2, B: Support<V> + ?Sized>(
 }
 
 /// The contact manifold between a concave polygon `a` and a convex shape `b`: at most 2
-/// points sharing one normal, in the **world frame** (as [`manifold`]).
+/// points sharing one normal, in the **world frame** (as [`crate::query::manifold`]):
+/// [`composite_manifold`] without the parts.
 ///
 /// Each nearby piece gives its manifold; the reference is the deepest piece manifold
 /// (preferring, as [`compound_contact`] does, those not pushing B through a diagonal), and

@@ -110,7 +110,7 @@ pub trait Composite<V: Vector> {
 
     /// The first part the ray (in the composite's **local frame**) meets within
     /// `[0, max_toi]`, and where: [`cast_ray`](Composite::cast_ray) with
-    /// [`ray_cast`](crate::query::cast::ray_cast) answering each part. A composite may
+    /// [`ray_cast`] answering each part. A composite may
     /// answer faster from its own data (a mesh reads its triangles in the order of its
     /// tree's leaves), never differently.
     fn first_ray_hit(&self, ray: &Ray<V>, max_toi: V::Real) -> Option<(u32, RayOutcome<V>)> {

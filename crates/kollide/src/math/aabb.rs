@@ -5,8 +5,8 @@ use super::{Pose, Real, Vector};
 
 /// An axis-aligned box `[min, max]` (a rectangle in 2D), in whatever frame its owner names.
 ///
-/// A box with `min > max` on some axis is *empty*: [`Aabb::EMPTY`]-like boxes from
-/// [`Aabb::empty`] are the identity of [`Aabb::union`]. Touching boxes intersect.
+/// A box with `min > max` on some axis is *empty*: the box of
+/// [`Aabb::empty`] is the identity of [`Aabb::union`]. Touching boxes intersect.
 ///
 /// ```
 /// use kollide::math::{Aabb, Vec3};
