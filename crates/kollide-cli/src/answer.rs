@@ -5,7 +5,8 @@ use crate::contact_answer::{contact_json, manifold_json};
 use crate::json::{array, scalar_name, InputError, Obj, Result};
 use crate::space::{body, Space};
 use kollide::math::{DVec2, DVec3, Real, Vec2, Vec3};
-use kollide::query::{contact, distance, intersection_test, manifold, GjkStatus};
+use kollide::query::{intersection_test, GjkStatus};
+use kollide::world;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -46,11 +47,45 @@ enum Query {
     Sweep,
 }
 
+/// Which parts of composite bodies an answer came from, as the replies write them:
+/// `"part"` when one body is a composite, `"part_a"` and `"part_b"` when both are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Parts {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part_a: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part_b: Option<u32>,
+}
+
+impl Parts {
+    /// The fields for the parts of A and B (each `None` for a convex body).
+    #[must_use]
+    pub fn of(a: Option<u32>, b: Option<u32>) -> Self {
+        match (a, b) {
+            (Some(_), Some(_)) => Self { part: None, part_a: a, part_b: b },
+            _ => Self { part: a.or(b), part_a: None, part_b: None },
+        }
+    }
+
+    /// As `(name, value)` pairs, for the ordered writer of the cast answers.
+    #[must_use]
+    pub fn fields(self) -> Vec<(&'static str, u32)> {
+        [("part", self.part), ("part_a", self.part_a), ("part_b", self.part_b)]
+            .into_iter()
+            .filter_map(|(k, v)| v.map(|v| (k, v)))
+            .collect()
+    }
+}
+
 /// `{"line": n, "intersects": bool}`.
 #[derive(Serialize)]
 struct IntersectsReply {
     line: usize,
     intersects: bool,
+    #[serde(flatten)]
+    parts: Parts,
 }
 
 /// `{"line": n, "distance": d, ...}`: [`kollide::query::DistanceOutput`] in the world frame,
@@ -66,6 +101,8 @@ struct DistanceReply<R> {
     normal: Vec<R>,
     iterations: u32,
     status: &'static str,
+    #[serde(flatten)]
+    parts: Parts,
 }
 
 /// `{"line": n, "error": "..."}`.
@@ -192,24 +229,39 @@ fn answer<V: Space>(line: usize, query: Query, top: &Obj) -> Result<String> {
         Query::Contact => {
             let (a, b) = pair()?;
             let margin = V::Real::from_f64(margin(top)?);
-            contact_json(line, contact(&a.shape, &a.pose, &b.shape, &b.pose, margin))
+            let c = world::contact(&a.shape, &a.pose, &b.shape, &b.pose, margin);
+            let parts = c.map_or_else(Parts::default, |c| Parts::of(c.part_a, c.part_b));
+            contact_json(line, c.map(|c| c.value), parts)
         }
         Query::Manifold => {
             let (a, b) = pair()?;
             let margin = V::Real::from_f64(margin(top)?);
-            manifold_json(line, &manifold(&a.shape, &a.pose, &b.shape, &b.pose, margin))
+            let m = world::manifold(&a.shape, &a.pose, &b.shape, &b.pose, margin);
+            manifold_json(line, &m.value, Parts::of(m.part_a, m.part_b))
         }
         Query::Intersects => {
             let (a, b) = pair()?;
-            let out = intersection_test(&a.shape, &a.pose, &b.shape, &b.pose);
-            if out.status == GjkStatus::NonFiniteSupport {
-                return Err(overflow::<V>(out.status));
+            if let (Some(ca), Some(cb)) = (V::as_convex(&a.shape), V::as_convex(&b.shape)) {
+                let out = intersection_test(ca, &a.pose, cb, &b.pose);
+                if out.status == GjkStatus::NonFiniteSupport {
+                    return Err(overflow::<V>(out.status));
+                }
+                return written(serde_json::to_string(&IntersectsReply {
+                    line,
+                    intersects: out.intersects,
+                    parts: Parts::default(),
+                }));
             }
-            written(serde_json::to_string(&IntersectsReply { line, intersects: out.intersects }))
+            let hit = world::intersects(&a.shape, &a.pose, &b.shape, &b.pose);
+            let parts = hit.map_or_else(Parts::default, |h| Parts::of(h.part_a, h.part_b));
+            written(serde_json::to_string(&IntersectsReply { line, intersects: hit.is_some(), parts }))
         }
         Query::Distance => {
             let (a, b) = pair()?;
-            let out = distance(&a.shape, &a.pose, &b.shape, &b.pose);
+            let Some(answer) = world::distance(&a.shape, &a.pose, &b.shape, &b.pose) else {
+                return Err(overflow::<V>(GjkStatus::MaxIterations));
+            };
+            let out = answer.value;
             let numbers = [out.distance, out.lower_bound, out.upper_bound];
             let vectors = [out.point_a, out.point_b, out.normal];
             if !(numbers.iter().all(|x| x.is_finite()) && vectors.iter().all(|v| v.is_finite_vec())) {
@@ -225,6 +277,7 @@ fn answer<V: Space>(line: usize, query: Query, top: &Obj) -> Result<String> {
                 normal: components(out.normal),
                 iterations: out.iterations,
                 status: out.status.as_str(),
+                parts: Parts::of(answer.part_a, answer.part_b),
             }))
         }
     }

@@ -1,12 +1,13 @@
 //! The continuous-collision queries: `"ray"`, `"cast"` and `"sweep"`, read and answered.
 
-use crate::answer::{components, tidy};
+use crate::answer::{components, tidy, Parts};
 use crate::json::{number, scalar_name, vector, InputError, Obj, Result};
 use crate::space::{body, Space};
 use kollide::math::Real;
 use kollide::query::cast::{
-    ray_cast, shape_cast, BackFaces, CastInput, CastStatus, Motion, Ray, RayError, RayOutcome, SweepOutcome,
+    BackFaces, CastInput, CastStatus, Motion, Ray, RayError, RayOutcome, SweepOutcome,
 };
+use kollide::world;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -26,7 +27,7 @@ pub const CAST_FIELDS: &[&str] = &[
 ];
 /// The fields of a `"sweep"` line (`triangles` in 3D, `segments` in 2D).
 pub const SWEEP_FIELDS: &[&str] =
-    &["query", "mover", "displacement", "triangles", "segments", "cull_back_faces"];
+    &["query", "mover", "displacement", "triangles", "segments", "b", "cull_back_faces"];
 
 /// A JSON object built field by field and written in that order (serde_json's own map
 /// sorts its keys; the answers keep the order of the documented format).
@@ -57,6 +58,14 @@ impl Answer {
 
     fn int(mut self, key: &'static str, n: usize) -> Self {
         self.0.push((key, n.to_string()));
+        self
+    }
+
+    /// The parts of composite bodies the answer came from (nothing for convex bodies).
+    fn parts(mut self, parts: Parts) -> Self {
+        for (k, v) in parts.fields() {
+            self.0.push((k, v.to_string()));
+        }
         self
     }
 
@@ -109,11 +118,16 @@ pub fn ray_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
     })?;
     let max_toi = non_negative(top, "max_toi", V::Real::INFINITY)?;
     let b = body::<V>(top.get("b")?, "b")?;
-    match ray_cast(&b.shape, &b.pose, &ray, max_toi) {
+    let Some(answer) = world::ray_cast(&b.shape, &b.pose, &ray, max_toi) else {
+        return Answer::new(line, "miss").finish();
+    };
+    let parts = Parts::of(answer.part_a, None);
+    match answer.value {
         RayOutcome::Hit(hit) => Answer::new(line, "hit")
             .num("toi", hit.toi)?
             .vec("point", hit.point)?
             .vec("normal", hit.normal)?
+            .parts(parts)
             .finish(),
         RayOutcome::Miss => Answer::new(line, "miss").finish(),
         RayOutcome::Inside { exit } => Answer::new(line, "inside")
@@ -121,6 +135,7 @@ pub fn ray_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
             .num("exit_toi", exit.toi)?
             .vec("exit_point", exit.point)?
             .vec("exit_normal", exit.normal)?
+            .parts(parts)
             .finish(),
     }
 }
@@ -149,7 +164,11 @@ pub fn cast_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
         max_toi: non_negative(top, "max_toi", V::Real::ONE)?,
         target_distance: non_negative(top, "target_distance", V::Real::ZERO)?,
     };
-    let out = shape_cast(&a.shape, &a.pose, &b.shape, &b.pose, &input);
+    let Some(found) = world::cast(&a.shape, &a.pose, &b.shape, &b.pose, &input) else {
+        return Answer::new(line, CastStatus::Miss.as_str()).finish();
+    };
+    let out = found.value;
+    let parts = Parts::of(found.part_a, found.part_b);
     let answer = Answer::new(line, out.status.as_str());
     match out.status {
         CastStatus::Hit => {
@@ -160,8 +179,8 @@ pub fn cast_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
                 .vec("normal", out.normal)?
                 .int("iterations", out.iterations as usize);
             match out.face_normal {
-                Some(n) => answer.vec("face_normal", n)?.finish(),
-                None => answer.finish(),
+                Some(n) => answer.vec("face_normal", n)?.parts(parts).finish(),
+                None => answer.parts(parts).finish(),
             }
         }
         CastStatus::Miss => answer.finish(),
@@ -171,10 +190,13 @@ pub fn cast_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
             .vec("normal", out.normal)?
             .vec("point_a", out.point_a)?
             .vec("point_b", out.point_b)?
+            .parts(parts)
             .finish(),
-        CastStatus::Failed => {
-            answer.num("safe_toi", out.safe_toi)?.int("iterations", out.iterations as usize).finish()
-        }
+        CastStatus::Failed => answer
+            .num("safe_toi", out.safe_toi)?
+            .int("iterations", out.iterations as usize)
+            .parts(parts)
+            .finish(),
     }
 }
 
@@ -195,7 +217,20 @@ pub fn sweep_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
             return Err(InputError::new("cull_back_faces", msg));
         }
     };
-    let outcome = V::sweep(&mover, "mover", displacement, top.get(V::SOUP)?, V::SOUP, back_faces)?;
+    let through = top.opt("b").map(|v| body::<V>(v, "b")).transpose()?;
+    let outcome = match &through {
+        Some(b) => {
+            if top.opt(V::SOUP).is_some() {
+                let msg = format!("give \"{}\" or a composite \"b\", not both", V::SOUP);
+                return Err(InputError::new(V::SOUP, msg));
+            }
+            V::sweep_through(&mover, "mover", displacement, b, back_faces)?
+        }
+        None => V::sweep(&mover, "mover", displacement, top.get(V::SOUP)?, V::SOUP, back_faces)?,
+    };
+    // Through a composite, the element hit is also its part.
+    let part =
+        |index: usize| if through.is_some() { Parts::of(None, Some(index as u32)) } else { Parts::default() };
     match outcome {
         SweepOutcome::Hit(hit) => Answer::new(line, "hit")
             .num("toi", hit.toi)?
@@ -203,12 +238,14 @@ pub fn sweep_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
             .vec("normal", hit.normal)?
             .text("feature", hit.feature.as_str())
             .int(V::SOUP_ITEM, hit.index)
+            .parts(part(hit.index))
             .finish(),
         SweepOutcome::Miss => Answer::new(line, "miss").finish(),
         SweepOutcome::StartedWithin { index, distance, normal } => Answer::new(line, "started_within")
             .int(V::SOUP_ITEM, index)
             .num("distance", distance)?
             .vec("normal", normal)?
+            .parts(part(index))
             .finish(),
     }
 }

@@ -1,6 +1,6 @@
 //! The replies of the `"contact"` and `"manifold"` queries.
 
-use crate::answer::{components, tidy};
+use crate::answer::{components, tidy, Parts};
 use crate::json::{InputError, Result};
 use crate::space::Space;
 use kollide::math::Real;
@@ -24,6 +24,8 @@ struct ContactReply<R> {
     point_b: Option<Vec<R>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     status: Option<&'static str>,
+    #[serde(flatten)]
+    parts: Parts,
 }
 
 /// One point of a manifold reply.
@@ -45,10 +47,12 @@ struct ManifoldReply<R> {
     points: Vec<PointReply<R>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     status: Option<&'static str>,
+    #[serde(flatten)]
+    parts: Parts,
 }
 
 /// The JSON of a contact answer.
-pub fn contact_json<V: Space>(line: usize, c: Option<Contact<V>>) -> Result<String> {
+pub fn contact_json<V: Space>(line: usize, c: Option<Contact<V>>, parts: Parts) -> Result<String> {
     let reply = match c {
         None => ContactReply {
             line,
@@ -58,6 +62,7 @@ pub fn contact_json<V: Space>(line: usize, c: Option<Contact<V>>) -> Result<Stri
             point_a: None,
             point_b: None,
             status: None,
+            parts,
         },
         Some(c) => {
             if !(c.distance.is_finite() && [c.normal, c.point_a, c.point_b].iter().all(|v| v.is_finite_vec()))
@@ -72,6 +77,7 @@ pub fn contact_json<V: Space>(line: usize, c: Option<Contact<V>>) -> Result<Stri
                 point_a: Some(components(c.point_a)),
                 point_b: Some(components(c.point_b)),
                 status: Some(c.status.as_str()),
+                parts,
             }
         }
     };
@@ -79,7 +85,7 @@ pub fn contact_json<V: Space>(line: usize, c: Option<Contact<V>>) -> Result<Stri
 }
 
 /// The JSON of a manifold answer.
-pub fn manifold_json<V: Space>(line: usize, m: &Manifold<V>) -> Result<String> {
+pub fn manifold_json<V: Space>(line: usize, m: &Manifold<V>, parts: Parts) -> Result<String> {
     let finite = m.normal.is_finite_vec()
         && m.points()
             .iter()
@@ -99,7 +105,7 @@ pub fn manifold_json<V: Space>(line: usize, m: &Manifold<V>) -> Result<String> {
         .collect();
     let (normal, status) =
         if m.is_empty() { (None, None) } else { (Some(components(m.normal)), Some(m.status.as_str())) };
-    serde_json::to_string(&ManifoldReply { line, normal, points, status })
+    serde_json::to_string(&ManifoldReply { line, normal, points, status, parts })
         .map_err(|e| InputError::new("", format!("could not write the answer: {e}")))
 }
 

@@ -9,12 +9,12 @@
 
 mod answer;
 mod cast_answer;
+mod composite_json;
 mod contact_answer;
 mod demo;
 mod json;
 mod run;
 mod shape_json;
-mod shapes;
 mod space;
 
 use answer::Precision;

@@ -8,12 +8,12 @@
 //! counterpart (`"ball" is 3D only ... use "circle"`).
 
 use crate::json::{join, number, InputError, Obj, Result};
-use crate::shapes::{Round, Shape2, Shape3};
 use kollide::math::{Vector, Vector2, Vector3};
 use kollide::shape::{
-    Ball, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Segment,
+    Ball, Capsule, Cone, Convex2, Convex3, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Segment,
     ShapeError, Triangle,
 };
+use std::sync::Arc;
 
 /// What a shape is, whatever its name in this dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,9 +84,14 @@ const NAMES: &[Name] = &[
     name("convex_hull", Kind::Convex, Some(3), Some("convex_polygon")),
 ];
 
-/// The type names accepted in `dim` dimensions, comma-separated.
-fn names_in(dim: usize) -> String {
-    let names: Vec<&str> = NAMES.iter().filter(|n| n.dim.is_none_or(|d| d == dim)).map(|n| n.name).collect();
+/// The type names accepted in `dim` dimensions, comma-separated: the convex shapes, then
+/// the composites.
+pub fn names_in(dim: usize) -> String {
+    let mut names: Vec<&str> =
+        NAMES.iter().filter(|n| n.dim.is_none_or(|d| d == dim)).map(|n| n.name).collect();
+    let composites =
+        if dim == 2 { crate::composite_json::COMPOSITES_2D } else { crate::composite_json::COMPOSITES_3D };
+    names.extend_from_slice(composites);
     names.join(", ")
 }
 
@@ -148,13 +153,17 @@ fn built<S>(obj: &Obj, r: core::result::Result<S, ShapeError>) -> Result<S> {
     r.map_err(|e| shape_error(obj.path(), &e))
 }
 
-/// Wraps `core` in [`Rounded`] when the object has `"round"`.
-fn rounded<V: Vector, S: Round<V>>(obj: &Obj, core: S) -> Result<S> {
+/// `core` grown by the object's `"round"`, if it has one.
+fn rounded<V: Vector, S>(
+    obj: &Obj,
+    core: S,
+    round: impl FnOnce(S, V::Real) -> core::result::Result<S, ShapeError>,
+) -> Result<S> {
     match obj.opt("round") {
         None => Ok(core),
         Some(r) => {
             let r = number::<V::Real>(r, &obj.at("round"))?;
-            Ok(S::round(built(obj, Rounded::try_new(core, r))?))
+            built(obj, round(core, r))
         }
     }
 }
@@ -164,26 +173,27 @@ fn rounded<V: Vector, S: Round<V>>(obj: &Obj, core: S) -> Result<S> {
 /// # Errors
 /// An unknown or 3D-only type, a missing, unknown or malformed field, or a value the
 /// shape's constructor refuses, each naming its path.
-pub fn shape2<V: Vector2>(obj: &Obj) -> Result<Shape2<V>> {
+pub fn convex2<V: Vector2>(obj: &Obj) -> Result<Convex2<V>> {
     let n = kind(obj, 2)?;
     let core = match n.kind {
-        Kind::Ball => Shape2::Circle(built(obj, Ball::try_new(obj.num("radius")?))?),
-        Kind::Cuboid => Shape2::Rectangle(built(obj, Cuboid::try_new(obj.vec("half_extents")?))?),
+        Kind::Ball => Convex2::Ball(built(obj, Ball::try_new(obj.num("radius")?))?),
+        Kind::Cuboid => Convex2::Cuboid(built(obj, Cuboid::try_new(obj.vec("half_extents")?))?),
         Kind::Capsule => {
-            Shape2::Capsule(built(obj, Capsule::try_new(obj.num("half_height")?, obj.num("radius")?))?)
+            Convex2::Capsule(built(obj, Capsule::try_new(obj.num("half_height")?, obj.num("radius")?))?)
         }
-        Kind::Ellipsoid => Shape2::Ellipse(built(obj, Ellipsoid::try_new(obj.vec("radii")?))?),
-        Kind::Segment => Shape2::Segment(built(obj, Segment::try_new(obj.vec("a")?, obj.vec("b")?))?),
+        Kind::Ellipsoid => Convex2::Ellipsoid(built(obj, Ellipsoid::try_new(obj.vec("radii")?))?),
+        Kind::Segment => Convex2::Segment(built(obj, Segment::try_new(obj.vec("a")?, obj.vec("b")?))?),
         Kind::Triangle => {
-            Shape2::Triangle(built(obj, Triangle::try_new(obj.vec("a")?, obj.vec("b")?, obj.vec("c")?))?)
+            Convex2::Triangle(built(obj, Triangle::try_new(obj.vec("a")?, obj.vec("b")?, obj.vec("c")?))?)
         }
-        Kind::Convex => {
-            Shape2::ConvexPolygon(built(obj, ConvexPolygon::try_from_points(&obj.points("points")?))?)
-        }
+        Kind::Convex => Convex2::ConvexPolygon(Arc::new(built(
+            obj,
+            ConvexPolygon::try_from_points(&obj.points("points")?),
+        )?)),
         // `kind` has refused these already; kept as errors, never as a panic.
         Kind::Cylinder | Kind::Cone => return Err(wrong_dimension(obj, n, 2)),
     };
-    rounded(obj, core)
+    rounded::<V, _>(obj, core, |c, r| c.rounded(r))
 }
 
 /// Reads a 3D shape.
@@ -191,26 +201,26 @@ pub fn shape2<V: Vector2>(obj: &Obj) -> Result<Shape2<V>> {
 /// # Errors
 /// An unknown or 2D-only type, a missing, unknown or malformed field, or a value the
 /// shape's constructor refuses, each naming its path.
-pub fn shape3<V: Vector3>(obj: &Obj) -> Result<Shape3<V>> {
+pub fn convex3<V: Vector3>(obj: &Obj) -> Result<Convex3<V>> {
     let n = kind(obj, 3)?;
     let core = match n.kind {
-        Kind::Ball => Shape3::Ball(built(obj, Ball::try_new(obj.num("radius")?))?),
-        Kind::Cuboid => Shape3::Cuboid(built(obj, Cuboid::try_new(obj.vec("half_extents")?))?),
+        Kind::Ball => Convex3::Ball(built(obj, Ball::try_new(obj.num("radius")?))?),
+        Kind::Cuboid => Convex3::Cuboid(built(obj, Cuboid::try_new(obj.vec("half_extents")?))?),
         Kind::Capsule => {
-            Shape3::Capsule(built(obj, Capsule::try_new(obj.num("half_height")?, obj.num("radius")?))?)
+            Convex3::Capsule(built(obj, Capsule::try_new(obj.num("half_height")?, obj.num("radius")?))?)
         }
         Kind::Cylinder => {
-            Shape3::Cylinder(built(obj, Cylinder::try_new(obj.num("half_height")?, obj.num("radius")?))?)
+            Convex3::Cylinder(built(obj, Cylinder::try_new(obj.num("half_height")?, obj.num("radius")?))?)
         }
-        Kind::Cone => Shape3::Cone(built(obj, Cone::try_new(obj.num("half_height")?, obj.num("radius")?))?),
-        Kind::Ellipsoid => Shape3::Ellipsoid(built(obj, Ellipsoid::try_new(obj.vec("radii")?))?),
-        Kind::Segment => Shape3::Segment(built(obj, Segment::try_new(obj.vec("a")?, obj.vec("b")?))?),
+        Kind::Cone => Convex3::Cone(built(obj, Cone::try_new(obj.num("half_height")?, obj.num("radius")?))?),
+        Kind::Ellipsoid => Convex3::Ellipsoid(built(obj, Ellipsoid::try_new(obj.vec("radii")?))?),
+        Kind::Segment => Convex3::Segment(built(obj, Segment::try_new(obj.vec("a")?, obj.vec("b")?))?),
         Kind::Triangle => {
-            Shape3::Triangle(built(obj, Triangle::try_new(obj.vec("a")?, obj.vec("b")?, obj.vec("c")?))?)
+            Convex3::Triangle(built(obj, Triangle::try_new(obj.vec("a")?, obj.vec("b")?, obj.vec("c")?))?)
         }
         Kind::Convex => {
-            Shape3::ConvexHull(Box::new(built(obj, ConvexHull::try_from_points(&obj.points("points")?))?))
+            Convex3::ConvexHull(Arc::new(built(obj, ConvexHull::try_from_points(&obj.points("points")?))?))
         }
     };
-    rounded(obj, core)
+    rounded::<V, _>(obj, core, |c, r| c.rounded(r))
 }

@@ -4,21 +4,34 @@
 //! enum, how a rotation is written) is behind the trait, and the precision is the choice of
 //! type: `Vec2`/`Vec3` with `--f32`, `DVec2`/`DVec3` by default.
 
+use crate::composite_json::{
+    compound, compound_error, concave_polygon, heightfield2, heightfield3, polyline, trimesh,
+};
 use crate::json::{number, InputError, Obj, Result};
-use crate::shape_json::{shape2, shape3};
-use crate::shapes::{Shape2, Shape3};
+use crate::shape_json::{convex2, convex3, names_in};
+use kollide::composite::{
+    composite_sweep_circle, composite_sweep_ellipse, composite_sweep_ellipsoid, composite_sweep_sphere,
+    Compound,
+};
 use kollide::math::{DQuat, DVec2, DVec3, Pose, PoseError, Quat, Real, Rot2, Vec2, Vec3, Vector, Vector2};
 use kollide::query::cast::{
     sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepError, SweepOutcome,
 };
-use kollide::shape::Support;
+use kollide::shape::{Convex2, Convex3};
+use kollide::world::{RuntimeShape, Shape2, Shape3};
 use serde::Serialize;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// A vector type the tool answers in, with its shapes and its way of writing rotations.
 pub trait Space: Vector<Real: Serialize> {
-    /// The shapes a body can be in this dimension.
-    type Shape: Support<Self>;
+    /// The shapes a body can be in this dimension (the library's run-time shapes: convex
+    /// or composite).
+    type Shape: RuntimeShape<Self> + core::fmt::Debug;
+    /// The convex shapes of this dimension.
+    type Convex: kollide::shape::Support<Self>;
+    /// The convex shape inside a run-time shape, if it is one.
+    fn as_convex(shape: &Self::Shape) -> Option<&Self::Convex>;
     /// The fields a body object may have.
     const BODY_FIELDS: &'static [&'static str];
     /// Reads a `"shape"` object.
@@ -55,6 +68,18 @@ pub trait Space: Vector<Real: Serialize> {
         soup_path: &str,
         back_faces: BackFaces,
     ) -> Result<SweepOutcome<Self>>;
+    /// The sweep of this dimension through a composite body `b` (a mesh or terrain in 3D, a
+    /// polyline or terrain line in 2D), its parts named by `index`.
+    ///
+    /// # Errors
+    /// A mover of another shape, or a `b` whose parts are not triangles (segments).
+    fn sweep_through(
+        mover: &Body<Self>,
+        mover_path: &str,
+        displacement: Self,
+        b: &Body<Self>,
+        back_faces: BackFaces,
+    ) -> Result<SweepOutcome<Self>>;
 }
 
 /// Reads a soup: an array of simplices, each an array of `N` points of `V::DIM` numbers.
@@ -87,6 +112,18 @@ fn sweep_error(e: &SweepError, mover_path: &str, soup_path: &str) -> InputError 
         SweepError::NonFinite { field: "displacement" } => InputError::new("displacement", e.to_string()),
         _ => InputError::new(mover_path, e.to_string()),
     }
+}
+
+/// `"trimesh" is a 3D shape but this body is 2D ...; use "polyline"`.
+fn other_dimension(obj: &Obj, name: &str, own: usize, instead: &str) -> InputError {
+    let dim = 5 - own;
+    InputError::new(
+        obj.at("type"),
+        format!(
+            "\"{name}\" is a {own}D shape but this body is {dim}D (its translation has {dim} numbers); use \"{instead}\" ({dim}D shapes: {})",
+            names_in(dim)
+        ),
+    )
 }
 
 /// The error for a sweep whose mover is not a ball or an ellipsoid (circle or ellipse).
@@ -123,9 +160,29 @@ macro_rules! space2 {
     ($v:ident) => {
         impl Space for $v {
             type Shape = Shape2<$v>;
+            type Convex = Convex2<$v>;
+            fn as_convex(shape: &Self::Shape) -> Option<&Self::Convex> {
+                match shape {
+                    Shape2::Convex(c) => Some(c),
+                    _ => None,
+                }
+            }
             const BODY_FIELDS: &'static [&'static str] = &["shape", "translation", "angle"];
             fn shape(obj: &Obj) -> Result<Self::Shape> {
-                shape2(obj)
+                Ok(match obj.str("type")? {
+                    "polyline" => Shape2::Polyline(Arc::new(polyline(obj)?)),
+                    "heightfield" => Shape2::HeightField(Arc::new(heightfield2(obj)?)),
+                    "concave_polygon" => Shape2::ConcavePolygon(Arc::new(concave_polygon(obj)?)),
+                    "compound" => {
+                        let parts = compound::<$v, Convex2<$v>>(obj, |s| match s {
+                            Shape2::Convex(c) => Some(c),
+                            _ => None,
+                        })?;
+                        Shape2::Compound(Arc::new(Compound::try_new(parts).map_err(|e| compound_error(obj, &e))?))
+                    }
+                    "trimesh" => return Err(other_dimension(obj, "trimesh", 3, "polyline")),
+                    _ => Shape2::Convex(convex2(obj)?),
+                })
             }
             fn rotation(body: &Obj) -> Result<Self::Rotation> {
                 angle::<$v>(body)
@@ -146,11 +203,45 @@ macro_rules! space2 {
                 let segments = soup::<$v, 2>(soup_value, soup_path)?;
                 let at = mover.pose.translation;
                 match &mover.shape {
-                    Shape2::Circle(c) => sweep_circle(at, c.radius, displacement, &segments, back_faces)
+                    Shape2::Convex(Convex2::Ball(c)) => sweep_circle(at, c.radius, displacement, &segments, back_faces)
                         .map_err(|e| sweep_error(&e, mover_path, soup_path)),
-                    Shape2::Ellipse(e) => sweep_ellipse(e, &mover.pose, displacement, &segments, back_faces)
-                        .map_err(|e| sweep_error(&e, mover_path, soup_path)),
+                    Shape2::Convex(Convex2::Ellipsoid(e)) => {
+                        sweep_ellipse(e, &mover.pose, displacement, &segments, back_faces)
+                            .map_err(|e| sweep_error(&e, mover_path, soup_path))
+                    }
                     _ => Err(not_a_mover(mover_path, 2)),
+                }
+            }
+            fn sweep_through(
+                mover: &Body<Self>,
+                mover_path: &str,
+                displacement: Self,
+                b: &Body<Self>,
+                back_faces: BackFaces,
+            ) -> Result<SweepOutcome<Self>> {
+                let at = mover.pose.translation;
+                let err = |e: SweepError| sweep_error(&e, mover_path, "b");
+                macro_rules! through {
+                    ($c:expr) => {
+                        match &mover.shape {
+                            Shape2::Convex(Convex2::Ball(s)) => {
+                                composite_sweep_circle($c, &b.pose, at, s.radius, displacement, back_faces).map_err(err)
+                            }
+                            Shape2::Convex(Convex2::Ellipsoid(e)) => {
+                                composite_sweep_ellipse($c, &b.pose, e, &mover.pose, displacement, back_faces)
+                                    .map_err(err)
+                            }
+                            _ => Err(not_a_mover(mover_path, 2)),
+                        }
+                    };
+                }
+                match &b.shape {
+                    Shape2::Polyline(p) => through!(&**p),
+                    Shape2::HeightField(h) => through!(&**h),
+                    _ => Err(InputError::new(
+                        "b.shape.type",
+                        "a sweep moves through a \"polyline\" or a \"heightfield\" (segments), or a \"segments\" soup",
+                    )),
                 }
             }
         }
@@ -161,9 +252,29 @@ macro_rules! space3 {
     ($v:ident, $q:ident) => {
         impl Space for $v {
             type Shape = Shape3<$v>;
+            type Convex = Convex3<$v>;
+            fn as_convex(shape: &Self::Shape) -> Option<&Self::Convex> {
+                match shape {
+                    Shape3::Convex(c) => Some(c),
+                    _ => None,
+                }
+            }
             const BODY_FIELDS: &'static [&'static str] = &["shape", "translation", "rotation"];
             fn shape(obj: &Obj) -> Result<Self::Shape> {
-                shape3(obj)
+                Ok(match obj.str("type")? {
+                    "trimesh" => Shape3::TriMesh(Arc::new(trimesh(obj)?)),
+                    "heightfield" => Shape3::HeightField(Arc::new(heightfield3(obj)?)),
+                    "compound" => {
+                        let parts = compound::<$v, Convex3<$v>>(obj, |s| match s {
+                            Shape3::Convex(c) => Some(c),
+                            _ => None,
+                        })?;
+                        Shape3::Compound(Arc::new(Compound::try_new(parts).map_err(|e| compound_error(obj, &e))?))
+                    }
+                    "polyline" => return Err(other_dimension(obj, "polyline", 2, "trimesh")),
+                    "concave_polygon" => return Err(other_dimension(obj, "concave_polygon", 2, "trimesh")),
+                    _ => Shape3::Convex(convex3(obj)?),
+                })
             }
             fn rotation(body: &Obj) -> Result<Self::Rotation> {
                 Ok(xyzw(body)?.map_or($q::IDENTITY, $q::from_array))
@@ -184,13 +295,45 @@ macro_rules! space3 {
                 let triangles = soup::<$v, 3>(soup_value, soup_path)?;
                 let at = mover.pose.translation;
                 match &mover.shape {
-                    Shape3::Ball(b) => sweep_sphere(at, b.radius, displacement, &triangles, back_faces)
+                    Shape3::Convex(Convex3::Ball(b)) => sweep_sphere(at, b.radius, displacement, &triangles, back_faces)
                         .map_err(|e| sweep_error(&e, mover_path, soup_path)),
-                    Shape3::Ellipsoid(e) => {
+                    Shape3::Convex(Convex3::Ellipsoid(e)) => {
                         sweep_ellipsoid(e, &mover.pose, displacement, &triangles, back_faces)
                             .map_err(|e| sweep_error(&e, mover_path, soup_path))
                     }
                     _ => Err(not_a_mover(mover_path, 3)),
+                }
+            }
+            fn sweep_through(
+                mover: &Body<Self>,
+                mover_path: &str,
+                displacement: Self,
+                b: &Body<Self>,
+                back_faces: BackFaces,
+            ) -> Result<SweepOutcome<Self>> {
+                let at = mover.pose.translation;
+                let err = |e: SweepError| sweep_error(&e, mover_path, "b");
+                macro_rules! through {
+                    ($c:expr) => {
+                        match &mover.shape {
+                            Shape3::Convex(Convex3::Ball(s)) => {
+                                composite_sweep_sphere($c, &b.pose, at, s.radius, displacement, back_faces).map_err(err)
+                            }
+                            Shape3::Convex(Convex3::Ellipsoid(e)) => {
+                                composite_sweep_ellipsoid($c, &b.pose, e, &mover.pose, displacement, back_faces)
+                                    .map_err(err)
+                            }
+                            _ => Err(not_a_mover(mover_path, 3)),
+                        }
+                    };
+                }
+                match &b.shape {
+                    Shape3::TriMesh(m) => through!(&**m),
+                    Shape3::HeightField(h) => through!(&**h),
+                    _ => Err(InputError::new(
+                        "b.shape.type",
+                        "a sweep moves through a \"trimesh\" or a \"heightfield\" (triangles), or a \"triangles\" soup",
+                    )),
                 }
             }
         }

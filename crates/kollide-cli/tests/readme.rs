@@ -61,5 +61,5 @@ fn readme_examples_are_the_tools_answers() {
         assert_eq!(code, i32::from(failed), "{marker}");
         checked += 1;
     }
-    assert_eq!(checked, 6, "README example blocks found");
+    assert_eq!(checked, 7, "README example blocks found");
 }

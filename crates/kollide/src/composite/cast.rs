@@ -122,7 +122,8 @@ pub fn composite_ray_hits<V: Vector, C: Composite<V> + ?Sized>(
 /// interval (all of them for an unbounded interval). `None` when no part is hit within
 /// `max_toi` ([`CastStatus::Miss`]).
 ///
-/// Statuses: the earliest `Hit` or `StartedWithin` wins; when a part's cast ends `Failed`
+/// Statuses: the earliest `Hit` or `StartedWithin` wins (of several parts overlapping B at
+/// the start, the deepest); when a part's cast ends `Failed`
 /// before the earliest hit (a rotating graze past the iteration cap), the answer is that
 /// `Failed` with the least proven `safe_toi`, since the hit may not be the first.
 ///
@@ -173,7 +174,7 @@ pub fn composite_shape_cast<V: Vector, C: Composite<V> + ?Sized, B: Support<V> +
                 None
             }
             CastStatus::Hit | CastStatus::StartedWithin => {
-                if best.as_ref().is_none_or(|b| out.toi < b.value.toi) {
+                if best.as_ref().is_none_or(|b| earlier(&out, &b.value)) {
                     best = Some(OnPart { part: i, value: out });
                     return Some(out.toi);
                 }
@@ -219,6 +220,16 @@ pub fn composite_shape_cast<V: Vector, C: Composite<V> + ?Sized, B: Support<V> +
         (None, Some(f)) => Some(f),
         (b, _) => b,
     }
+}
+
+/// Whether `x` comes before `y` as the answer of a composite cast: an earlier time, or at
+/// the same start the deeper overlap (the deepest part, whatever order the walk took).
+pub(crate) fn earlier<V: Vector>(x: &CastOutput<V>, y: &CastOutput<V>) -> bool {
+    let started = |o: &CastOutput<V>| o.status == CastStatus::StartedWithin;
+    if started(x) && started(y) {
+        return x.distance < y.distance;
+    }
+    x.toi < y.toi || (x.toi == y.toi && started(x) && !started(y))
 }
 
 /// How far B reaches from its origin (its local box's farthest corner).

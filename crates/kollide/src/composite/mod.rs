@@ -30,6 +30,7 @@ mod query;
 mod sweep;
 mod trimesh3d;
 
+pub(crate) use cast::earlier;
 pub use cast::{composite_ray_cast, composite_ray_hits, composite_shape_cast};
 pub use compound::{Compound, CompoundError};
 pub use concave_polygon2d::ConcavePolygon;

@@ -179,7 +179,7 @@ pub fn composite_pair_cast<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> 
                 }
             }
             CastStatus::Hit | CastStatus::StartedWithin => {
-                if best.as_ref().is_none_or(|b| on.value.toi < b.value.toi) {
+                if best.as_ref().is_none_or(|b| super::cast::earlier(&on.value, &b.value)) {
                     limit = on.value.toi;
                     best = Some(found);
                 }

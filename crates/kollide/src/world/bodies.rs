@@ -268,7 +268,7 @@ impl<V: Vector, S: RuntimeShape<V>> World<V, S> {
             let (id, body) = self.live(proxy)?;
             let a = S::cast(&body.shape, &body.pose, shape, pose, &CastInput { max_toi: limit, ..input })?;
             let t = a.value.toi;
-            let better = best.as_ref().is_none_or(|b| t < b.value.toi);
+            let better = best.as_ref().is_none_or(|b| crate::composite::earlier(&a.value, &b.value));
             if better {
                 best = Some(WorldHit::new(id, a));
                 return Some(t);
