@@ -5,6 +5,7 @@
 //! the disagreements (rules in `kollide_bench::check`); progress and any disagreement go to
 //! stderr.
 
+mod broadphase_cases;
 mod cases;
 mod cast_cases;
 mod contact_cases;
@@ -252,6 +253,15 @@ fn main() {
         let t = Instant::now();
         rows.extend(ray_cases::run(SEED + 300));
         eprintln!("{:>16}: {:.1} s", "ray", t.elapsed().as_secs_f64());
+    }
+
+    // The broad phase: 10,000 and 100,000 random boxes (filter "broadphase").
+    for (i, (n, case)) in [(10_000, "boxes10k"), (100_000, "boxes100k")].into_iter().enumerate() {
+        if wanted(&format!("broadphase-{case}")) {
+            let t = Instant::now();
+            rows.extend(broadphase_cases::run(SEED + 400 + i as u64, n, case));
+            eprintln!("{:>16}: {:.1} s", format!("broadphase {case}"), t.elapsed().as_secs_f64());
+        }
     }
 
     // The sweep rows: a ball and an ellipsoid through a soup of 1,000 triangles.

@@ -308,14 +308,63 @@ impl<V: Vector> DynamicTree<V> {
     /// assert_eq!(pairs, vec![(0, 1), (1, 2), (2, 3)]);
     /// ```
     pub fn visit_self_pairs(&self, mut f: impl FnMut(ProxyId, ProxyId) -> bool) -> bool {
-        for (i, n) in self.nodes.iter().enumerate() {
-            if n.kind != Kind::Leaf {
+        // A simultaneous walk of the tree against itself: (n, n) stands for the pairs within
+        // subtree n, (m, n) for the pairs across two disjoint subtrees, pruned when their
+        // boxes part. Each pair is reached once.
+        if self.root == NULL {
+            return true;
+        }
+        let node = |i: u32| &self.nodes[i as usize];
+        let ordered =
+            |x: u32, y: u32| if x < y { (ProxyId(x), ProxyId(y)) } else { (ProxyId(y), ProxyId(x)) };
+        let meet = |x: u32, y: u32| node(x).aabb.intersects(&node(y).aabb);
+        // Pairs are pushed only once their boxes are known to meet.
+        let mut stack: Vec<(u32, u32)> = Vec::with_capacity(64);
+        stack.push((self.root, self.root));
+        while let Some((i, j)) = stack.pop() {
+            let (a, b) = (node(i), node(j));
+            if i == j {
+                if !a.is_leaf() {
+                    let (l, r) = (a.child1, a.child2);
+                    stack.push((l, l));
+                    stack.push((r, r));
+                    if meet(l, r) {
+                        stack.push((l, r));
+                    }
+                }
                 continue;
             }
-            let a = ProxyId(i as u32);
-            let go = self.visit_overlaps(&n.aabb, |b| b <= a || f(a, b));
-            if !go {
-                return false;
+            match (a.is_leaf(), b.is_leaf()) {
+                (true, true) => {
+                    let (p, q) = ordered(i, j);
+                    if !f(p, q) {
+                        return false;
+                    }
+                }
+                (false, true) => {
+                    for c in [a.child1, a.child2] {
+                        if meet(c, j) {
+                            stack.push((c, j));
+                        }
+                    }
+                }
+                (true, false) => {
+                    for c in [b.child1, b.child2] {
+                        if meet(i, c) {
+                            stack.push((i, c));
+                        }
+                    }
+                }
+                (false, false) => {
+                    // Both sides at once: the four pairs of children.
+                    for x in [a.child1, a.child2] {
+                        for y in [b.child1, b.child2] {
+                            if meet(x, y) {
+                                stack.push((x, y));
+                            }
+                        }
+                    }
+                }
             }
         }
         true

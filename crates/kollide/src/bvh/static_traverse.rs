@@ -343,28 +343,32 @@ impl<V: Vector> Bvh<V> {
             return true;
         }
         let ordered = |x: u32, y: u32| if x < y { (x, y) } else { (y, x) };
-        // (i, i): pairs within subtree i; (i, j): pairs across two disjoint subtrees.
-        let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
+        let meet = |x: u32, y: u32| self.nodes[x as usize].aabb.intersects(&self.nodes[y as usize].aabb);
+        // (i, i): pairs within subtree i; (i, j): pairs across two disjoint subtrees whose
+        // boxes are known to meet (pairs are pushed only then).
+        let mut stack: Vec<(u32, u32)> = Vec::with_capacity(64);
+        stack.push((0, 0));
         while let Some((i, j)) = stack.pop() {
             let (a, b) = (&self.nodes[i as usize], &self.nodes[j as usize]);
             if i == j {
                 if a.count > 0 {
-                    let items: Vec<(u32, &Aabb<V>)> = self.leaf(a).collect();
-                    for (k, &(x, bx)) in items.iter().enumerate() {
-                        for &(y, by) in &items[k + 1..] {
-                            let (p, q) = ordered(x, y);
-                            if bx.intersects(by) && !f(p, q) {
+                    let range = a.first as usize..(a.first + a.count) as usize;
+                    for k in range.clone() {
+                        for m in k + 1..range.end {
+                            let (p, q) = ordered(self.items[k], self.items[m]);
+                            if self.item_boxes[k].intersects(&self.item_boxes[m]) && !f(p, q) {
                                 return false;
                             }
                         }
                     }
                 } else {
                     let (l, r) = (a.first, a.first + 1);
-                    stack.extend([(l, l), (r, r), (l, r)]);
+                    stack.push((l, l));
+                    stack.push((r, r));
+                    if meet(l, r) {
+                        stack.push((l, r));
+                    }
                 }
-                continue;
-            }
-            if !a.aabb.intersects(&b.aabb) {
                 continue;
             }
             match (a.count > 0, b.count > 0) {
@@ -378,13 +382,27 @@ impl<V: Vector> Bvh<V> {
                         }
                     }
                 }
-                (false, true) => stack.extend([(a.first, j), (a.first + 1, j)]),
-                (true, false) => stack.extend([(i, b.first), (i, b.first + 1)]),
+                (false, true) => {
+                    for c in [a.first, a.first + 1] {
+                        if meet(c, j) {
+                            stack.push((c, j));
+                        }
+                    }
+                }
+                (true, false) => {
+                    for c in [b.first, b.first + 1] {
+                        if meet(i, c) {
+                            stack.push((i, c));
+                        }
+                    }
+                }
                 (false, false) => {
-                    if a.aabb.surface_area() >= b.aabb.surface_area() {
-                        stack.extend([(a.first, j), (a.first + 1, j)]);
-                    } else {
-                        stack.extend([(i, b.first), (i, b.first + 1)]);
+                    for x in [a.first, a.first + 1] {
+                        for y in [b.first, b.first + 1] {
+                            if meet(x, y) {
+                                stack.push((x, y));
+                            }
+                        }
                     }
                 }
             }
