@@ -12,6 +12,7 @@ mod contact_cases;
 mod ray_cases;
 mod report;
 mod sweep_cases;
+mod terrain_cases;
 mod timing;
 mod warm;
 
@@ -253,6 +254,13 @@ fn main() {
         let t = Instant::now();
         rows.extend(ray_cases::run(SEED + 300));
         eprintln!("{:>16}: {:.1} s", "ray", t.elapsed().as_secs_f64());
+    }
+
+    // Rays on a 256 x 256 terrain as a mesh and as a heightfield (filter "terrain").
+    if wanted("terrain-trimesh") || wanted("terrain-heightfield") {
+        let t = Instant::now();
+        rows.extend(terrain_cases::run(SEED + 500));
+        eprintln!("{:>16}: {:.1} s", "terrain rays", t.elapsed().as_secs_f64());
     }
 
     // The broad phase: 10,000 and 100,000 random boxes (filter "broadphase").
