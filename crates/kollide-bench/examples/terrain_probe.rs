@@ -63,6 +63,48 @@ fn main() {
         }
     }
     println!("disagreements: {bad}");
+    // A box resting on the terrain: kollide's contact, the least part contact without the
+    // internal-edge rule, and parry's.
+    {
+        use kollide::composite::composite_contact;
+        let he = Vec3::new(0.8, 0.5, 0.6);
+        let kbox = kollide::shape::Cuboid::new(he);
+        let pbox = parry3d::shape::Cuboid::new(he);
+        for k in 0..5 {
+            let (x, z) = (-60.0 + 23.7 * k as f32, 17.0 - 11.3 * k as f32);
+            let g = 100.0
+                - composite_ray_cast(
+                    &mesh,
+                    &Pose3::IDENTITY,
+                    &Ray::new(Vec3::new(x, 100.0, z), Vec3::NEG_Y),
+                    1000.0,
+                )
+                .map(|h| match h.value {
+                    kollide::query::cast::RayOutcome::Hit(h) => h.toi,
+                    _ => 0.0,
+                })
+                .unwrap();
+            let pose =
+                Pose3::new(Vec3::new(x, g + he.y - 0.02, z), glam::Quat::from_rotation_y(0.3 * k as f32));
+            let c = composite_contact(&mesh, &Pose3::IDENTITY, &kbox, &pose, 0.0).unwrap();
+            let mut least = f32::INFINITY;
+            for i in 0..mesh.triangle_count() as u32 {
+                if let Some(cc) =
+                    kollide::query::contact(&mesh.triangle(i), &Pose3::IDENTITY, &kbox, &pose, 0.0)
+                {
+                    least = least.min(cc.distance);
+                }
+            }
+            let pp = parry3d::math::Pose::from_parts(pose.translation, pose.rotation);
+            let q = parry3d::query::contact(&parry3d::math::Pose::IDENTITY, &pmesh, &pp, &pbox, 0.0)
+                .unwrap()
+                .map(|c| (c.dist, c.normal1));
+            println!(
+                "box {k}: kollide {} n {:?} part {}, least raw {least}, parry {q:?}",
+                c.value.distance, c.value.normal, c.part
+            );
+        }
+    }
     // The same samples as heightfields.
     let heights: Vec<f32> = (0..n * n).map(|k| h((k % n) as f32 - 128.0, (k / n) as f32 - 128.0)).collect();
     let field =

@@ -257,7 +257,11 @@ fn main() {
     }
 
     // Rays on a 256 x 256 terrain as a mesh and as a heightfield (filter "terrain").
-    if wanted("terrain-trimesh") || wanted("terrain-heightfield") {
+    if wanted("terrain-trimesh")
+        || wanted("terrain-heightfield")
+        || wanted("-terrain")
+        || wanted("box-on-terrain")
+    {
         let t = Instant::now();
         rows.extend(terrain_cases::run(SEED + 500));
         eprintln!("{:>16}: {:.1} s", "terrain rays", t.elapsed().as_secs_f64());

@@ -189,6 +189,16 @@ fn box_distance_overlap_and_contact_match_brute_force() {
             assert_eq!(out.value.distance, 0.0, "case {case}");
             let c = composite_contact(&mesh, &pose_m, &cube, &pose_b, 0.0).unwrap();
             assert!(c.value.distance <= 1e-9, "case {case}: an overlap has a contact of depth >= 0");
+            // The depth is the deepest part's: brute force over the triangles.
+            let deepest = (0..mesh.triangle_count() as u32)
+                .filter_map(|i| kollide::query::contact(&mesh.triangle(i), &pose_m, &cube, &pose_b, 0.0))
+                .map(|c| c.distance)
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                (c.value.distance - deepest).abs() <= 1e-9,
+                "case {case}: depth {} vs {deepest}",
+                c.value.distance
+            );
             let m = composite_manifold(&mesh, &pose_m, &cube, &pose_b, 0.0);
             assert!(!m.manifold.is_empty(), "case {case}: an overlap has a manifold");
         }

@@ -211,7 +211,16 @@ fn part_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
         None => n,
     };
     let along = contact_along(&part, b, &pose_pb, n_part);
-    (along.distance <= margin).then(|| to_world(&pose_p, &along))
+    // Only the direction may change, never the depth: a contact's depth is the part's own
+    // (the deepest part is the answer, as brute force over the parts says). Where the face
+    // normal gives another depth the part's contact stands; on a flat seam the neighbour's
+    // face contact is at least as deep and is the one kept.
+    let tol = V::Real::from_f64(1e-6) * (found.distance.abs() + V::Real::ONE);
+    if (along.distance - found.distance).abs() <= tol {
+        Some(to_world(&pose_p, &along))
+    } else {
+        Some(found)
+    }
 }
 
 /// A contact in a part's frame placed in the world.
@@ -231,11 +240,12 @@ fn to_world<V: Vector>(pose: &Pose<V>, c: &CoreContact<V>) -> Contact<V> {
 /// conventions of [`contact`] (normal from the composite to B, `point_b = point_a +
 /// distance * normal`).
 ///
-/// A penetrating part contact whose normal the composite's surface does not have there
-/// (through an internal edge of a mesh: see [`Composite::corrected_normal`]) is taken along
-/// the surface's normal instead, so a box sliding across a flat floor of many triangles is
-/// pushed up, never sideways by a seam. (Apart, the nearest part's closest points are the
-/// surface's own, and so is their normal.)
+/// The depth is the deepest part's, as brute force over the parts gives it. A box sliding
+/// across a flat floor of many triangles is pushed up, never sideways by a seam: the
+/// triangles under it give the face normal and are the deepest, a sliver beside a seam gives
+/// a shallower contact; where a part's contact of the same depth has a normal the surface
+/// does not have there (see [`Composite::corrected_normal`]), the face's normal is taken.
+/// (Apart, the nearest part's closest points are the surface's own, and so is their normal.)
 ///
 /// ```
 /// use kollide::composite::{composite_contact, TriMesh};
