@@ -166,7 +166,6 @@ pub fn run(seed: u64) -> Vec<Row> {
         ],
     );
     row("terrain-heightfield", bad, hits, t[0], t[1], 2.0);
-    drop(row);
     rows.extend(casts_and_contacts(&mut rng, &mesh, &pmesh, &field));
     rows
 }
@@ -204,7 +203,7 @@ fn casts_and_contacts(
         .map(|_| {
             let (x, z) = (rng.random_range(-120.0..120.0), rng.random_range(-120.0..120.0));
             let at = Vec3::new(x, ground(x, z) + rng.random_range(3.0..8.0), z);
-            let q = glam::Quat::from_rotation_y(rng.random_range(0.0..6.28));
+            let q = glam::Quat::from_rotation_y(rng.random_range(0.0..std::f32::consts::TAU));
             let v = Vec3::new(
                 rng.random_range(-3.0..3.0),
                 rng.random_range(-9.0..-2.0),
@@ -277,7 +276,7 @@ fn casts_and_contacts(
     let resting: Vec<Pose3> = (0..N_CASES)
         .map(|_| {
             let (x, z) = (rng.random_range(-120.0..120.0), rng.random_range(-120.0..120.0));
-            let q = glam::Quat::from_rotation_y(rng.random_range(0.0..6.28));
+            let q = glam::Quat::from_rotation_y(rng.random_range(0.0..std::f32::consts::TAU));
             Pose3::new(Vec3::new(x, ground(x, z) + he.y - 0.02, z), q)
         })
         .collect();
