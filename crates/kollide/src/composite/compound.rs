@@ -2,7 +2,7 @@
 
 use super::Composite;
 use crate::bvh::Bvh;
-use crate::math::{Aabb, Pose, Vector};
+use crate::math::{Pose, Vector};
 use crate::shape::{bounding_box, Support};
 use std::fmt;
 
@@ -141,44 +141,5 @@ impl<V: Vector, S: Support<V>> Composite<V> for Compound<V, S> {
         Some(self.parts[i as usize].0)
     }
 
-    fn local_aabb(&self) -> Aabb<V> {
-        self.bvh.root_aabb()
-    }
-
-    fn visit_overlaps(&self, aabb: &Aabb<V>, f: impl FnMut(u32) -> bool) -> bool {
-        self.bvh.visit_overlaps(aabb, f)
-    }
-
-    fn nearest(
-        &self,
-        max: V::Real,
-        lower: impl FnMut(&Aabb<V>) -> V::Real,
-        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
-    ) -> Option<(u32, V::Real)> {
-        self.bvh.nearest(max, lower, f)
-    }
-
-    fn cast_ray(
-        &self,
-        origin: V,
-        dir: V,
-        max_toi: V::Real,
-        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
-    ) -> Option<(u32, V::Real)> {
-        self.bvh.cast_ray(origin, dir, max_toi, f)
-    }
-
-    fn visit_ray(&self, origin: V, dir: V, max_toi: V::Real, f: impl FnMut(u32) -> bool) -> bool {
-        self.bvh.visit_ray(origin, dir, max_toi, f)
-    }
-
-    fn cast_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        motion: V,
-        max_toi: V::Real,
-        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
-    ) -> Option<(u32, V::Real)> {
-        self.bvh.cast_aabb(aabb, motion, max_toi, f)
-    }
+    walks_of_bvh!(self => self.bvh);
 }

@@ -5,7 +5,7 @@
 
 use super::query::{composite_contact, composite_distance, composite_intersects, composite_manifold};
 use super::{Composite, ConcavePolygon};
-use crate::math::{Aabb, Pose, Real, Vector2};
+use crate::math::{Pose, Real, Vector2};
 use crate::query::{Contact, DistanceOutput, Manifold};
 use crate::shape::{ConvexPolygon, Feature, Support};
 
@@ -25,47 +25,7 @@ impl<V: Vector2> Composite<V> for ConcavePolygon<V> {
         &self.pieces()[i as usize]
     }
 
-    fn local_aabb(&self) -> Aabb<V> {
-        let [lo, hi] = self.aabb();
-        Aabb::new(lo, hi)
-    }
-
-    fn visit_overlaps(&self, aabb: &Aabb<V>, f: impl FnMut(u32) -> bool) -> bool {
-        self.bvh().visit_overlaps(aabb, f)
-    }
-
-    fn nearest(
-        &self,
-        max: V::Real,
-        lower: impl FnMut(&Aabb<V>) -> V::Real,
-        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
-    ) -> Option<(u32, V::Real)> {
-        self.bvh().nearest(max, lower, f)
-    }
-
-    fn cast_ray(
-        &self,
-        origin: V,
-        dir: V,
-        max_toi: V::Real,
-        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
-    ) -> Option<(u32, V::Real)> {
-        self.bvh().cast_ray(origin, dir, max_toi, f)
-    }
-
-    fn visit_ray(&self, origin: V, dir: V, max_toi: V::Real, f: impl FnMut(u32) -> bool) -> bool {
-        self.bvh().visit_ray(origin, dir, max_toi, f)
-    }
-
-    fn cast_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        motion: V,
-        max_toi: V::Real,
-        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
-    ) -> Option<(u32, V::Real)> {
-        self.bvh().cast_aabb(aabb, motion, max_toi, f)
-    }
+    walks_of_bvh!(self => self.bvh());
 
     /// A piece's vertex `k` is the polygon's vertex `piece_vertex_indices(i)[k]`.
     fn part_feature(&self, i: u32, f: Feature) -> Feature {

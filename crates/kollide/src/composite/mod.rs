@@ -13,6 +13,54 @@
 //! triangles of a flat floor is not a surface a ball can bump into, so a contact found on
 //! such an edge is taken along the face normal instead (no ghost contacts).
 
+/// The walks of a composite whose parts sit in a [`Bvh`](crate::bvh::Bvh) (an expression
+/// of the implementing type reached from `self`): the `Composite` methods that only forward
+/// to the tree, written once.
+macro_rules! walks_of_bvh {
+    ($self:ident => $bvh:expr) => {
+        fn local_aabb(&$self) -> crate::math::Aabb<V> {
+            $bvh.root_aabb()
+        }
+
+        fn visit_overlaps(&$self, aabb: &crate::math::Aabb<V>, f: impl FnMut(u32) -> bool) -> bool {
+            $bvh.visit_overlaps(aabb, f)
+        }
+
+        fn nearest(
+            &$self,
+            max: V::Real,
+            lower: impl FnMut(&crate::math::Aabb<V>) -> V::Real,
+            f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+        ) -> Option<(u32, V::Real)> {
+            $bvh.nearest(max, lower, f)
+        }
+
+        fn cast_ray(
+            &$self,
+            origin: V,
+            dir: V,
+            max_toi: V::Real,
+            f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+        ) -> Option<(u32, V::Real)> {
+            $bvh.cast_ray(origin, dir, max_toi, f)
+        }
+
+        fn visit_ray(&$self, origin: V, dir: V, max_toi: V::Real, f: impl FnMut(u32) -> bool) -> bool {
+            $bvh.visit_ray(origin, dir, max_toi, f)
+        }
+
+        fn cast_aabb(
+            &$self,
+            aabb: &crate::math::Aabb<V>,
+            motion: V,
+            max_toi: V::Real,
+            f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+        ) -> Option<(u32, V::Real)> {
+            $bvh.cast_aabb(aabb, motion, max_toi, f)
+        }
+    };
+}
+
 mod cast;
 mod compound;
 mod concave_polygon2d;

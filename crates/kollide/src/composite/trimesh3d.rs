@@ -361,32 +361,7 @@ impl<V: Vector3> Composite<V> for TriMesh<V> {
         self.triangle(i)
     }
 
-    fn local_aabb(&self) -> Aabb<V> {
-        self.bvh.root_aabb()
-    }
-
-    fn visit_overlaps(&self, aabb: &Aabb<V>, f: impl FnMut(u32) -> bool) -> bool {
-        self.bvh.visit_overlaps(aabb, f)
-    }
-
-    fn nearest(
-        &self,
-        max: V::Real,
-        lower: impl FnMut(&Aabb<V>) -> V::Real,
-        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
-    ) -> Option<(u32, V::Real)> {
-        self.bvh.nearest(max, lower, f)
-    }
-
-    fn cast_ray(
-        &self,
-        origin: V,
-        dir: V,
-        max_toi: V::Real,
-        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
-    ) -> Option<(u32, V::Real)> {
-        self.bvh.cast_ray(origin, dir, max_toi, f)
-    }
+    walks_of_bvh!(self => self.bvh);
 
     fn first_ray_hit(&self, ray: &Ray<V>, max_toi: V::Real) -> Option<(u32, RayOutcome<V>)> {
         let mut best: Option<(usize, RayOutcome<V>)> = None;
@@ -401,20 +376,6 @@ impl<V: Vector3> Composite<V> for TriMesh<V> {
             }
         });
         best.map(|(slot, o)| (self.bvh.item_order()[slot], o))
-    }
-
-    fn visit_ray(&self, origin: V, dir: V, max_toi: V::Real, f: impl FnMut(u32) -> bool) -> bool {
-        self.bvh.visit_ray(origin, dir, max_toi, f)
-    }
-
-    fn cast_aabb(
-        &self,
-        aabb: &Aabb<V>,
-        motion: V,
-        max_toi: V::Real,
-        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
-    ) -> Option<(u32, V::Real)> {
-        self.bvh.cast_aabb(aabb, motion, max_toi, f)
     }
 
     fn part_feature(&self, i: u32, feature: Feature) -> Feature {
