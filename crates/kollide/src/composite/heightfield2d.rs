@@ -1,6 +1,7 @@
 //! Heightfield terrain in 2D: a line of heights, one segment per cell, walked along x.
 
 use super::heightfield_error::HeightFieldError;
+use super::heightfield_walk::offer_in_order;
 use crate::math::{above, at_least, inverse_direction, Aabb, Real, Vector2};
 use crate::shape::Segment;
 
@@ -196,7 +197,7 @@ impl<V: Vector2> HeightField2d<V> {
         aabb: &Aabb<V>,
         motion: V,
         max_toi: V::Real,
-        mut f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
     ) -> Option<(u32, V::Real)> {
         let inv = inverse_direction(motion);
         let he = aabb.half_extents();
@@ -211,21 +212,7 @@ impl<V: Vector2> HeightField2d<V> {
             }
             true
         });
-        found.sort_by(|a, b| a.0.to_f64().total_cmp(&b.0.to_f64()).then(a.1.cmp(&b.1)));
-        let mut limit = max_toi;
-        let mut best = None;
-        for (t, i) in found {
-            if t > limit {
-                break;
-            }
-            if let Some(hit) = f(i, limit) {
-                if hit <= limit {
-                    limit = hit;
-                    best = Some((i, hit));
-                }
-            }
-        }
-        best
+        offer_in_order(found, max_toi, f)
     }
 
     /// A search for the segment of least value, with the contract of

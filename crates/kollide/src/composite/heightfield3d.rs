@@ -2,6 +2,7 @@
 //! grid instead of searching a tree.
 
 use super::heightfield_error::HeightFieldError;
+use super::heightfield_walk::offer_in_order;
 use crate::math::{above, inverse_direction, Aabb, Real, Vector3};
 use crate::shape::Triangle;
 
@@ -381,7 +382,7 @@ impl<V: Vector3> HeightField<V> {
         aabb: &Aabb<V>,
         motion: V,
         max_toi: V::Real,
-        mut f: impl FnMut(u32, V::Real) -> Option<V::Real>,
+        f: impl FnMut(u32, V::Real) -> Option<V::Real>,
     ) -> Option<(u32, V::Real)> {
         let inv = inverse_direction(motion);
         let he = aabb.half_extents();
@@ -397,21 +398,7 @@ impl<V: Vector3> HeightField<V> {
             }
             true
         });
-        found.sort_by(|a, b| a.0.to_f64().total_cmp(&b.0.to_f64()).then(a.1.cmp(&b.1)));
-        let mut limit = max_toi;
-        let mut best = None;
-        for (t, i) in found {
-            if t > limit {
-                break;
-            }
-            if let Some(hit) = f(i, limit) {
-                if hit <= limit {
-                    limit = hit;
-                    best = Some((i, hit));
-                }
-            }
-        }
-        best
+        offer_in_order(found, max_toi, f)
     }
 
     /// A search for the triangle of least value, with the contract of

@@ -71,6 +71,7 @@ mod heightfield_error;
 mod heightfield_parts;
 #[cfg(feature = "png")]
 mod heightfield_png;
+mod heightfield_walk;
 mod internal_edges;
 mod pair;
 mod polyline2d;
