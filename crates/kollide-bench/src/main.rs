@@ -13,6 +13,7 @@ mod ray_cases;
 mod report;
 mod sweep_cases;
 mod terrain_cases;
+mod terrain_obvhs;
 mod timing;
 mod warm;
 

@@ -96,7 +96,7 @@ pub fn run(seed: u64) -> Vec<Row> {
         }
     }
     let mesh = TriMesh::new(vertices.clone(), indices.clone());
-    let pmesh = PTriMesh::new(vertices, indices).expect("valid mesh");
+    let pmesh = PTriMesh::new(vertices.clone(), indices.clone()).expect("valid mesh");
     let column_major: Vec<f32> = (0..N * N).map(|k| samples[(k % N) * N + k / N]).collect();
     let mut pfield = parry3d::shape::HeightField::new(parry3d::utils::Array2::new(N, N, column_major), scale);
     for i in 0..N - 1 {
@@ -144,6 +144,7 @@ pub fn run(seed: u64) -> Vec<Row> {
         ],
     );
     row("terrain-trimesh", bad, hits, t[0], t[1], 1.5);
+    let obvhs_row = crate::terrain_obvhs::row(&vertices, &indices, &rays, MAX_TOI);
 
     let k: Vec<Option<f32>> =
         kr.iter().map(|r| toi(composite_ray_cast(&field, &Pose3::IDENTITY, r, MAX_TOI))).collect();
@@ -166,6 +167,7 @@ pub fn run(seed: u64) -> Vec<Row> {
         ],
     );
     row("terrain-heightfield", bad, hits, t[0], t[1], 2.0);
+    rows.push(obvhs_row);
     rows.extend(casts_and_contacts(&mut rng, &mesh, &pmesh, &field));
     rows
 }
@@ -245,11 +247,15 @@ fn casts_and_contacts(
                     (Some(a), Some(b)) => {
                         hits += 1;
                         if (a - b).abs() > 1e-3 {
+                            eprintln!("{}: {:?} kollide {a} parry {b}", $case, c);
                             bad += 1;
                         }
                     }
                     (None, None) => {}
-                    _ => bad += 1,
+                    (a, b) => {
+                        eprintln!("{}: {:?} kollide {a:?} parry {b:?}", $case, c);
+                        bad += 1
+                    }
                 }
             }
             let t = timing::measure(

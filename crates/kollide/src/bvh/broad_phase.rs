@@ -10,7 +10,7 @@
 //! reported pairs are the candidates whose tight boxes meet.
 
 use super::dynamic::{check_box, DynamicTree, DynamicTreeError, ProxyId};
-use super::sweep_prune::all_pairs_sweep;
+use super::sweep_prune::all_pairs;
 use crate::math::{Aabb, Real, Vector};
 
 /// Flags of a proxy changed since the last update.
@@ -371,10 +371,10 @@ impl<V: Vector> BroadPhase<V> {
     /// moved member whose fat boxes meet, each found once (a pair of two moved proxies by the
     /// higher id's search only).
     fn search_moved(&self) -> Vec<u64> {
-        if V::DIM == 2 && self.moved.len() >= 64 {
+        if self.moved.len() >= 64 {
             let live = self.moved.iter().filter(|&&p| self.flags[p as usize] & REMOVED == 0).count();
             if live == self.tree.len() {
-                return self.sweep_all();
+                return self.search_all();
             }
         }
         #[cfg(feature = "rayon")]
@@ -403,12 +403,12 @@ impl<V: Vector> BroadPhase<V> {
         out
     }
 
-    /// Every pair of live proxies whose fat boxes meet, by sort-and-sweep: the search when
-    /// every proxy is in the move buffer, in 2D, where the sweep beats querying the tree
-    /// once per proxy (see the `bvh` module docs).
-    fn sweep_all(&self) -> Vec<u64> {
+    /// Every pair of live proxies whose fat boxes meet, by [`all_pairs`]: the search when
+    /// every proxy is in the move buffer (a first update), where one search of all pairs
+    /// beats querying the tree once per proxy (see `sweep_prune.rs`).
+    fn search_all(&self) -> Vec<u64> {
         let (ids, boxes): (Vec<u32>, Vec<Aabb<V>>) = self.tree.proxies().map(|(id, b)| (id.0, b)).unzip();
-        let mut out: Vec<u64> = all_pairs_sweep(&boxes)
+        let mut out: Vec<u64> = all_pairs(&boxes)
             .into_iter()
             .map(|(i, j)| {
                 let (a, b) = (ids[i as usize], ids[j as usize]);

@@ -1,0 +1,147 @@
+//! The uniform grid's pair search (`GridPairs`, `all_pairs_grid`) and the chooser
+//! `all_pairs` against brute force in f64, in 2D and 3D, f32 and f64: boxes the grid suits,
+//! boxes it must refuse (one huge box, far clusters, infinite boxes), exact touching on a
+//! lattice (the cell side equals the box size), and boxes that meet nothing (NaN, inverted).
+
+use kollide::bvh::{all_pairs, all_pairs_grid, GridPairs};
+use kollide::math::{Aabb, DVec2, DVec3, Real, Vec2, Vec3, Vector};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+
+fn vec_in<V: Vector>(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> V {
+    V::from_f64_array([rng.random_range(lo..hi), rng.random_range(lo..hi), rng.random_range(lo..hi)])
+}
+
+/// The truth: every pair whose boxes meet, tested in f64 (exact for f32 and f64 inputs).
+fn brute_force<V: Vector>(boxes: &[Aabb<V>]) -> BTreeSet<(u32, u32)> {
+    let f = |b: &Aabb<V>| (b.min.to_f64_array(), b.max.to_f64_array());
+    let mut out = BTreeSet::new();
+    for i in 0..boxes.len() {
+        let (a0, a1) = f(&boxes[i]);
+        for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+            let (b0, b1) = f(b);
+            if (0..V::DIM).all(|k| a0[k] <= a1[k] && b0[k] <= b1[k] && a0[k] <= b1[k] && b0[k] <= a1[k]) {
+                out.insert((i as u32, j as u32));
+            }
+        }
+    }
+    out
+}
+
+/// `pairs` as a set, checking that none is repeated and each is `(lo, hi)`.
+fn as_set(pairs: &[(u32, u32)]) -> BTreeSet<(u32, u32)> {
+    let set: BTreeSet<_> = pairs.iter().copied().collect();
+    assert_eq!(set.len(), pairs.len(), "a pair reported twice");
+    assert!(pairs.iter().all(|(i, j)| i < j), "a pair not ordered (lo, hi)");
+    set
+}
+
+macro_rules! for_all_vectors {
+    ($($name:ident),* $(,)?) => {
+        mod vec2 { $( #[test] fn $name() { super::$name::<super::Vec2>(); } )* }
+        mod dvec2 { $( #[test] fn $name() { super::$name::<super::DVec2>(); } )* }
+        mod vec3 { $( #[test] fn $name() { super::$name::<super::Vec3>(); } )* }
+        mod dvec3 { $( #[test] fn $name() { super::$name::<super::DVec3>(); } )* }
+    };
+}
+
+for_all_vectors!(
+    grid_equals_brute_force_on_similar_boxes,
+    boxes_touching_on_a_lattice_are_found,
+    unsuited_boxes_are_refused_and_answered_by_the_chooser,
+    boxes_that_meet_nothing_are_left_out,
+);
+
+/// Random boxes of similar size (some of zero size, some duplicated) over several scales
+/// and offsets: the grid is used and finds exactly the brute-force pairs.
+fn grid_equals_brute_force_on_similar_boxes<V: Vector>() {
+    let mut r = ChaCha8Rng::seed_from_u64(5);
+    for (n, world, offset) in
+        [(0, 10.0, 0.0), (1, 10.0, 0.0), (2, 1.0, 0.0), (900, 40.0, 0.0), (900, 4e-3, 7.0), (600, 4e5, -3e6)]
+    {
+        let size = world / 40.0;
+        let mut boxes: Vec<Aabb<V>> = (0..n)
+            .map(|_| {
+                let c: V = vec_in(&mut r, offset, offset + world);
+                let h: V = if r.random_bool(0.05) { V::ZERO } else { vec_in(&mut r, 0.5 * size, size) };
+                Aabb::new(c - h, c + h)
+            })
+            .collect();
+        if n > 10 {
+            boxes[3] = boxes[4];
+        }
+        let grid = GridPairs::new(&boxes).expect("similar boxes suit the grid");
+        assert_eq!(grid.len(), n);
+        let want = brute_force(&boxes);
+        assert_eq!(as_set(&all_pairs_grid(&boxes).unwrap()), want, "grid, n = {n}, world {world}");
+        assert_eq!(as_set(&all_pairs(&boxes)), want, "all_pairs, n = {n}");
+        if n > 10 {
+            assert!(want.len() > n / 10 && want.len() < 10 * n, "{} pairs of {n}", want.len());
+        }
+    }
+}
+
+/// Unit boxes on an integer lattice touch their neighbours exactly, face, edge and corner:
+/// the cell side equals the box size, the case the side's slack is for.
+fn boxes_touching_on_a_lattice_are_found<V: Vector>() {
+    let k = 6;
+    let mut boxes = Vec::new();
+    for x in 0..k {
+        for y in 0..k {
+            for z in 0..if V::DIM == 3 { k } else { 1 } {
+                let lo = V::from_f64_array([x as f64, y as f64, z as f64]);
+                boxes.push(Aabb::new(lo, lo + V::splat(V::Real::ONE)));
+            }
+        }
+    }
+    let want = brute_force(&boxes);
+    // Every lattice neighbour (26 in 3D, 8 in 2D, fewer at the border) touches.
+    let per_box: usize = if V::DIM == 3 { 26 } else { 8 };
+    assert!(want.len() > boxes.len() * per_box / 3, "{} pairs", want.len());
+    assert_eq!(as_set(&all_pairs_grid(&boxes).expect("lattice suits the grid")), want);
+}
+
+/// One box much larger than the rest, two clusters far apart, an infinite box, and many
+/// copies of one point: the grid refuses (its cells would be crowded, or no cell holds the
+/// box) and `all_pairs` still answers exactly through the tree or the sweep.
+fn unsuited_boxes_are_refused_and_answered_by_the_chooser<V: Vector>() {
+    let mut r = ChaCha8Rng::seed_from_u64(9);
+    let small = |r: &mut ChaCha8Rng, at: f64| {
+        let c: V = vec_in(r, at, at + 30.0);
+        let h: V = vec_in(r, 0.3, 0.6);
+        Aabb::new(c - h, c + h)
+    };
+    let mut huge: Vec<Aabb<V>> = (0..800).map(|_| small(&mut r, 0.0)).collect();
+    huge[17] = Aabb::new(V::splat(V::Real::from_f64(-5.0)), V::splat(V::Real::from_f64(25.0)));
+    let mut far: Vec<Aabb<V>> = (0..400).map(|_| small(&mut r, 0.0)).collect();
+    far.extend((0..400).map(|_| small(&mut r, 1e7)));
+    let mut infinite: Vec<Aabb<V>> = (0..100).map(|_| small(&mut r, 0.0)).collect();
+    let mut top = infinite[5].max.to_f64_array();
+    top[0] = f64::INFINITY;
+    infinite[5].max = V::from_f64_array(top);
+    let points = vec![Aabb::from_point(V::splat(V::Real::from_f64(2.5))); 300];
+    for (name, boxes) in
+        [("one huge box", &huge), ("far clusters", &far), ("infinite", &infinite), ("points", &points)]
+    {
+        assert!(GridPairs::new(boxes).is_none(), "{name}: the grid should refuse");
+        assert_eq!(as_set(&all_pairs(boxes)), brute_force(boxes), "{name}");
+    }
+    // The huge box meets most of the others; the far clusters give pairs in both.
+    assert!(brute_force(&huge).iter().filter(|p| p.0 == 17 || p.1 == 17).count() > 300);
+    assert_eq!(brute_force(&points).len(), 300 * 299 / 2);
+}
+
+/// Boxes with a NaN coordinate or `min > max` meet nothing and are left out; the rest are
+/// answered.
+fn boxes_that_meet_nothing_are_left_out<V: Vector>() {
+    let mut boxes = vec![Aabb::new(V::ZERO, V::splat(V::Real::ONE)); 4];
+    boxes[1].min = V::from_f64_array([f64::NAN, 0.0, 0.0]);
+    boxes[2] = Aabb::new(V::splat(V::Real::ONE), V::ZERO);
+    let grid = GridPairs::new(&boxes).expect("two live boxes");
+    assert_eq!(grid.len(), 2);
+    assert_eq!(all_pairs_grid(&boxes), Some(vec![(0, 3)]));
+    assert_eq!(all_pairs(&boxes), vec![(0, 3)]);
+    let none: Vec<Aabb<V>> = vec![boxes[1], boxes[2]];
+    assert_eq!(all_pairs_grid(&none), Some(vec![]));
+}
