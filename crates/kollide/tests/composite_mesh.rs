@@ -430,3 +430,62 @@ fn bad_composites_are_refused_naming_the_value() {
         PolylineError::NonFiniteVertex { index: 1 }
     );
 }
+
+/// Found by the bench (case `box-terrain`): in `f32`, a turned box falling onto a terrain
+/// about 85 units from the origin was reported hitting at `t = 0.99999` though it ends the
+/// motion 4.5e-4 above the surface (f64: a miss; 40 f32 ulps of the coordinates). The
+/// queries worked in the mesh's frame, with coordinates of size 85; each triangle is now a
+/// part placed at its first corner, so they work at the size of the shapes.
+#[test]
+fn f32_cast_far_from_the_origin_keeps_its_tolerance() {
+    use kollide::math::{Pose3, Quat, Vec3};
+    let height = |r: usize, c: usize| -> f32 {
+        let (x, z) = (c as f32 - 128.0, r as f32 - 128.0);
+        (x * 0.05).sin() * 4.0 + (z * 0.07).cos() * 3.0 + ((x + z) * 0.3).sin() * 0.5
+    };
+    // Cells (61..66, 183..188) of the bench's 256 x 256 terrain, split as the heightfield.
+    let (rows, cols) = (61..67usize, 183..189usize);
+    let mut vertices = Vec::new();
+    for r in rows.clone() {
+        for c in cols.clone() {
+            vertices.push(Vec3::new(c as f32 - 127.5, height(r, c), r as f32 - 127.5));
+        }
+    }
+    let w = cols.len() as u32;
+    let id = |r: u32, c: u32| r * w + c;
+    let mut indices = Vec::new();
+    for r in 0..rows.len() as u32 - 1 {
+        for c in 0..w - 1 {
+            indices.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
+            indices.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
+        }
+    }
+    let mesh32 = TriMesh::new(vertices.clone(), indices.clone());
+    let mesh64 = TriMesh::new(vertices.iter().map(|v| v.as_dvec3()).collect(), indices);
+    let at = Vec3::new(57.77687, 4.7094917, -60.914124);
+    let q = Quat::from_xyzw(0.0, 0.6816347, 0.0, 0.7316926);
+    let v = Vec3::new(0.500365, -4.2257886, -1.792943);
+    let he = Vec3::new(0.8, 0.5, 0.6);
+    let out32 = composite_shape_cast(
+        &mesh32,
+        &Pose3::IDENTITY,
+        &Cuboid::new(he),
+        &Pose3::new(at, q),
+        &CastInput::linear(Vec3::ZERO, v, 1.0),
+    );
+    let q64 = DQuat::from_xyzw(q.x.into(), q.y.into(), q.z.into(), q.w.into());
+    let pose64 = |t: f64| DPose3::new(at.as_dvec3() + v.as_dvec3() * t, q64);
+    let box64 = Cuboid::new(he.as_dvec3());
+    // The truth: the box ends the motion 4.5e-4 above the terrain.
+    let end = composite_distance(&mesh64, &DPose3::IDENTITY, &box64, &pose64(1.0)).value.distance;
+    assert!(end > 4e-4 && end < 5e-4, "{end}");
+    let out64 = composite_shape_cast(
+        &mesh64,
+        &DPose3::IDENTITY,
+        &box64,
+        &pose64(0.0),
+        &CastInput::linear(DVec3::ZERO, v.as_dvec3(), 1.0),
+    );
+    assert!(out64.is_none_or(|o| o.value.status == CastStatus::Miss), "{out64:?}");
+    assert!(out32.is_none_or(|o| o.value.status == CastStatus::Miss), "{out32:?}");
+}

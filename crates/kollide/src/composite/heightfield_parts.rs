@@ -4,7 +4,7 @@
 use super::internal_edges::{self, Neighbour};
 use super::sweep::{SegmentParts, TriangleParts};
 use super::{Composite, HeightField, HeightField2d};
-use crate::math::{Aabb, Real, Vector2, Vector3};
+use crate::math::{Aabb, Pose, Real, Vector2, Vector3};
 use crate::shape::{Feature, Segment, Triangle};
 
 /// The triangle across edge `k` of triangle `t` of a grid of `cells_r x cells_c` cells.
@@ -39,8 +39,17 @@ impl<V: Vector3> Composite<V> for HeightField<V> {
     }
 
     #[inline]
+    /// The triangle with its first corner at the origin, placed there by `part_pose`:
+    /// queries then work at the size of the shapes, not of the field's place in the world
+    /// (as `TriMesh` does; see its `part`).
     fn part(&self, i: u32) -> Triangle<V> {
-        self.triangle(i)
+        let t = self.triangle(i);
+        Triangle { a: V::ZERO, b: t.b - t.a, c: t.c - t.a }
+    }
+
+    #[inline]
+    fn part_pose(&self, i: u32) -> Option<Pose<V>> {
+        Some(Pose::from_translation(self.triangle(i).a))
     }
 
     fn local_aabb(&self) -> Aabb<V> {
@@ -200,8 +209,16 @@ impl<V: Vector2> Composite<V> for HeightField2d<V> {
     }
 
     #[inline]
+    /// The segment with its first end at the origin, placed there by `part_pose` (see
+    /// the 3D field's `part`).
     fn part(&self, i: u32) -> Segment<V> {
-        self.segment(i)
+        let s = self.segment(i);
+        Segment { a: V::ZERO, b: s.b - s.a }
+    }
+
+    #[inline]
+    fn part_pose(&self, i: u32) -> Option<Pose<V>> {
+        Some(Pose::from_translation(self.segment(i).a))
     }
 
     fn local_aabb(&self) -> Aabb<V> {

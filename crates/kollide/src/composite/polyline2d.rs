@@ -4,7 +4,7 @@
 use super::sweep::SegmentParts;
 use super::Composite;
 use crate::bvh::Bvh;
-use crate::math::{Aabb, Real, Vector2};
+use crate::math::{Aabb, Pose, Real, Vector2};
 use crate::shape::{Feature, Segment};
 use std::fmt;
 
@@ -159,8 +159,16 @@ impl<V: Vector2> Composite<V> for Polyline<V> {
     }
 
     #[inline]
+    /// The segment with its first end at the origin, placed there by `part_pose` (see
+    /// `TriMesh`'s `part`: queries work at the size of the shapes).
     fn part(&self, i: u32) -> Segment<V> {
-        self.segment(i)
+        let s = self.segment(i);
+        Segment { a: V::ZERO, b: s.b - s.a }
+    }
+
+    #[inline]
+    fn part_pose(&self, i: u32) -> Option<Pose<V>> {
+        Some(Pose::from_translation(self.segment(i).a))
     }
 
     walks_of_bvh!(self => self.bvh);
