@@ -36,6 +36,7 @@
 pub mod bvh;
 pub mod composite;
 pub mod math;
+pub mod mover;
 pub mod query;
 pub mod shape;
 pub mod world;

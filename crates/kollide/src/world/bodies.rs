@@ -248,6 +248,20 @@ impl<V: Vector, S: RuntimeShape<V>> World<V, S> {
         motion: crate::query::cast::Motion<V>,
         max_toi: V::Real,
     ) -> Option<WorldHit<CastOutput<V>>> {
+        self.cast_within(shape, pose, motion, max_toi, V::Real::ZERO)
+    }
+
+    /// [`World::cast`] to the first time the shape comes within `target_distance` of a body
+    /// (a mover's skin): the answer of the body that gets there first.
+    #[must_use]
+    pub fn cast_within(
+        &self,
+        shape: &S,
+        pose: &Pose<V>,
+        motion: crate::query::cast::Motion<V>,
+        max_toi: V::Real,
+        target_distance: V::Real,
+    ) -> Option<WorldHit<CastOutput<V>>> {
         let start = shape.aabb(pose);
         let turning = V::angular_speed(motion.angular_velocity) > V::Real::ZERO;
         let (start, dir) = if turning {
@@ -257,11 +271,14 @@ impl<V: Vector, S: RuntimeShape<V>> World<V, S> {
         } else {
             (start, motion.velocity)
         };
+        // Bodies within the target of the path count: the swept box grows by it.
+        let start =
+            start.loosened(if target_distance > V::Real::ZERO { target_distance } else { V::Real::ZERO });
         let input = CastInput {
             motion_a: crate::query::cast::Motion::linear(V::ZERO),
             motion_b: motion,
             max_toi,
-            target_distance: V::Real::ZERO,
+            target_distance,
         };
         let mut best: Option<WorldHit<CastOutput<V>>> = None;
         self.broad.tree().cast_aabb(&start, dir, max_toi, |proxy, limit| {

@@ -1,0 +1,342 @@
+//! `move_and_slide`: one step of a character through a world.
+
+use super::feature::{touched_feature, ContactFeature};
+use super::planes::{closest_allowed, Plane};
+use super::settings::{Character, MoverError, MoverSettings, UpRotation};
+use crate::math::{Pose, Real, Vector3};
+use crate::query::cast::{CastStatus, Motion};
+use crate::world::{BodyId, Shape3, World};
+
+/// How a step ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveStatus {
+    /// The whole (slid) displacement was made.
+    Moved,
+    /// The contact planes left no room to go on: the character stopped short.
+    Blocked,
+    /// The iteration cap ended the step with motion left.
+    MaxIterations,
+    /// The character overlapped the world at the start; it was pushed out along the
+    /// contact normals (bounded), then moved. The step's other outcome is not reported.
+    StartedInside,
+}
+
+impl MoveStatus {
+    /// The scene format's name: `"moved"`, `"blocked"`, `"max_iterations"`,
+    /// `"started_inside"`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Moved => "moved",
+            Self::Blocked => "blocked",
+            Self::MaxIterations => "max_iterations",
+            Self::StartedInside => "started_inside",
+        }
+    }
+}
+
+/// A contact the character met during a step (world frame).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveContact<V: Vector3> {
+    /// The point of the world touched.
+    pub point: V,
+    /// The unit normal of the contact plane, from the world towards the character.
+    pub normal: V,
+    /// What was touched.
+    pub feature: ContactFeature,
+    /// The body touched.
+    pub body: BodyId,
+    /// Its part (triangle or compound part), for a composite.
+    pub part: Option<u32>,
+}
+
+/// Where the character stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ground<V: Vector3> {
+    /// The ground's unit normal (within `max_slope` of `up`).
+    pub normal: V,
+    /// The body under the character.
+    pub body: BodyId,
+    /// Its part, for a composite.
+    pub part: Option<u32>,
+}
+
+/// The result of one step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveOutput<V: Vector3> {
+    /// The new position.
+    pub position: V,
+    /// The displacement actually made (new position less the start).
+    pub displacement: V,
+    /// The ground under the character after the step, if it stands on walkable ground.
+    pub ground: Option<Ground<V>>,
+    /// Every contact of the step, in the order met.
+    pub contacts: Vec<MoveContact<V>>,
+    /// How the step ended.
+    pub status: MoveStatus,
+    /// Casts made.
+    pub iterations: u32,
+}
+
+impl<V: Vector3> MoveOutput<V> {
+    /// Whether the character stands on walkable ground.
+    #[must_use]
+    pub fn grounded(&self) -> bool {
+        self.ground.is_some()
+    }
+}
+
+/// Pushes out of an overlapping start at most this many times.
+const RECOVERY_ROUNDS: usize = 4;
+
+/// Moves `character` from `position` by `displacement` (world frame) through `world`,
+/// sliding along what it meets, and returns where it ends (see [`MoveOutput`]).
+///
+/// Each iteration casts the character along the motion left (a shape cast against every
+/// body of the world that its swept box reaches) to where it first comes within `skin` of
+/// the world, moves there, and adds the contact plane (normal from the world to the
+/// character). The motion left is then replaced by the closest motion every plane of the
+/// step allows, all planes solved together (a crease of two walls, a corner of three), and
+/// cast again. Slopes steeper than `max_slope` (facing up) cannot be climbed by sliding
+/// unless `climb_walls`: the motion may then rise no more than the motion asked.
+/// A start that overlaps the world is first pushed out along the contact normals.
+/// After the move, a character that did not ask to rise is moved down to the ground when
+/// it lies within `snap_to_ground`; the ground is then looked for within twice the skin.
+///
+/// The mover keeps no state between steps: the caller adds gravity to the displacement.
+/// `step_height` is accepted and validated but stairs are not climbed yet.
+///
+/// ```
+/// use kollide::mover::{move_and_slide, Character, MoverSettings, MoveStatus};
+/// use kollide::world::{Shape3, World};
+/// use kollide::shape::Cuboid;
+/// use kollide::math::{DPose3, DVec3};
+/// let mut world = World::new();
+/// // A floor whose top is y = 0, and a wall whose face is x = 2.
+/// world.insert(Shape3::from(Cuboid::new(DVec3::new(10.0, 1.0, 10.0))), DPose3::from_translation(DVec3::NEG_Y)).unwrap();
+/// world.insert(Shape3::from(Cuboid::new(DVec3::new(1.0, 5.0, 10.0))), DPose3::from_translation(DVec3::new(3.0, 0.0, 0.0))).unwrap();
+/// let ball = Character::Ball { radius: 0.5 };
+/// let settings = MoverSettings::default();
+/// // Walk into the wall at 45 degrees while falling: slides along it, stays on the floor.
+/// let out = move_and_slide(&world, &ball, DVec3::new(0.0, 0.5, 0.0), DVec3::new(3.0, -0.1, 3.0), &settings).unwrap();
+/// assert!((out.position.x - 1.5).abs() < 0.01 && (out.position.z - 3.0).abs() < 1e-9);
+/// assert!(out.grounded());
+/// assert_eq!(out.status, MoveStatus::Moved);
+/// ```
+///
+/// # Errors
+/// A bad setting or character, or a position or displacement that is not finite (nothing
+/// moves).
+pub fn move_and_slide<V: Vector3 + UpRotation>(
+    world: &World<V, Shape3<V>>,
+    character: &Character<V>,
+    position: V,
+    displacement: V,
+    settings: &MoverSettings<V>,
+) -> Result<MoveOutput<V>, MoverError> {
+    settings.validate()?;
+    let shape = character.shape()?;
+    for (what, v) in [("position", position), ("displacement", displacement)] {
+        if !v.is_finite_vec() {
+            return Err(MoverError::NonFinite { what, value: v.to_f64_array() });
+        }
+    }
+    let mut step = Step { world, character, shape, settings, contacts: Vec::new(), iterations: 0 };
+    let start = position;
+    let (mut position, pushed) = step.recover(position);
+    let mut status = step.slide(&mut position, displacement);
+    if pushed {
+        status = MoveStatus::StartedInside;
+    }
+    let up = settings.up;
+    if settings.snap_to_ground > V::Real::ZERO && displacement.dot(up) <= V::Real::ZERO {
+        step.snap(&mut position);
+    }
+    let ground = step.ground(position);
+    Ok(MoveOutput {
+        position,
+        displacement: position - start,
+        ground,
+        contacts: step.contacts,
+        status,
+        iterations: step.iterations,
+    })
+}
+
+/// The solved motion tilted a hair (1e-7 of its length) away from each touching plane it
+/// runs along: solved exactly tangent, rounding can leave it approaching the plane by
+/// 1e-17, and the next cast would report the same contact at time 0 again and again (a
+/// trap at the edge of a box). The tilt only ever moves away from the world.
+fn leave_planes<V: Vector3>(v: V, planes: &[Plane<V>]) -> V {
+    let lift = v.length() * V::Real::from_f64(1e-7);
+    let mut out = v;
+    for p in planes.iter().filter(|p| p.offset == V::Real::ZERO) {
+        let along = out.dot(p.normal);
+        if along < lift {
+            out += p.normal * (lift - along);
+        }
+    }
+    out
+}
+
+/// One step's context.
+struct Step<'a, V: Vector3 + UpRotation> {
+    world: &'a World<V, Shape3<V>>,
+    character: &'a Character<V>,
+    shape: Shape3<V>,
+    settings: &'a MoverSettings<V>,
+    contacts: Vec<MoveContact<V>>,
+    iterations: u32,
+}
+
+/// A cast's answer the mover uses: time, normal, and the contact.
+struct Touch<V: Vector3> {
+    toi: V::Real,
+    contact: MoveContact<V>,
+}
+
+impl<V: Vector3 + UpRotation> Step<'_, V> {
+    fn pose(&self, at: V) -> Pose<V> {
+        self.character.pose(at, self.settings.up)
+    }
+
+    /// Whether a contact normal is walkable ground.
+    fn walkable(&self, n: V) -> bool {
+        n.dot(self.settings.up) >= V::Real::from_f64(self.settings.max_slope.to_f64().cos() - 1e-9)
+    }
+
+    /// The first contact along `motion` from `at` (to within the skin), if any before the
+    /// end of the motion.
+    fn cast(&mut self, at: V, motion: V) -> Option<Touch<V>> {
+        self.iterations += 1;
+        let hit = self.world.cast_within(
+            &self.shape,
+            &self.pose(at),
+            Motion::linear(motion),
+            V::Real::ONE,
+            self.settings.skin,
+        )?;
+        let out = hit.value;
+        let toi = match out.status {
+            CastStatus::Hit | CastStatus::StartedWithin => out.toi,
+            // A search that could not finish: stop where the world is proven clear.
+            CastStatus::Failed => out.safe_toi,
+            CastStatus::Miss => return None,
+        };
+        let (body, pose) = self.world.body(hit.body).map(|(s, p)| (s.clone(), *p))?;
+        let normal = if out.normal.is_finite_vec() && out.normal.length_squared() > V::Real::ZERO {
+            out.normal
+        } else {
+            -motion / motion.length()
+        };
+        let feature = touched_feature(&body, &pose, hit.part, out.point_a, normal);
+        let contact = MoveContact { point: out.point_a, normal, feature, body: hit.body, part: hit.part };
+        if out.status == CastStatus::Failed {
+            // No contact plane is known: a plane facing the motion stops it there.
+            return Some(Touch {
+                toi,
+                contact: MoveContact { normal: -motion / motion.length(), ..contact },
+            });
+        }
+        Some(Touch { toi, contact })
+    }
+
+    /// The slide iterations; moves `position`.
+    fn slide(&mut self, position: &mut V, displacement: V) -> MoveStatus {
+        let up = self.settings.up;
+        let scale = self.character.reach() + position.abs_elem().max_component() + displacement.length();
+        let tiny = scale * V::Real::EPSILON * V::Real::from_f64(16.0);
+        let mut planes: Vec<Plane<V>> = Vec::new();
+        let mut left = displacement;
+        for _ in 0..self.settings.max_iterations {
+            if left.length() <= tiny {
+                return MoveStatus::Moved;
+            }
+            let Some(touch) = self.cast(*position, left) else {
+                *position += left;
+                return MoveStatus::Moved;
+            };
+            *position += left * touch.toi;
+            let rest = left * (V::Real::ONE - touch.toi);
+            let n = touch.contact.normal;
+            self.contacts.push(touch.contact);
+            if !planes.iter().any(|p| {
+                p.offset == V::Real::ZERO && p.normal.dot(n) > V::Real::ONE - V::Real::from_f64(1e-9)
+            }) {
+                planes.push(Plane { normal: n, offset: V::Real::ZERO });
+            }
+            let steep = !self.walkable(n) && n.dot(up) > V::Real::from_f64(-1e-6);
+            // A steep slope may not lift the character higher than it asked to rise.
+            let cap = planes.iter().position(|p| p.offset != V::Real::ZERO || p.normal == -up);
+            if steep && !self.settings.climb_walls && cap.is_none() {
+                planes.push(Plane { normal: -up, offset: -rest.dot(up).max(V::Real::ZERO) });
+            } else if let Some(k) = cap {
+                planes[k].offset = -rest.dot(up).max(V::Real::ZERO);
+            }
+            left = leave_planes(closest_allowed(rest, &planes), &planes);
+            // Never against the motion asked: in a crease the closest allowed motion can turn
+            // back up one side (a projection on the far plane), and the character would
+            // shuttle between the two sides step after step (the classic corner jitter).
+            if left.dot(displacement) <= V::Real::ZERO {
+                left = V::ZERO;
+            }
+            if left.length() <= tiny {
+                return if rest.length() <= tiny { MoveStatus::Moved } else { MoveStatus::Blocked };
+            }
+        }
+        if left.length() <= tiny {
+            MoveStatus::Moved
+        } else {
+            MoveStatus::MaxIterations
+        }
+    }
+
+    /// Pushes an overlapping start out along the contact normals; returns the new start and
+    /// whether it overlapped.
+    fn recover(&mut self, mut at: V) -> (V, bool) {
+        let mut overlapped = false;
+        let skin = self.settings.skin;
+        for _ in 0..RECOVERY_ROUNDS {
+            let pose = self.pose(at);
+            let mut push = V::ZERO;
+            for hit in self.world.overlaps(&self.shape, &pose) {
+                let Some((body, body_pose)) = self.world.body(hit.body) else { continue };
+                let Some(c) = crate::world::contact(body, body_pose, &self.shape, &pose, V::Real::ZERO)
+                else {
+                    continue;
+                };
+                let depth = -c.value.distance;
+                if depth > V::Real::ZERO && c.value.normal.is_finite_vec() {
+                    push += c.value.normal * (depth + skin);
+                }
+            }
+            if push == V::ZERO {
+                break;
+            }
+            overlapped = true;
+            // Bounded: never more than the character's size in one round.
+            let reach = self.character.reach();
+            let len = push.length();
+            at += if len > reach { push * (reach / len) } else { push };
+        }
+        (at, overlapped)
+    }
+
+    /// Moves down to the ground within `snap_to_ground`, if walkable ground is there.
+    fn snap(&mut self, position: &mut V) {
+        let down = -self.settings.up * self.settings.snap_to_ground;
+        if let Some(t) = self.cast(*position, down) {
+            if self.walkable(t.contact.normal) {
+                *position += down * t.toi;
+            }
+        }
+    }
+
+    /// The walkable ground within twice the skin below `at`.
+    fn ground(&mut self, at: V) -> Option<Ground<V>> {
+        let probe = -self.settings.up * (self.settings.skin * V::Real::from_f64(2.0));
+        let t = self.cast(at, probe)?;
+        let c = t.contact;
+        self.walkable(c.normal).then_some(Ground { normal: c.normal, body: c.body, part: c.part })
+    }
+}
