@@ -7,31 +7,9 @@
 
 use crate::composite::Composite;
 use crate::math::{Pose, Real, Vector3};
+use crate::query::cast::SweepFeature;
 use crate::shape::Support;
 use crate::world::Shape3;
-
-/// What a mover's contact touched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ContactFeature {
-    /// A face, or a curved surface.
-    Face,
-    /// An edge.
-    Edge,
-    /// A vertex.
-    Vertex,
-}
-
-impl ContactFeature {
-    /// The scene format's name: `"face"`, `"edge"`, `"vertex"`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Face => "face",
-            Self::Edge => "edge",
-            Self::Vertex => "vertex",
-        }
-    }
-}
 
 /// The feature of `body` (at `pose`; `part` for a composite) touched with the outward unit
 /// normal `n` (world frame).
@@ -41,7 +19,7 @@ pub(crate) fn touched_feature<V: Vector3>(
     part: Option<u32>,
     point: V,
     n: V,
-) -> ContactFeature {
+) -> SweepFeature {
     match (body, part) {
         (Shape3::Convex(c), _) => classify(c, pose, n),
         (Shape3::TriMesh(m), Some(i)) => on_triangle(m.corners(i), pose, point, n),
@@ -52,21 +30,21 @@ pub(crate) fn touched_feature<V: Vector3>(
         (Shape3::Compound(c), Some(i)) => {
             classify(c.part(i), &pose.compose(&c.part_pose(i).unwrap_or(Pose::IDENTITY)), n)
         }
-        _ => ContactFeature::Face,
+        _ => SweepFeature::Face,
     }
 }
 
 /// A triangle's feature at `point` (world frame), touched with the normal `n`: a face
 /// when `n` is the triangle's normal (either side), else by the point's barycentric
 /// coordinates (one zero: an edge; two: a vertex).
-fn on_triangle<V: Vector3>(corners: [V; 3], pose: &Pose<V>, point: V, n: V) -> ContactFeature {
+fn on_triangle<V: Vector3>(corners: [V; 3], pose: &Pose<V>, point: V, n: V) -> SweepFeature {
     let r = |x: f64| V::Real::from_f64(x);
     let [a, b, c] = corners;
     let (p, n) = (pose.inverse_transform_point(point), pose.inverse_transform_vector(n));
     let normal = (b - a).cross3(c - a);
     let area2 = normal.length();
     if area2 > V::Real::ZERO && n.dot(normal).abs() >= area2 * (V::Real::ONE - r(1e-9)) {
-        return ContactFeature::Face;
+        return SweepFeature::Face;
     }
     let size = (b - a).length().max((c - a).length()).max((c - b).length());
     let tol = size * r(1e-7);
@@ -80,17 +58,17 @@ fn on_triangle<V: Vector3>(corners: [V; 3], pose: &Pose<V>, point: V, n: V) -> C
     };
     let corner = [a, b, c].iter().any(|&v| (p - v).length() <= tol);
     if corner {
-        ContactFeature::Vertex
+        SweepFeature::Vertex
     } else if near(a, b) || near(b, c) || near(c, a) {
-        ContactFeature::Edge
+        SweepFeature::Edge
     } else {
-        ContactFeature::Face
+        SweepFeature::Face
     }
 }
 
-fn classify<V: Vector3, S: Support<V> + ?Sized>(shape: &S, pose: &Pose<V>, n: V) -> ContactFeature {
+fn classify<V: Vector3, S: Support<V> + ?Sized>(shape: &S, pose: &Pose<V>, n: V) -> SweepFeature {
     if shape.radius() > V::Real::ZERO {
-        return ContactFeature::Face;
+        return SweepFeature::Face;
     }
     let local = pose.inverse_transform_vector(n);
     let t1 = local.any_orthogonal();
@@ -112,16 +90,16 @@ fn classify<V: Vector3, S: Support<V> + ?Sized>(shape: &S, pose: &Pose<V>, n: V)
     let Some(longest) = d.iter().copied().max_by(|a, b| {
         a.length_squared().partial_cmp(&b.length_squared()).unwrap_or(core::cmp::Ordering::Equal)
     }) else {
-        return ContactFeature::Vertex;
+        return SweepFeature::Vertex;
     };
     if longest.length() <= tol {
-        return ContactFeature::Vertex;
+        return SweepFeature::Vertex;
     }
     let e = longest / longest.length();
     let off_line = d.iter().fold(V::Real::ZERO, |m, x| m.max((*x - e * x.dot(e)).length()));
     if off_line <= tol {
-        ContactFeature::Edge
+        SweepFeature::Edge
     } else {
-        ContactFeature::Face
+        SweepFeature::Face
     }
 }

@@ -12,6 +12,5 @@ mod planes;
 mod settings;
 mod slide;
 
-pub use feature::ContactFeature;
 pub use settings::{Character, MoverError, MoverSettings, UpRotation};
 pub use slide::{move_and_slide, Ground, MoveContact, MoveOutput, MoveStatus};

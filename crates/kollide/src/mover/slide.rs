@@ -1,9 +1,10 @@
 //! `move_and_slide`: one step of a character through a world.
 
-use super::feature::{touched_feature, ContactFeature};
+use super::feature::touched_feature;
 use super::planes::{closest_allowed, Plane};
 use super::settings::{Character, MoverError, MoverSettings, UpRotation};
 use crate::math::{Pose, Real, Vector3};
+use crate::query::cast::SweepFeature;
 use crate::query::cast::{CastStatus, Motion};
 use crate::world::{BodyId, Shape3, World};
 
@@ -43,7 +44,7 @@ pub struct MoveContact<V: Vector3> {
     /// The unit normal of the contact plane, from the world towards the character.
     pub normal: V,
     /// What was touched.
-    pub feature: ContactFeature,
+    pub feature: SweepFeature,
     /// The body touched.
     pub body: BodyId,
     /// Its part (triangle or compound part), for a composite.

@@ -7,7 +7,8 @@ use crate::math::{Pose, Real, Rotation, Vector, Vector2, Vector3};
 use crate::query::contact::Contact;
 use crate::shape::Ellipsoid;
 
-/// Which feature of a triangle (segment) the moving sphere touched first.
+/// Which feature of a triangle (segment) the moving sphere touched first; also what a
+/// mover's contact touched (`crate::mover`), where a curved surface counts as a face.
 ///
 /// In 2D a segment's interior is its `Face` and its end points are its vertices (a segment
 /// has no separate edge).
