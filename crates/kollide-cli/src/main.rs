@@ -13,6 +13,7 @@ mod composite_json;
 mod contact_answer;
 mod demo;
 mod json;
+mod move_scene;
 mod run;
 mod shape_json;
 mod space;
@@ -48,6 +49,15 @@ enum Command {
         #[arg(long)]
         f32: bool,
     },
+    /// Move a character through a scene: one JSON line per step.
+    ///
+    /// Exit code: 0 when every step was made, 1 when the scene is malformed (the error,
+    /// naming its JSON path, goes to standard error) or a step failed, 2 when the file
+    /// cannot be read.
+    Move {
+        /// The scene file (JSON); `-` reads standard input.
+        scene: PathBuf,
+    },
     /// Run the example queries shipped with kollide and show each with its answer.
     Demo {
         /// Compute in f32 instead of f64.
@@ -68,6 +78,7 @@ fn precision(f32: bool) -> Precision {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Query { file, f32 } => query(file, precision(f32)),
+        Command::Move { scene } => move_run(&scene),
         Command::Demo { f32 } => match demo::demo(&mut io::stdout().lock(), precision(f32)) {
             Ok(0) => ExitCode::SUCCESS,
             Ok(_) => ExitCode::from(1),
@@ -97,6 +108,33 @@ fn query(file: Option<PathBuf>, precision: Precision) -> ExitCode {
             ExitCode::from(2)
         }
         Err(RunError::Write(e)) => write_failed(&e),
+    }
+}
+
+/// `kollide move`: runs the scene's steps on stdout; returns the exit code.
+fn move_run(path: &std::path::Path) -> ExitCode {
+    let mut text = String::new();
+    let read = if path.as_os_str() == "-" {
+        io::stdin().lock().read_to_string(&mut text)
+    } else {
+        File::open(path).and_then(|mut f| f.read_to_string(&mut text))
+    };
+    if let Err(e) = read {
+        eprintln!("kollide: cannot read {}: {e}", path.display());
+        return ExitCode::from(2);
+    }
+    let scene = match move_scene::read(&text) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("kollide: {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match scene.run(&mut out) {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(e) => write_failed(&e),
     }
 }
 

@@ -34,8 +34,8 @@ pub fn kollide(args: &[&str], stdin: &str) -> Run {
     let out = child.wait_with_output().expect("wait for kollide");
     writer.join().expect("writer thread").expect("write stdin");
     let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
-    // `query` writes only JSON lines; `demo` writes text for people.
-    let lines = if args.first() == Some(&"query") {
+    // `query` and `move` write only JSON lines; `demo` writes text for people.
+    let lines = if matches!(args.first(), Some(&"query" | &"move")) {
         stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
     } else {
         Vec::new()
