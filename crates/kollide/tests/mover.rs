@@ -52,7 +52,12 @@ impl Scene {
                 Character::Capsule { half_height, radius } => {
                     segment_triangle(p - DVec3::Y * half_height, p + DVec3::Y * half_height, t) - radius
                 }
-                Character::Ellipsoid { .. } => unreachable!("judged by sampling"),
+                // In the space scaled by 1 / radii the ellipsoid is the unit ball and each
+                // triangle is still a triangle: no overlap <=> distance >= 1 there.
+                Character::Ellipsoid { radii } => {
+                    let q = |v: DVec3| (v - p) / radii;
+                    (point_triangle(DVec3::ZERO, q(t[0]), q(t[1]), q(t[2])) - 1.0) * radii.min_element()
+                }
             })
             .fold(f64::INFINITY, f64::min)
     }
@@ -114,11 +119,22 @@ const GRAVITY_STEP: f64 = -0.05;
 /// Runs `steps` equal steps and judges each: clearance at least -1e-9 x scale. Returns the
 /// positions.
 fn run(scene: &Scene, c: &Character<DVec3>, start: DVec3, step: DVec3, steps: usize) -> Vec<DVec3> {
-    let settings = MoverSettings::default();
+    run_with(scene, c, start, step, steps, &MoverSettings::default())
+}
+
+/// [`run`] with settings.
+fn run_with(
+    scene: &Scene,
+    c: &Character<DVec3>,
+    start: DVec3,
+    step: DVec3,
+    steps: usize,
+    settings: &MoverSettings<DVec3>,
+) -> Vec<DVec3> {
     let mut p = start;
     let mut out = vec![p];
     for i in 0..steps {
-        let m = move_and_slide(&scene.world, c, p, step, &settings).unwrap();
+        let m = move_and_slide(&scene.world, c, p, step, settings).unwrap();
         p = m.position;
         let clearance = scene.clearance(c, p);
         assert!(
@@ -182,9 +198,10 @@ fn a_wall_turned_30_degrees_is_slid_along_at_every_angle() {
 #[test]
 fn a_ball_falls_into_a_v_crevice_and_rests_without_jitter() {
     let mut scene = Scene::new();
-    // Two slopes meeting at x = 0, each 40 degrees steep, long along z.
+    // Two slopes meeting at x = 0, each 55 degrees steep (too steep to stand on: the ball
+    // slides down them), long along z.
     for s in [-1.0, 1.0] {
-        let e = DVec3::new(s * 3.0, 3.0 * 40f64.to_radians().tan(), 0.0);
+        let e = DVec3::new(s * 3.0, 3.0 * 55f64.to_radians().tan(), 0.0);
         let (a, b) = (DVec3::new(0.0, 0.0, -5.0), DVec3::new(0.0, 0.0, 5.0));
         scene.add(vec![[a, b, b + e], [a, b + e, a + e]]);
     }
@@ -277,4 +294,136 @@ fn hostile_input_gets_clear_errors_or_plain_answers() {
     // A huge step down onto the floor stops on it.
     let out = move_and_slide(&scene.world, &c, DVec3::Y, DVec3::new(0.0, -1e12, 0.0), &s).unwrap();
     assert!(out.position.y >= 0.5 && out.position.y < 0.51, "{}", out.position);
+}
+
+/// The ellipsoid mover is exact (its own shape is cast, no sphere stand-in): judged in the
+/// space where it is the unit ball, it never overlaps the floor, the turned wall or a thin
+/// triangle, and it rests on the floor at its own half height.
+#[test]
+fn an_ellipsoid_walks_slides_and_is_stopped_exactly() {
+    let mut scene = Scene::new();
+    scene.add(floor(10, 2.0, 0.0));
+    let q = DQuat::from_rotation_y(30f64.to_radians());
+    scene.add(cuboid(DVec3::new(0.5, 2.0, 6.0), DVec3::new(2.0, 2.0, 0.0), q));
+    scene.add(vec![[DVec3::new(-4.0, 0.0, -3.0), DVec3::new(-4.0, 3.0, 0.0), DVec3::new(-4.0, 0.0, 3.0)]]);
+    let c = Character::Ellipsoid { radii: DVec3::new(0.3, 0.8, 0.5) };
+    for k in 0..12 {
+        let a = k as f64 * 0.52;
+        let step = DVec3::new(a.cos() * 0.15, GRAVITY_STEP, a.sin() * 0.15);
+        let path = run(&scene, &c, DVec3::new(-1.0, 1.5, 0.2 * k as f64 - 1.0), step, 50);
+        let end = *path.last().unwrap();
+        assert!(end.y >= 0.8 && end.y < 0.8 + 0.0021, "direction {k}: height {}", end.y);
+    }
+    // Fast, at the thin triangle.
+    let path = run(&scene, &c, DVec3::new(-1.0, 1.0, 0.0), DVec3::new(-50.0, 0.0, 0.0), 3);
+    assert!(path.iter().all(|p| p.x > -4.0 + 0.3 - 1e-9), "{path:?}");
+}
+
+/// A staircase of boxes: rises below the step height are climbed, a rise above it stops
+/// the character at the first riser; slopes below the max slope are walked up, steeper
+/// ones are not.
+#[test]
+fn stairs_and_slopes_are_climbed_only_within_the_limits() {
+    for (rise, climbs) in [(0.2, true), (0.45, false)] {
+        let mut scene = Scene::new();
+        scene.add(floor(12, 2.0, 0.0));
+        for k in 0..4 {
+            let top = rise * (k + 1) as f64;
+            // Treads 1 deep; the last one a landing 6 deep.
+            let (half, centre) = if k == 3 { (3.0, 7.5) } else { (0.5, 2.0 + k as f64) };
+            scene.add(cuboid(
+                DVec3::new(half, top / 2.0, 2.0),
+                DVec3::new(centre, top / 2.0, 0.0),
+                DQuat::IDENTITY,
+            ));
+        }
+        for c in [Character::Ball { radius: 0.3 }, Character::Capsule { half_height: 0.4, radius: 0.25 }] {
+            let settings =
+                MoverSettings { step_height: 0.3, snap_to_ground: 0.35, ..MoverSettings::default() };
+            let stand = c_half_height(&c);
+            let path = run_with(
+                &scene,
+                &c,
+                DVec3::new(0.0, stand + 0.01, 0.0),
+                DVec3::new(0.1, GRAVITY_STEP, 0.0),
+                80,
+                &settings,
+            );
+            let end = *path.last().unwrap();
+            if climbs {
+                assert!(
+                    end.x > 5.5 && (end.y - (4.0 * rise + stand)).abs() < 0.01,
+                    "{c:?} rise {rise}: {end}"
+                );
+            } else {
+                assert!(end.x < 1.5 + 1e-6 && end.y < stand + 0.01, "{c:?} rise {rise}: {end}");
+            }
+        }
+    }
+    for (deg, climbs) in [(25.0f64, true), (60.0, false)] {
+        let mut scene = Scene::new();
+        scene.add(floor(12, 2.0, 0.0));
+        let t = deg.to_radians().tan();
+        let (a, b) = (DVec3::new(1.0, 0.0, -3.0), DVec3::new(1.0, 0.0, 3.0));
+        let up = DVec3::new(4.0, 4.0 * t, 0.0);
+        scene.add(vec![[a, b, b + up], [a, b + up, a + up]]);
+        let c = Character::Ball { radius: 0.3 };
+        let path = run(&scene, &c, DVec3::new(0.0, 0.31, 0.0), DVec3::new(0.1, GRAVITY_STEP, 0.0), 40);
+        let end = *path.last().unwrap();
+        if climbs {
+            assert!(end.x > 3.0 && end.y > 1.0, "{deg} degrees: {end}");
+        } else {
+            assert!(end.x < 1.3 && end.y < 0.5, "{deg} degrees: {end}");
+        }
+    }
+}
+
+/// Walking down a slope with snapping on, the character stays on the ground at every step.
+#[test]
+fn snapping_keeps_a_character_on_a_slope_going_down() {
+    let mut scene = Scene::new();
+    let t = 20f64.to_radians().tan();
+    let (a, b) = (DVec3::new(0.0, 0.0, -3.0), DVec3::new(0.0, 0.0, 3.0));
+    let down = DVec3::new(8.0, -8.0 * t, 0.0);
+    scene.add(vec![[a, b + down, b], [a, a + down, b + down]]);
+    let c = Character::Ball { radius: 0.3 };
+    let settings = MoverSettings { snap_to_ground: 0.2, ..MoverSettings::default() };
+    let mut p = DVec3::new(0.5, 0.5 * -t + 0.3 / 20f64.to_radians().cos() + 0.0005, 0.0);
+    for i in 0..50 {
+        let m = move_and_slide(&scene.world, &c, p, DVec3::new(0.12, -0.01, 0.0), &settings).unwrap();
+        assert!(m.grounded(), "step {i}: left the ground at {}", m.position);
+        p = m.position;
+        assert!(scene.clearance(&c, p) >= -1e-9);
+    }
+    assert!(p.x > 5.0, "{p}");
+}
+
+fn c_half_height(c: &Character<DVec3>) -> f64 {
+    match *c {
+        Character::Ball { radius } => radius,
+        Character::Capsule { half_height, radius } => half_height + radius,
+        Character::Ellipsoid { radii } => radii.y,
+    }
+}
+
+/// Gravity alone does not slide a character down a slope it can stand on, and slides it
+/// down one it cannot.
+#[test]
+fn gravity_slides_only_down_slopes_too_steep_to_stand_on() {
+    for (deg, slides) in [(30.0f64, false), (55.0, true)] {
+        let mut scene = Scene::new();
+        let t = deg.to_radians().tan();
+        let (a, b) = (DVec3::new(-5.0, -5.0 * t, -3.0), DVec3::new(-5.0, -5.0 * t, 3.0));
+        let up = DVec3::new(10.0, 10.0 * t, 0.0);
+        scene.add(vec![[a, b, b + up], [a, b + up, a + up]]);
+        let c = Character::Ball { radius: 0.5 };
+        let start = DVec3::new(0.0, 0.5 / deg.to_radians().cos() + 0.0005, 0.0);
+        let path = run(&scene, &c, start, DVec3::new(0.0, GRAVITY_STEP, 0.0), 30);
+        let moved = (*path.last().unwrap() - start).length();
+        if slides {
+            assert!(moved > 0.5, "{deg} degrees: moved {moved}");
+        } else {
+            assert!(moved < 1e-3, "{deg} degrees: moved {moved}");
+        }
+    }
 }

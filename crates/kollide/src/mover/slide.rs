@@ -101,11 +101,13 @@ const RECOVERY_ROUNDS: usize = 4;
 /// cast again. Slopes steeper than `max_slope` (facing up) cannot be climbed by sliding
 /// unless `climb_walls`: the motion may then rise no more than the motion asked.
 /// A start that overlaps the world is first pushed out along the contact normals.
-/// After the move, a character that did not ask to rise is moved down to the ground when
-/// it lies within `snap_to_ground`; the ground is then looked for within twice the skin.
+/// A character that started on the ground and met a wall also tries the stairs' path: up by
+/// `step_height`, across, and down again; that path is kept when it lands on walkable
+/// ground further across. After the move, a character that started on the ground and did
+/// not ask to rise is moved down to the ground when it lies within `snap_to_ground`; the
+/// ground is then looked for within twice the skin.
 ///
 /// The mover keeps no state between steps: the caller adds gravity to the displacement.
-/// `step_height` is accepted and validated but stairs are not climbed yet.
 ///
 /// ```
 /// use kollide::mover::{move_and_slide, Character, MoverSettings, MoveStatus};
@@ -144,13 +146,20 @@ pub fn move_and_slide<V: Vector3 + UpRotation>(
     }
     let mut step = Step { world, character, shape, settings, contacts: Vec::new(), iterations: 0 };
     let start = position;
-    let (mut position, pushed) = step.recover(position);
+    let (from, pushed) = step.recover(position);
+    let zero = V::Real::ZERO;
+    let on_ground =
+        (settings.step_height > zero || settings.snap_to_ground > zero) && step.ground(from).is_some();
+    let mut position = from;
     let mut status = step.slide(&mut position, displacement);
+    if on_ground && settings.step_height > zero && step.met_a_wall() {
+        step.try_step_up(from, displacement, &mut position, &mut status);
+    }
     if pushed {
         status = MoveStatus::StartedInside;
     }
     let up = settings.up;
-    if settings.snap_to_ground > V::Real::ZERO && displacement.dot(up) <= V::Real::ZERO {
+    if on_ground && settings.snap_to_ground > zero && displacement.dot(up) <= zero {
         step.snap(&mut position);
     }
     let ground = step.ground(position);
@@ -258,8 +267,14 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
                 return MoveStatus::Moved;
             };
             *position += left * touch.toi;
-            let rest = left * (V::Real::ONE - touch.toi);
+            let mut rest = left * (V::Real::ONE - touch.toi);
             let n = touch.contact.normal;
+            // On walkable ground the motion into the ground is taken up along `up`, not along
+            // the normal: walking keeps its pace up and down a slope, and gravity alone does
+            // not slide a character down a slope it can stand on.
+            if self.walkable(n) && rest.dot(n) < V::Real::ZERO {
+                rest -= up * (rest.dot(n) / n.dot(up));
+            }
             self.contacts.push(touch.contact);
             if !planes.iter().any(|p| {
                 p.offset == V::Real::ZERO && p.normal.dot(n) > V::Real::ONE - V::Real::from_f64(1e-9)
@@ -289,6 +304,54 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
             MoveStatus::Moved
         } else {
             MoveStatus::MaxIterations
+        }
+    }
+
+    /// Whether the step met a wall: a contact too steep to stand on and not facing down.
+    fn met_a_wall(&self) -> bool {
+        self.contacts
+            .iter()
+            .any(|c| !self.walkable(c.normal) && c.normal.dot(self.settings.up) > V::Real::from_f64(-1e-6))
+    }
+
+    /// Stairs: moves again from `from`, first up by the step height (less where a ceiling
+    /// stops it), then by the displacement across `up`, then down by as much as it rose
+    /// plus the displacement's own fall (one cast, no slide); keeps that path when it lands
+    /// on walkable ground and gets further across than the plain slide did.
+    fn try_step_up(&mut self, from: V, displacement: V, position: &mut V, status: &mut MoveStatus) {
+        let up = self.settings.up;
+        let across = displacement - up * displacement.dot(up);
+        let across_len = across.length();
+        if across_len <= V::Real::ZERO {
+            return;
+        }
+        let mut trial = Step { contacts: Vec::new(), iterations: 0, shape: self.shape.clone(), ..*self };
+        let mut at = from;
+        trial.slide(&mut at, up * self.settings.step_height);
+        let rose = (at - from).dot(up);
+        let mut trial_status = trial.slide(&mut at, across);
+        // Down without sliding: a slide would deflect off the step's edge and lose the
+        // ground that the straight drop finds.
+        let fall = up * -(rose + (-displacement.dot(up)).max(V::Real::ZERO));
+        let landing = trial.cast(at, fall);
+        self.iterations += trial.iterations;
+        let Some(landing) = landing else { return };
+        at += fall * landing.toi;
+        if !self.walkable(landing.contact.normal) {
+            return;
+        }
+        trial.contacts.push(landing.contact);
+        let dir = across / across_len;
+        let gain = (at - from).dot(dir) - (*position - from).dot(dir);
+        if gain > across_len * V::Real::from_f64(1e-6) {
+            if trial_status == MoveStatus::Moved
+                && (at - from).dot(dir) < across_len * V::Real::from_f64(1.0 - 1e-9)
+            {
+                trial_status = MoveStatus::Blocked;
+            }
+            *position = at;
+            *status = trial_status;
+            self.contacts = trial.contacts;
         }
     }
 
