@@ -34,3 +34,39 @@ pub fn demo<W: Write>(out: &mut W, precision: Precision) -> io::Result<usize> {
     out.flush()?;
     Ok(failed)
 }
+
+/// The world demo: builds the world, walks the ball and the ellipsoid, prints the summary
+/// and writes `demo-top.svg`, `demo-profile-ball.svg` and `demo-profile-ellipsoid.svg`
+/// into `out_dir`.
+///
+/// # Errors
+/// When stdout or a picture cannot be written.
+pub fn world<W: Write>(out: &mut W, out_dir: &std::path::Path) -> io::Result<()> {
+    use crate::{demo_svg, demo_world};
+    let dw = demo_world::build();
+    let runs = demo_world::run(&dw);
+    writeln!(
+        out,
+        "kollide demo: a ball and an ellipsoid walked by the mover over the shipped heightmap \
+         ({} bodies: terrain, three houses, a block, a bridge, five trees), 60 steps a second.",
+        dw.world.len()
+    )?;
+    let up = kollide::math::DVec3::Y;
+    for run in &runs {
+        writeln!(out, "{}", demo_world::summary(&dw, run, up))?;
+    }
+    std::fs::create_dir_all(out_dir)?;
+    let mut written = Vec::new();
+    let mut save = |name: &str, text: String| -> io::Result<()> {
+        let path = out_dir.join(name);
+        std::fs::write(&path, text)?;
+        written.push(path.display().to_string());
+        Ok(())
+    };
+    save("demo-top.svg", demo_svg::top_view(&dw, &runs))?;
+    for run in &runs {
+        save(&format!("demo-profile-{}.svg", run.name), demo_svg::profile(&dw, run))?;
+    }
+    writeln!(out, "pictures: {}", written.join(", "))?;
+    out.flush()
+}

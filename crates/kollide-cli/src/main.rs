@@ -1,7 +1,8 @@
 //! `kollide`: collision queries from the command line.
 //!
 //! `kollide query [FILE] [--f32]` reads JSON lines (one query each) and writes one JSON line
-//! per query; `kollide demo` runs the shipped examples. The format is described in this
+//! per query; `kollide move` runs a character through a scene; `kollide demo` runs the
+//! demo world (and `kollide demo --queries` the shipped example queries). The format is described in this
 //! crate's README.
 
 #![deny(missing_docs)]
@@ -12,6 +13,8 @@ mod cast_answer;
 mod composite_json;
 mod contact_answer;
 mod demo;
+mod demo_svg;
+mod demo_world;
 mod json;
 mod move_scene;
 mod run;
@@ -58,9 +61,17 @@ enum Command {
         /// The scene file (JSON); `-` reads standard input.
         scene: PathBuf,
     },
-    /// Run the example queries shipped with kollide and show each with its answer.
+    /// The demo world: a ball and an ellipsoid walked by the mover over a terrain from the
+    /// shipped heightmap, among houses, a bridge and trees; prints a summary and writes
+    /// pictures (demo-top.svg, demo-profile-ball.svg, demo-profile-ellipsoid.svg).
     Demo {
-        /// Compute in f32 instead of f64.
+        /// Where the pictures go.
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+        /// Instead: run the example queries shipped with kollide, each with its answer.
+        #[arg(long)]
+        queries: bool,
+        /// With --queries: compute in f32 instead of f64.
         #[arg(long)]
         f32: bool,
     },
@@ -79,9 +90,15 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Query { file, f32 } => query(file, precision(f32)),
         Command::Move { scene } => move_run(&scene),
-        Command::Demo { f32 } => match demo::demo(&mut io::stdout().lock(), precision(f32)) {
-            Ok(0) => ExitCode::SUCCESS,
-            Ok(_) => ExitCode::from(1),
+        Command::Demo { queries: true, f32, .. } => {
+            match demo::demo(&mut io::stdout().lock(), precision(f32)) {
+                Ok(0) => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::from(1),
+                Err(e) => write_failed(&e),
+            }
+        }
+        Command::Demo { out, .. } => match demo::world(&mut io::stdout().lock(), &out) {
+            Ok(()) => ExitCode::SUCCESS,
             Err(e) => write_failed(&e),
         },
     }

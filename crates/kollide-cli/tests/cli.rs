@@ -312,7 +312,7 @@ fn the_examples_file_runs_clean_and_shows_every_shape() {
 
 #[test]
 fn demo_shows_every_example_with_its_answer() {
-    let run = kollide(&["demo"], "");
+    let run = kollide(&["demo", "--queries"], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     let text = std::fs::read_to_string(examples_path()).unwrap();
     let count = text.lines().filter(|l| !l.trim().is_empty()).count();

@@ -189,3 +189,49 @@ fn bad_scenes_are_refused_naming_the_json_path() {
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("not valid JSON"), "{}", run.stderr);
 }
+
+/// `kollide demo`: the world demo prints a summary for both walkers and writes the three
+/// pictures, checked by structure: the SVGs close, and hold the paths, the contact groups,
+/// the bodies, the legend, the titles and the profile lines.
+#[test]
+fn the_demo_world_runs_and_writes_its_pictures() {
+    let dir = std::env::temp_dir().join(format!("kollide-demo-test-{}", std::process::id()));
+    let run = kollide(&["demo", "--out", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for name in ["ball", "ellipsoid"] {
+        let line =
+            run.stdout.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{}", run.stdout));
+        assert!(line.contains("worst penetration 0.00e0 m"), "{line}");
+        let steps: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert!(steps > 500, "{line}");
+    }
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let top = read("demo-top.svg");
+    assert!(top.starts_with("<svg") && top.trim_end().ends_with("</svg>"));
+    for needle in [
+        "id=\"path-ball\"",
+        "id=\"path-ellipsoid\"",
+        "id=\"contacts-ball\"",
+        "class=\"house\"",
+        "class=\"bridge\"",
+        "class=\"block\"",
+        "class=\"tree\"",
+        "face contact",
+        "edge contact",
+        "top view",
+    ] {
+        assert!(top.contains(needle), "demo-top.svg lacks {needle}");
+    }
+    assert_eq!(top.matches("class=\"house\"").count(), 3);
+    assert_eq!(top.matches("class=\"tree\"").count(), 5);
+    for name in ["ball", "ellipsoid"] {
+        let p = read(&format!("demo-profile-{name}.svg"));
+        assert!(p.trim_end().ends_with("</svg>"));
+        for needle in ["id=\"ground\"", "id=\"centre\"", "id=\"bottom\"", "distance walked (m)", "height (m)"]
+        {
+            assert!(p.contains(needle), "profile {name} lacks {needle}");
+        }
+        assert!(p.contains(&format!("profile of the {name} path")));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

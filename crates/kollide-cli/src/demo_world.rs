@@ -1,0 +1,327 @@
+//! `kollide demo`: the world of the classic texts, and a ball and an ellipsoid walked
+//! through it by the mover.
+//!
+//! The world: a terrain from the shipped heightmap PNG (128 x 128 samples over 128 x 128 m,
+//! 12 m of relief, a winding valley), three houses as boxes (one turned 30 degrees), a
+//! bridge over the valley as a triangle mesh (a deck with thin single-triangle railings),
+//! trees as compounds of a cylinder and a cone, and a sharp-edged block. The ball starts on
+//! the block, walks off its edge, crosses the bridge, meets the turned house and goes on
+//! with jumps; the ellipsoid walks among the trees and between two houses. 60 steps a
+//! second, gravity 9.81, walking 4 m/s.
+
+use kollide::composite::{Compound, HeightField, TriMesh};
+use kollide::math::{DPose3, DQuat, DVec3};
+use kollide::mover::{move_and_slide, Character, MoveOutput, MoverSettings};
+use kollide::query::cast::SweepFeature;
+use kollide::query::cast::{Ray, RayOutcome};
+use kollide::shape::{Cone, Convex3, Cuboid, Cylinder};
+use kollide::world::{Shape3, World};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The shipped heightmap, built in so the demo runs from anywhere.
+const HEIGHTMAP: &[u8] = include_bytes!("../../../examples/terrain.png");
+/// The terrain's extent (m) along x and z, and its relief (m).
+pub const SIDE: f64 = 128.0;
+const RELIEF: f64 = 12.0;
+const DT: f64 = 1.0 / 60.0;
+const GRAVITY: f64 = 9.81;
+const WALK: f64 = 4.0;
+const JUMP: f64 = 5.0;
+
+/// What a top view draws of a body: a footprint polygon (x, z) and its kind.
+pub struct Footprint {
+    pub kind: &'static str,
+    pub outline: Vec<(f64, f64)>,
+}
+
+/// The demo world and what the pictures show of it.
+pub struct DemoWorld {
+    pub world: World<DVec3, Shape3<DVec3>>,
+    pub terrain: Arc<HeightField<DVec3>>,
+    pub footprints: Vec<Footprint>,
+}
+
+/// One walker's run: every step's output, and the time the steps took.
+pub struct Run {
+    pub name: &'static str,
+    pub character: Character<DVec3>,
+    pub start: DVec3,
+    pub steps: Vec<MoveOutput<DVec3>>,
+    pub seconds: f64,
+}
+
+impl DemoWorld {
+    /// The ground height under (x, z): the first hit of a ray straight down (any body).
+    #[must_use]
+    pub fn ground(&self, x: f64, z: f64) -> f64 {
+        let top = RELIEF + 40.0;
+        match self.world.ray_cast(&Ray::new(DVec3::new(x, top, z), DVec3::NEG_Y), 200.0).map(|h| h.value) {
+            Some(RayOutcome::Hit(h)) => h.point.y,
+            _ => 0.0,
+        }
+    }
+
+    /// The height of the first surface straight below `p` (its own height when nothing is
+    /// there).
+    #[must_use]
+    pub fn ground_below(&self, p: DVec3) -> f64 {
+        match self.world.ray_cast(&Ray::new(p, DVec3::NEG_Y), 200.0).map(|h| h.value) {
+            Some(RayOutcome::Hit(h)) => h.point.y,
+            _ => p.y,
+        }
+    }
+
+    /// The terrain's own height at (x, z) (ignoring the other bodies).
+    #[must_use]
+    pub fn terrain_height(&self, x: f64, z: f64) -> f64 {
+        let ray = Ray::new(DVec3::new(x, RELIEF + 40.0, z), DVec3::NEG_Y);
+        match kollide::composite::composite_ray_cast(&*self.terrain, &DPose3::IDENTITY, &ray, 200.0)
+            .map(|h| h.value)
+        {
+            Some(RayOutcome::Hit(h)) => h.point.y,
+            _ => 0.0,
+        }
+    }
+}
+
+fn corners(c: DVec3, he: DVec3, yaw: f64) -> Vec<(f64, f64)> {
+    let q = DQuat::from_rotation_y(yaw);
+    [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+        .iter()
+        .map(|&(sx, sz)| {
+            let p = c + q * DVec3::new(sx * he.x, 0.0, sz * he.z);
+            (p.x, p.z)
+        })
+        .collect()
+}
+
+/// Builds the world.
+///
+/// # Panics
+/// Never for the shipped heightmap (its decoding is checked by the tests).
+#[must_use]
+pub fn build() -> DemoWorld {
+    let terrain = Arc::new(
+        HeightField::from_png_bytes(HEIGHTMAP, DVec3::new(SIDE, RELIEF, SIDE))
+            .expect("the shipped heightmap"),
+    );
+    let mut world = World::new();
+    world.insert(Shape3::HeightField(terrain.clone()), DPose3::IDENTITY).expect("terrain");
+    let mut dw = DemoWorld { world, terrain, footprints: Vec::new() };
+    // A box standing on the terrain: its base sunk 0.5 m below the lowest ground under it.
+    let add_box = |dw: &mut DemoWorld, kind: &'static str, x: f64, z: f64, he: DVec3, yaw: f64| {
+        let outline = corners(DVec3::new(x, 0.0, z), he, yaw);
+        let base =
+            outline.iter().map(|&(px, pz)| dw.terrain_height(px, pz)).fold(f64::INFINITY, f64::min) - 0.5;
+        let pose = DPose3::new(DVec3::new(x, base + he.y, z), DQuat::from_rotation_y(yaw));
+        dw.world.insert(Shape3::from(Cuboid::new(he)), pose).expect("box");
+        dw.footprints.push(Footprint { kind, outline });
+        base + 2.0 * he.y
+    };
+    add_box(&mut dw, "house", 12.0, 6.0, DVec3::new(4.0, 3.0, 5.0), 30f64.to_radians());
+    add_box(&mut dw, "house", 18.0, -26.0, DVec3::new(5.0, 3.5, 3.0), 0.0);
+    add_box(&mut dw, "house", 18.0, -38.5, DVec3::new(5.0, 3.0, 3.0), 0.0);
+    add_box(&mut dw, "block", -56.0, 0.0, DVec3::new(3.0, 1.5, 3.0), 0.0);
+    bridge(&mut dw, (-40.0, 0.0), (-6.0, 0.0));
+    for &(x, z) in &[(30.0, -10.0), (36.0, -18.0), (26.0, -20.0), (40.0, -4.0), (32.0, 2.0)] {
+        let trunk = Convex3::Cylinder(Cylinder::new(1.5, 0.3));
+        let crown = Convex3::Cone(Cone::new(2.0, 1.6));
+        let tree = Compound::new(vec![
+            (DPose3::from_translation(DVec3::new(0.0, 1.5, 0.0)), trunk),
+            (DPose3::from_translation(DVec3::new(0.0, 4.5, 0.0)), crown),
+        ]);
+        let y = dw.terrain_height(x, z) - 0.3;
+        dw.world
+            .insert(Shape3::Compound(Arc::new(tree)), DPose3::from_translation(DVec3::new(x, y, z)))
+            .expect("tree");
+        dw.footprints.push(Footprint { kind: "tree", outline: vec![(x, z)] });
+    }
+    dw
+}
+
+/// The bridge from `a` to `b` (x, z), 3 m wide: a deck slab 0.3 m thick whose top meets
+/// the ground at both ends, with single-triangle railings 1 m high along both sides.
+fn bridge(dw: &mut DemoWorld, a: (f64, f64), b: (f64, f64)) {
+    let (ya, yb) = (dw.terrain_height(a.0, a.1), dw.terrain_height(b.0, b.1));
+    let along = DVec3::new(b.0 - a.0, 0.0, b.1 - a.1).normalize();
+    let side = DVec3::new(-along.z, 0.0, along.x) * 1.5;
+    let (pa, pb) = (DVec3::new(a.0, ya, a.1), DVec3::new(b.0, yb, b.1));
+    let down = DVec3::new(0.0, -0.3, 0.0);
+    // Top corners 0-3, bottom 4-7.
+    let mut v = vec![pa - side, pa + side, pb + side, pb - side];
+    for k in 0..4 {
+        v.push(v[k] + down);
+    }
+    let mut idx: Vec<[u32; 3]> = vec![
+        [0, 1, 2],
+        [0, 2, 3], // top (normal up: counter-clockwise seen from above)
+        [4, 6, 5],
+        [4, 7, 6], // bottom
+        [0, 4, 5],
+        [0, 5, 1],
+        [1, 5, 6],
+        [1, 6, 2],
+        [2, 6, 7],
+        [2, 7, 3],
+        [3, 7, 4],
+        [3, 4, 0],
+    ];
+    // Railings: along each side, posts at the ends, one quad of two triangles, 1 m high.
+    let up = DVec3::Y;
+    for (s, e) in [(0usize, 3usize), (1, 2)] {
+        let k = v.len() as u32;
+        v.extend_from_slice(&[v[s], v[e], v[e] + up, v[s] + up]);
+        idx.push([k, k + 1, k + 2]);
+        idx.push([k, k + 2, k + 3]);
+    }
+    // The railings leave the ends open: the walker comes on and off there.
+    let mesh = TriMesh::new(v.clone(), idx);
+    dw.world.insert(Shape3::from(mesh), DPose3::IDENTITY).expect("bridge");
+    dw.footprints.push(Footprint {
+        kind: "bridge",
+        outline: [0, 1, 2, 3].iter().map(|&k| (v[k].x, v[k].z)).collect(),
+    });
+}
+
+/// A scripted walk: waypoints (x, z), and the step numbers at which it jumps.
+struct Script {
+    waypoints: Vec<(f64, f64)>,
+    jumps: Vec<usize>,
+}
+
+/// Walks `character` from `start` along the script: each step heads for the next waypoint
+/// at walking pace, with gravity (and a jump at the scripted steps when grounded); a
+/// waypoint is passed when within 1.5 m, or when the walker made no headway toward it for
+/// two seconds (it is blocked: the script goes on).
+fn walk(
+    dw: &DemoWorld,
+    name: &'static str,
+    character: Character<DVec3>,
+    start: DVec3,
+    script: &Script,
+    settings: &MoverSettings<DVec3>,
+) -> Run {
+    let mut p = start;
+    let mut vy = 0.0f64;
+    let mut steps = Vec::new();
+    let mut seconds = 0.0;
+    let mut grounded = false;
+    for &(wx, wz) in &script.waypoints {
+        let (mut best, mut since) = (f64::INFINITY, 0usize);
+        loop {
+            let to = DVec3::new(wx - p.x, 0.0, wz - p.z);
+            let dist = to.length();
+            if dist < 1.5 || since > 120 || steps.len() > 20_000 {
+                break;
+            }
+            if script.jumps.contains(&steps.len()) && grounded {
+                vy = JUMP;
+            }
+            vy -= GRAVITY * DT;
+            let d = to / dist * (WALK * DT) + DVec3::Y * (vy * DT);
+            let t = Instant::now();
+            let m = move_and_slide(&dw.world, &character, p, d, settings).expect("valid scene");
+            seconds += t.elapsed().as_secs_f64();
+            grounded = m.grounded();
+            if grounded && vy < 0.0 {
+                vy = 0.0;
+            }
+            // A ceiling stops the rise.
+            if vy > 0.0 && m.displacement.y < 0.5 * vy * DT {
+                vy = 0.0;
+            }
+            p = m.position;
+            steps.push(m);
+            if dist < best - 0.01 {
+                best = dist;
+                since = 0;
+            } else {
+                since += 1;
+            }
+        }
+    }
+    Run { name, character, start, steps, seconds }
+}
+
+/// Runs both walkers.
+#[must_use]
+pub fn run(dw: &DemoWorld) -> Vec<Run> {
+    let settings = MoverSettings { step_height: 0.35, snap_to_ground: 0.3, ..MoverSettings::default() };
+    let block_top = dw.ground(-56.0, 0.0);
+    let ball = Character::Ball { radius: 0.5 };
+    let ball_script = Script {
+        waypoints: vec![
+            (-44.0, 0.0),
+            (-38.0, 0.0),
+            (-4.0, 0.0),
+            (14.0, -2.0),
+            (24.0, 14.0),
+            (40.0, 30.0),
+            (10.0, 40.0),
+        ],
+        jumps: vec![900, 1300, 1500],
+    };
+    let ellipsoid = Character::Ellipsoid { radii: DVec3::new(0.4, 0.8, 0.6) };
+    let ellipsoid_script = Script {
+        waypoints: vec![
+            (34.0, -14.0),
+            (28.0, -8.0),
+            (30.0, -32.0),
+            (10.0, -32.0),
+            (-10.0, -30.0),
+            (-20.0, -50.0),
+        ],
+        jumps: vec![200, 700, 1100],
+    };
+    let e_start = (44.0, -12.0);
+    vec![
+        walk(dw, "ball", ball, DVec3::new(-57.0, block_top + 0.51, 0.0), &ball_script, &settings),
+        walk(
+            dw,
+            "ellipsoid",
+            ellipsoid,
+            DVec3::new(e_start.0, dw.ground(e_start.0, e_start.1) + 0.81, e_start.1),
+            &ellipsoid_script,
+            &settings,
+        ),
+    ]
+}
+
+/// The summary of a run: steps, contacts by feature, least clearance, worst penetration,
+/// microseconds per step. Clearance is the distance from the character to the closest body
+/// after each step (the world's own `closest` query).
+#[must_use]
+pub fn summary(dw: &DemoWorld, run: &Run, settings_up: DVec3) -> String {
+    let mut by = [0usize; 3];
+    for s in &run.steps {
+        for c in &s.contacts {
+            by[match c.feature {
+                SweepFeature::Face => 0,
+                SweepFeature::Edge => 1,
+                SweepFeature::Vertex => 2,
+            }] += 1;
+        }
+    }
+    let shape = run.character.shape().expect("valid character");
+    let mut least = f64::INFINITY;
+    for s in &run.steps {
+        let pose = run.character.pose(s.position, settings_up);
+        if let Some(h) = dw.world.closest(&shape, &pose, 10.0) {
+            least = least.min(h.value.distance);
+        }
+    }
+    let grounded = run.steps.iter().filter(|s| s.grounded()).count();
+    format!(
+        "{:<9} {:>5} steps ({grounded} grounded), contacts: {} face, {} edge, {} vertex; least clearance {:.6} m, \
+         worst penetration {:.2e} m; {:.1} µs per step",
+        run.name,
+        run.steps.len(),
+        by[0],
+        by[1],
+        by[2],
+        least,
+        (-least).max(0.0),
+        run.seconds * 1e6 / run.steps.len().max(1) as f64
+    )
+}
