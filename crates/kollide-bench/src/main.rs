@@ -9,6 +9,7 @@ mod broadphase_cases;
 mod cases;
 mod cast_cases;
 mod contact_cases;
+mod mover_cases;
 mod ray_cases;
 mod report;
 mod sweep_cases;
@@ -275,6 +276,13 @@ fn main() {
             rows.extend(broadphase_cases::run(SEED + 400 + i as u64, n, case));
             eprintln!("{:>16}: {:.1} s", format!("broadphase {case}"), t.elapsed().as_secs_f64());
         }
+    }
+
+    // The mover on the demo world against rapier's character controller (filter "demo").
+    if wanted("demo-ball") || wanted("demo-capsule") || wanted("demo-ellipsoid") {
+        let t = Instant::now();
+        rows.extend(mover_cases::run());
+        eprintln!("{:>16}: {:.1} s", "mover", t.elapsed().as_secs_f64());
     }
 
     // The sweep rows: a ball and an ellipsoid through a soup of 1,000 triangles.

@@ -42,7 +42,8 @@ pub fn demo<W: Write>(out: &mut W, precision: Precision) -> io::Result<usize> {
 /// # Errors
 /// When stdout or a picture cannot be written.
 pub fn world<W: Write>(out: &mut W, out_dir: &std::path::Path) -> io::Result<()> {
-    use crate::{demo_svg, demo_world};
+    use crate::demo_svg;
+    use kollide_demo as demo_world;
     let dw = demo_world::build();
     let runs = demo_world::run(&dw);
     writeln!(

@@ -2,10 +2,10 @@
 //! each path's side profile over the ground beneath it. Plain SVG, written by hand (a
 //! handful of elements; no crate needed).
 
-use crate::demo_world::{DemoWorld, Run, SIDE};
 use kollide::math::DVec3;
 use kollide::mover::Character;
 use kollide::query::cast::SweepFeature;
+use kollide_demo::{DemoWorld, Run, SIDE};
 use std::fmt::Write;
 
 /// Colours by contact feature, and by walker.

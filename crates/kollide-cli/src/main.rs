@@ -14,7 +14,6 @@ mod composite_json;
 mod contact_answer;
 mod demo;
 mod demo_svg;
-mod demo_world;
 mod json;
 mod move_scene;
 mod run;

@@ -1,5 +1,5 @@
-//! `kollide demo`: the world of the classic texts, and a ball and an ellipsoid walked
-//! through it by the mover.
+//! The demo world of `kollide demo` and of the bench's mover rows: the world of the classic
+//! texts, and a ball and an ellipsoid walked through it by the mover.
 //!
 //! The world: a terrain from the shipped heightmap PNG (128 x 128 samples over 128 x 128 m,
 //! 12 m of relief, a winding valley), three houses as boxes (one turned 30 degrees), a
@@ -8,6 +8,9 @@
 //! the block, walks off its edge, crosses the bridge, meets the turned house and goes on
 //! with jumps; the ellipsoid walks among the trees and between two houses. 60 steps a
 //! second, gravity 9.81, walking 4 m/s.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use kollide::composite::{Compound, HeightField, TriMesh};
 use kollide::math::{DPose3, DQuat, DVec3};
@@ -30,24 +33,39 @@ const WALK: f64 = 4.0;
 const JUMP: f64 = 5.0;
 
 /// What a top view draws of a body: a footprint polygon (x, z) and its kind.
+#[derive(Clone, Debug)]
 pub struct Footprint {
+    /// `house`, `block`, `bridge` or `tree` (a tree's outline is its centre).
     pub kind: &'static str,
+    /// The corners seen from above, (x, z).
     pub outline: Vec<(f64, f64)>,
 }
 
 /// The demo world and what the pictures show of it.
+#[derive(Debug)]
 pub struct DemoWorld {
+    /// Every body.
     pub world: World<DVec3, Shape3<DVec3>>,
+    /// The terrain (also body 0 of the world).
     pub terrain: Arc<HeightField<DVec3>>,
+    /// The other bodies seen from above.
     pub footprints: Vec<Footprint>,
 }
 
-/// One walker's run: every step's output, and the time the steps took.
+/// One walker's run: every step's input and output, and the time the steps took.
+#[derive(Debug)]
 pub struct Run {
+    /// `ball`, `ellipsoid`, ...
     pub name: &'static str,
+    /// Its shape.
     pub character: Character<DVec3>,
+    /// Where it started.
     pub start: DVec3,
+    /// Each step's start position and desired displacement.
+    pub inputs: Vec<(DVec3, DVec3)>,
+    /// Each step's output.
     pub steps: Vec<MoveOutput<DVec3>>,
+    /// Seconds spent in `move_and_slide`.
     pub seconds: f64,
 }
 
@@ -185,16 +203,20 @@ fn bridge(dw: &mut DemoWorld, a: (f64, f64), b: (f64, f64)) {
 }
 
 /// A scripted walk: waypoints (x, z), and the step numbers at which it jumps.
-struct Script {
-    waypoints: Vec<(f64, f64)>,
-    jumps: Vec<usize>,
+#[derive(Clone, Debug)]
+pub struct Script {
+    /// Headed for in turn.
+    pub waypoints: Vec<(f64, f64)>,
+    /// Steps at which it jumps (when on the ground).
+    pub jumps: Vec<usize>,
 }
 
 /// Walks `character` from `start` along the script: each step heads for the next waypoint
 /// at walking pace, with gravity (and a jump at the scripted steps when grounded); a
 /// waypoint is passed when within 1.5 m, or when the walker made no headway toward it for
 /// two seconds (it is blocked: the script goes on).
-fn walk(
+#[must_use]
+pub fn walk(
     dw: &DemoWorld,
     name: &'static str,
     character: Character<DVec3>,
@@ -205,6 +227,7 @@ fn walk(
     let mut p = start;
     let mut vy = 0.0f64;
     let mut steps = Vec::new();
+    let mut inputs = Vec::new();
     let mut seconds = 0.0;
     let mut grounded = false;
     for &(wx, wz) in &script.waypoints {
@@ -220,6 +243,7 @@ fn walk(
             }
             vy -= GRAVITY * DT;
             let d = to / dist * (WALK * DT) + DVec3::Y * (vy * DT);
+            inputs.push((p, d));
             let t = Instant::now();
             let m = move_and_slide(&dw.world, &character, p, d, settings).expect("valid scene");
             seconds += t.elapsed().as_secs_f64();
@@ -241,16 +265,21 @@ fn walk(
             }
         }
     }
-    Run { name, character, start, steps, seconds }
+    Run { name, character, start, inputs, steps, seconds }
 }
 
-/// Runs both walkers.
+/// The mover settings of the demo.
 #[must_use]
-pub fn run(dw: &DemoWorld) -> Vec<Run> {
-    let settings = MoverSettings { step_height: 0.35, snap_to_ground: 0.3, ..MoverSettings::default() };
+pub fn settings() -> MoverSettings<DVec3> {
+    MoverSettings { step_height: 0.35, snap_to_ground: 0.3, ..MoverSettings::default() }
+}
+
+/// The ball's walk: from the top of the block (it walks off the edge), over the bridge,
+/// past the turned house, with three jumps.
+#[must_use]
+pub fn ball_walk(dw: &DemoWorld) -> (DVec3, Script) {
     let block_top = dw.ground(-56.0, 0.0);
-    let ball = Character::Ball { radius: 0.5 };
-    let ball_script = Script {
+    let script = Script {
         waypoints: vec![
             (-44.0, 0.0),
             (-38.0, 0.0),
@@ -262,8 +291,14 @@ pub fn run(dw: &DemoWorld) -> Vec<Run> {
         ],
         jumps: vec![900, 1300, 1500],
     };
-    let ellipsoid = Character::Ellipsoid { radii: DVec3::new(0.4, 0.8, 0.6) };
-    let ellipsoid_script = Script {
+    (DVec3::new(-57.0, block_top + 0.51, 0.0), script)
+}
+
+/// The ellipsoid's walk: among the trees, between two houses, with three jumps. `stand`
+/// is the character's half height (the start is that far above the ground, plus 1 cm).
+#[must_use]
+pub fn ellipsoid_walk(dw: &DemoWorld, stand: f64) -> (DVec3, Script) {
+    let script = Script {
         waypoints: vec![
             (34.0, -14.0),
             (28.0, -8.0),
@@ -274,17 +309,21 @@ pub fn run(dw: &DemoWorld) -> Vec<Run> {
         ],
         jumps: vec![200, 700, 1100],
     };
-    let e_start = (44.0, -12.0);
+    let (x, z) = (44.0, -12.0);
+    (DVec3::new(x, dw.ground(x, z) + stand + 0.01, z), script)
+}
+
+/// Runs both walkers.
+#[must_use]
+pub fn run(dw: &DemoWorld) -> Vec<Run> {
+    let settings = settings();
+    let ball = Character::Ball { radius: 0.5 };
+    let (ball_start, ball_script) = ball_walk(dw);
+    let ellipsoid = Character::Ellipsoid { radii: DVec3::new(0.4, 0.8, 0.6) };
+    let (e_start, e_script) = ellipsoid_walk(dw, 0.8);
     vec![
-        walk(dw, "ball", ball, DVec3::new(-57.0, block_top + 0.51, 0.0), &ball_script, &settings),
-        walk(
-            dw,
-            "ellipsoid",
-            ellipsoid,
-            DVec3::new(e_start.0, dw.ground(e_start.0, e_start.1) + 0.81, e_start.1),
-            &ellipsoid_script,
-            &settings,
-        ),
+        walk(dw, "ball", ball, ball_start, &ball_script, &settings),
+        walk(dw, "ellipsoid", ellipsoid, e_start, &e_script, &settings),
     ]
 }
 
