@@ -3,9 +3,12 @@
 use super::feature::touched_feature;
 use super::planes::{closest_allowed, Plane};
 use super::settings::{Character, MoverError, MoverSettings, UpRotation};
+use crate::composite::{composite_sweep_ellipsoid, composite_sweep_sphere};
 use crate::math::{Pose, Real, Vector3};
 use crate::query::cast::SweepFeature;
-use crate::query::cast::{CastStatus, Motion};
+use crate::query::cast::{BackFaces, CastInput, CastStatus, Motion, SweepOutcome};
+use crate::shape::Ellipsoid;
+use crate::world::RuntimeShape;
 use crate::world::{BodyId, Shape3, World};
 
 /// How a step ended.
@@ -202,7 +205,22 @@ struct Step<'a, V: Vector3 + UpRotation> {
 /// A cast's answer the mover uses: time, normal, and the contact.
 struct Touch<V: Vector3> {
     toi: V::Real,
+    /// The signed distance of a start already within the skin (`StartedWithin`).
+    depth: Option<V::Real>,
     contact: MoveContact<V>,
+}
+
+impl<V: Vector3> Touch<V> {
+    /// Which of two bodies' contacts the step meets first: a start within the skin before
+    /// any later contact (the deeper first), then the earlier time.
+    fn before(&self, other: &Self) -> bool {
+        match (self.depth, other.depth) {
+            (Some(a), Some(b)) => a < b,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => self.toi < other.toi,
+        }
+    }
 }
 
 impl<V: Vector3 + UpRotation> Step<'_, V> {
@@ -216,16 +234,51 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
     }
 
     /// The first contact along `motion` from `at` (to within the skin), if any before the
-    /// end of the motion.
+    /// end of the motion: the bodies the swept box reaches, nearest first, each answered by
+    /// [`Step::touch`].
     fn cast(&mut self, at: V, motion: V) -> Option<Touch<V>> {
         self.iterations += 1;
-        let hit = self.world.cast_within(
-            &self.shape,
-            &self.pose(at),
-            Motion::linear(motion),
-            V::Real::ONE,
-            self.settings.skin,
-        )?;
+        let this = &*self;
+        let pose = this.pose(at);
+        let swept = this.shape.aabb(&pose).loosened(this.settings.skin);
+        let mut best: Option<Touch<V>> = None;
+        this.world.visit_swept(&swept, motion, V::Real::ONE, |id, body, body_pose, limit| {
+            let t = this.touch(id, body, body_pose, &pose, motion, limit)?;
+            if best.as_ref().is_none_or(|b| t.before(b)) {
+                let toi = t.toi;
+                best = Some(t);
+                return Some(toi);
+            }
+            None
+        });
+        best
+    }
+
+    /// One body's first contact within `limit`. A ball or an ellipsoid against a mesh or a
+    /// terrain takes the swept sphere or the swept ellipsoid (closed forms per face, edge
+    /// and corner; the ellipsoid by the change of space that makes it a unit sphere), its
+    /// radii grown by the skin; a start already within the skin, and every other pair, take
+    /// the shape cast to within the skin (which also knows whether the character
+    /// approaches).
+    fn touch(
+        &self,
+        id: BodyId,
+        body: &Shape3<V>,
+        body_pose: &Pose<V>,
+        pose: &Pose<V>,
+        motion: V,
+        limit: V::Real,
+    ) -> Option<Touch<V>> {
+        if let Some(answer) = self.swept(id, body, body_pose, pose, motion, limit) {
+            return answer;
+        }
+        let input = CastInput {
+            motion_a: Motion::linear(V::ZERO),
+            motion_b: Motion::linear(motion),
+            max_toi: limit,
+            target_distance: self.settings.skin,
+        };
+        let hit = Shape3::cast(body, body_pose, &self.shape, pose, &input)?;
         let out = hit.value;
         let toi = match out.status {
             CastStatus::Hit | CastStatus::StartedWithin => out.toi,
@@ -233,22 +286,87 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
             CastStatus::Failed => out.safe_toi,
             CastStatus::Miss => return None,
         };
-        let (body, pose) = self.world.body(hit.body).map(|(s, p)| (s.clone(), *p))?;
-        let normal = if out.normal.is_finite_vec() && out.normal.length_squared() > V::Real::ZERO {
+        let against = -motion / motion.length();
+        // A failed search knows no contact plane: a plane facing the motion stops it there.
+        let normal = if out.status != CastStatus::Failed
+            && out.normal.is_finite_vec()
+            && out.normal.length_squared() > V::Real::ZERO
+        {
             out.normal
         } else {
-            -motion / motion.length()
+            against
         };
-        let feature = touched_feature(&body, &pose, hit.part, out.point_a, normal);
-        let contact = MoveContact { point: out.point_a, normal, feature, body: hit.body, part: hit.part };
-        if out.status == CastStatus::Failed {
-            // No contact plane is known: a plane facing the motion stops it there.
-            return Some(Touch {
-                toi,
-                contact: MoveContact { normal: -motion / motion.length(), ..contact },
-            });
+        let feature = touched_feature(body, body_pose, hit.part_a, out.point_a, normal);
+        let depth = (out.status == CastStatus::StartedWithin).then_some(out.distance);
+        Some(Touch {
+            toi,
+            depth,
+            contact: MoveContact { point: out.point_a, normal, feature, body: id, part: hit.part_a },
+        })
+    }
+
+    /// The swept sphere or ellipsoid of [`Step::touch`]: `Some(answer)` when it decides,
+    /// `None` when the shape cast must.
+    fn swept(
+        &self,
+        id: BodyId,
+        body: &Shape3<V>,
+        body_pose: &Pose<V>,
+        pose: &Pose<V>,
+        motion: V,
+        limit: V::Real,
+    ) -> Option<Option<Touch<V>>> {
+        let skin = self.settings.skin;
+        let outcome = match (*self.character, body) {
+            (Character::Ball { radius }, Shape3::TriMesh(m)) => composite_sweep_sphere(
+                &**m,
+                body_pose,
+                pose.translation,
+                radius + skin,
+                motion,
+                BackFaces::Hit,
+            ),
+            (Character::Ball { radius }, Shape3::HeightField(h)) => composite_sweep_sphere(
+                &**h,
+                body_pose,
+                pose.translation,
+                radius + skin,
+                motion,
+                BackFaces::Hit,
+            ),
+            (Character::Ellipsoid { radii }, Shape3::TriMesh(m)) => composite_sweep_ellipsoid(
+                &**m,
+                body_pose,
+                &Ellipsoid::new(radii + V::splat(skin)),
+                pose,
+                motion,
+                BackFaces::Hit,
+            ),
+            (Character::Ellipsoid { radii }, Shape3::HeightField(h)) => composite_sweep_ellipsoid(
+                &**h,
+                body_pose,
+                &Ellipsoid::new(radii + V::splat(skin)),
+                pose,
+                motion,
+                BackFaces::Hit,
+            ),
+            _ => return None,
+        };
+        match outcome {
+            Ok(SweepOutcome::Hit(h)) => Some((h.toi <= limit).then_some(Touch {
+                toi: h.toi,
+                depth: None,
+                contact: MoveContact {
+                    point: h.point,
+                    normal: h.normal,
+                    feature: h.feature,
+                    body: id,
+                    part: Some(h.index as u32),
+                },
+            })),
+            Ok(SweepOutcome::Miss) => Some(None),
+            Ok(SweepOutcome::StartedWithin { .. }) | Err(_) => None,
         }
-        Some(Touch { toi, contact })
     }
 
     /// The slide iterations; moves `position`.

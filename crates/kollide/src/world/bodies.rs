@@ -281,9 +281,8 @@ impl<V: Vector, S: RuntimeShape<V>> World<V, S> {
             target_distance,
         };
         let mut best: Option<WorldHit<CastOutput<V>>> = None;
-        self.broad.tree().cast_aabb(&start, dir, max_toi, |proxy, limit| {
-            let (id, body) = self.live(proxy)?;
-            let a = S::cast(&body.shape, &body.pose, shape, pose, &CastInput { max_toi: limit, ..input })?;
+        self.visit_swept(&start, dir, max_toi, |id, body_shape, body_pose, limit| {
+            let a = S::cast(body_shape, body_pose, shape, pose, &CastInput { max_toi: limit, ..input })?;
             let t = a.value.toi;
             let better = best.as_ref().is_none_or(|b| crate::composite::earlier(&a.value, &b.value));
             if better {
@@ -293,6 +292,23 @@ impl<V: Vector, S: RuntimeShape<V>> World<V, S> {
             None
         });
         best
+    }
+
+    /// The bodies whose boxes the box `aabb` (world frame) meets as it moves by `motion`
+    /// over `[0, max_toi]`, nearest first, for a caller with its own narrow phase (the
+    /// mover's swept spheres): `f(body, shape, pose, limit)` answers a body's time of first
+    /// contact within `limit`, or `None`; an answer becomes the limit for the bodies after.
+    pub fn visit_swept(
+        &self,
+        aabb: &Aabb<V>,
+        motion: V,
+        max_toi: V::Real,
+        mut f: impl FnMut(BodyId, &S, &Pose<V>, V::Real) -> Option<V::Real>,
+    ) {
+        self.broad.tree().cast_aabb(aabb, motion, max_toi, |proxy, limit| {
+            let (id, body) = self.live(proxy)?;
+            f(id, &body.shape, &body.pose, limit)
+        });
     }
 
     /// Every body the shape at `pose` overlaps (touching counts), with the parts found.
