@@ -427,3 +427,80 @@ fn gravity_slides_only_down_slopes_too_steep_to_stand_on() {
         }
     }
 }
+
+/// Acute corners: two walls meeting at 30 degrees, and a corner of three planes (two walls
+/// and the floor); walking into them the character stops there without jitter, at every
+/// approach heading.
+#[test]
+fn acute_corners_of_two_and_three_walls_stop_the_character_without_jitter() {
+    let mut scene = Scene::new();
+    scene.add(floor(10, 2.0, 0.0));
+    // A wedge opening toward -x, apex at the origin, half angle 15 degrees, walls 3 high.
+    for s in [-1.0, 1.0] {
+        let dir = DVec3::new(-(15f64.to_radians().cos()), 0.0, s * 15f64.to_radians().sin()) * 8.0;
+        let (a, b) = (DVec3::ZERO, dir);
+        let up = DVec3::Y * 3.0;
+        scene.add(vec![[a, b, b + up], [a, b + up, a + up]]);
+    }
+    for c in [
+        Character::Ball { radius: 0.4 },
+        Character::Capsule { half_height: 0.5, radius: 0.3 },
+        Character::Ellipsoid { radii: DVec3::new(0.3, 0.7, 0.4) },
+    ] {
+        for k in 0..5 {
+            let z = -0.6 + 0.3 * k as f64;
+            let start = DVec3::new(-6.0, c_half_height(&c) + 0.01, z);
+            let path = run(&scene, &c, start, DVec3::new(0.2, GRAVITY_STEP, -z * 0.02), 120);
+            for w in path[100..].windows(2) {
+                assert!((w[1] - w[0]).length() < 1e-6, "{c:?} from z {z}: jitter {} -> {}", w[0], w[1]);
+            }
+            // Deep in the wedge: the apex is at x = 0.
+            let end = *path.last().unwrap();
+            assert!(end.x > -3.0 && end.z.abs() < 0.05, "{c:?} from z {z}: stopped at {end}");
+        }
+    }
+}
+
+/// A corridor just wider than the character (by 1 cm) is walked through, and a box set
+/// into the terrain is walked along: the seam between them neither stops nor lifts it.
+#[test]
+fn a_corridor_just_wider_and_the_seam_of_a_building_and_the_ground() {
+    let mut scene = Scene::new();
+    scene.add(floor(10, 2.0, 0.0));
+    let r = 0.4;
+    for s in [-1.0, 1.0] {
+        let z = s * (r + 0.005 + 0.5);
+        scene.add(cuboid(DVec3::new(3.0, 2.0, 0.5), DVec3::new(5.0, 2.0, z), DQuat::IDENTITY));
+    }
+    let c = Character::Ball { radius: r };
+    let path = run(&scene, &c, DVec3::new(0.0, r + 0.01, 0.0), DVec3::new(0.1, GRAVITY_STEP, 0.0), 110);
+    assert!(path.last().unwrap().x > 10.0, "stuck in the corridor at {}", path.last().unwrap());
+    // A house sunk 0.3 into a bumpy terrain; walking along its wall, pressed against it.
+    // (Its long wall runs from (-0.77, -3.62) to (0.83, 4.22).)
+    let mut scene = Scene::new();
+    let mut bumpy = floor(12, 1.0, 0.0);
+    for t in &mut bumpy {
+        for v in t.iter_mut() {
+            v.y = 0.1 * (v.x * 1.3).sin() * (v.z * 0.7).cos();
+        }
+    }
+    scene.add(bumpy);
+    scene.add(cuboid(DVec3::new(1.5, 1.5, 4.0), DVec3::new(1.5, 1.2, 0.0), DQuat::from_rotation_y(0.2)));
+    for c in [Character::Ball { radius: 0.3 }, Character::Capsule { half_height: 0.3, radius: 0.25 }] {
+        // Heading into the house's long wall (it runs along z, turned 0.2 rad) past its corner.
+        let start = DVec3::new(-2.5, c_half_height(&c) + 0.2, -5.0);
+        let path = run(&scene, &c, start, DVec3::new(0.06, GRAVITY_STEP, 0.1), 90);
+        let end = *path.last().unwrap();
+        assert!(end.z > 3.0, "{c:?} stopped along the seam at {end}");
+        // Pressed against the wall all the way (it is the character's radius off the wall).
+        let radius = match c {
+            Character::Ball { radius } | Character::Capsule { radius, .. } => radius,
+            Character::Ellipsoid { .. } => unreachable!(),
+        };
+        for p in path.iter().filter(|p| (0.0..3.5).contains(&p.z)) {
+            let hug = -0.046 + 0.2 * p.z - radius / 0.2f64.cos();
+            assert!((p.x - hug).abs() < 0.03, "{c:?} left the wall: at {p}, the wall's line at x = {hug}");
+        }
+        assert!(end.y < c_half_height(&c) + 0.15, "{c:?} climbed the wall: {end}");
+    }
+}
