@@ -504,3 +504,40 @@ fn a_corridor_just_wider_and_the_seam_of_a_building_and_the_ground() {
         assert!(end.y < c_half_height(&c) + 0.15, "{c:?} climbed the wall: {end}");
     }
 }
+
+/// A box's vertical edge met at 30 degrees and at grazing angles, at many offsets across
+/// it: the character slides around the corner and goes on (no trap), never inside.
+#[test]
+fn a_box_corner_met_at_30_degrees_and_grazing_is_slid_around() {
+    let mut scene = Scene::new();
+    scene.add(floor(10, 2.0, 0.0));
+    scene.add(cuboid(DVec3::new(1.0, 1.5, 1.0), DVec3::new(0.0, 1.5, 0.0), DQuat::IDENTITY));
+    for c in [
+        Character::Ball { radius: 0.4 },
+        Character::Capsule { half_height: 0.4, radius: 0.3 },
+        Character::Ellipsoid { radii: DVec3::new(0.3, 0.6, 0.45) },
+    ] {
+        for deg in [30.0f64, 5.0, 1.0, 0.2] {
+            let a = deg.to_radians();
+            let heading = DVec3::new(a.cos(), 0.0, a.sin());
+            for k in 0..7 {
+                // Aimed so that the path, without the box, passes the corner (x = -1, z = 1)
+                // at offsets across it from inside to just outside.
+                let offset = -0.6 + 0.2 * k as f64;
+                let start = DVec3::new(-1.0, c_half_height(&c) + 0.01, 1.0 + offset) - heading * 4.0;
+                let path = run(&scene, &c, start, heading * 0.1 + DVec3::Y * GRAVITY_STEP, 150);
+                // Every step makes at least half of the least unblocked part of the heading:
+                // against the face it is the part along the face (sin a), around the corner
+                // more. A trap would make ~0.
+                for (i, w) in path.windows(2).enumerate().skip(5) {
+                    let made = (w[1] - w[0]).with_y(0.0).length();
+                    assert!(
+                        made >= 0.5 * 0.1 * a.sin(),
+                        "{c:?} at {deg} degrees, offset {offset}: step {i} made {made} at {}",
+                        w[0]
+                    );
+                }
+            }
+        }
+    }
+}
