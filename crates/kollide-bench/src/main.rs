@@ -9,6 +9,7 @@ mod broadphase_cases;
 mod cases;
 mod cast_cases;
 mod contact_cases;
+#[cfg(feature = "rapier")]
 mod mover_cases;
 mod ray_cases;
 mod report;
@@ -280,9 +281,14 @@ fn main() {
 
     // The mover on the demo world against rapier's character controller (filter "demo").
     if wanted("demo-ball") || wanted("demo-capsule") || wanted("demo-ellipsoid") {
-        let t = Instant::now();
-        rows.extend(mover_cases::run());
-        eprintln!("{:>16}: {:.1} s", "mover", t.elapsed().as_secs_f64());
+        #[cfg(feature = "rapier")]
+        {
+            let t = Instant::now();
+            rows.extend(mover_cases::run());
+            eprintln!("{:>16}: {:.1} s", "mover", t.elapsed().as_secs_f64());
+        }
+        #[cfg(not(feature = "rapier"))]
+        eprintln!("{:>16}: the mover rows need rapier3d: cargo run --release -p kollide-bench --features rapier", "mover");
     }
 
     // The sweep rows: a ball and an ellipsoid through a soup of 1,000 triangles.
