@@ -288,7 +288,10 @@ fn main() {
             eprintln!("{:>16}: {:.1} s", "mover", t.elapsed().as_secs_f64());
         }
         #[cfg(not(feature = "rapier"))]
-        eprintln!("{:>16}: the mover rows need rapier3d: cargo run --release -p kollide-bench --features rapier", "mover");
+        eprintln!(
+            "{:>16}: the mover rows need rapier3d: cargo run --release -p kollide-bench --features rapier",
+            "mover"
+        );
     }
 
     // The sweep rows: a ball and an ellipsoid through a soup of 1,000 triangles.

@@ -21,11 +21,14 @@ type Tri = [DVec3; 3];
 struct Scene {
     world: World<DVec3, Shape3<DVec3>>,
     tris: Vec<Tri>,
+    /// The closed boxes (half extents, centre, turn): a centre inside one is a tunnel even
+    /// when clear of every face.
+    solids: Vec<(DVec3, DVec3, DQuat)>,
 }
 
 impl Scene {
     fn new() -> Self {
-        Self { world: World::new(), tris: Vec::new() }
+        Self { world: World::new(), tris: Vec::new(), solids: Vec::new() }
     }
 
     fn add(&mut self, tris: Vec<Tri>) {
@@ -40,6 +43,19 @@ impl Scene {
             .insert(Shape3::TriMesh(Arc::new(TriMesh::new(vertices, indices))), DPose3::IDENTITY)
             .unwrap();
         self.tris.extend(tris);
+    }
+
+    /// A closed box, added as its 12 triangles.
+    fn add_box(&mut self, h: DVec3, c: DVec3, q: DQuat) {
+        self.solids.push((h, c, q));
+        self.add(cuboid(h, c, q));
+    }
+
+    fn inside_a_solid(&self, p: DVec3) -> bool {
+        self.solids.iter().any(|(h, c, q)| {
+            let l = q.inverse() * (p - *c);
+            l.x.abs() < h.x && l.y.abs() < h.y && l.z.abs() < h.z
+        })
     }
 
     /// The least distance from the character at `p` to any triangle, less its size: the
@@ -176,7 +192,7 @@ fn a_wall_turned_30_degrees_is_slid_along_at_every_angle() {
     let mut scene = Scene::new();
     scene.add(floor(10, 2.0, 0.0));
     let q = DQuat::from_rotation_y(30f64.to_radians());
-    scene.add(cuboid(DVec3::new(0.5, 2.0, 6.0), DVec3::new(2.0, 2.0, 0.0), q));
+    scene.add_box(DVec3::new(0.5, 2.0, 6.0), DVec3::new(2.0, 2.0, 0.0), q);
     let wall_normal = q * DVec3::NEG_X; // the face met coming from -x
     for c in [Character::Ball { radius: 0.5 }, Character::Capsule { half_height: 0.4, radius: 0.35 }] {
         for k in 0..16 {
@@ -231,13 +247,21 @@ fn a_thin_triangle_stops_a_fast_ball() {
             assert!(path.iter().all(|p| p.x < 5.0), "{c:?} at speed {speed} passed through: {path:?}");
         }
     }
+    // A closed box behind the open side: fast movers stop at its face, never inside.
+    let mut scene = Scene::new();
+    scene.add_box(DVec3::new(5.0, 5.0, 5.0), DVec3::new(-10.0, 0.0, 0.0), DQuat::from_rotation_z(0.3));
+    for speed in [1.0, 30.0, 1e4] {
+        let c = Character::Ellipsoid { radii: DVec3::new(0.1, 0.3, 0.2) };
+        let path = run(&scene, &c, DVec3::ZERO, DVec3::new(-speed, 0.1, 0.0), 5);
+        assert!(path.iter().all(|p| p.x > -5.0), "{c:?} at speed {speed} went in: {path:?}");
+    }
 }
 
 #[test]
 fn a_ball_walking_off_a_box_edge_falls() {
     let mut scene = Scene::new();
     scene.add(floor(10, 2.0, 0.0));
-    scene.add(cuboid(DVec3::new(1.0, 0.5, 1.0), DVec3::new(0.0, 0.5, 0.0), DQuat::IDENTITY));
+    scene.add_box(DVec3::new(1.0, 0.5, 1.0), DVec3::new(0.0, 0.5, 0.0), DQuat::IDENTITY);
     let c = Character::Ball { radius: 0.3 };
     let path = run(&scene, &c, DVec3::new(0.0, 1.31, 0.0), DVec3::new(0.05, GRAVITY_STEP, 0.0), 60);
     let end = *path.last().unwrap();
@@ -250,7 +274,7 @@ fn a_corridor_narrower_than_the_character_blocks_it() {
     let mut scene = Scene::new();
     scene.add(floor(10, 2.0, 0.0));
     for z in [-1.3, 1.3] {
-        scene.add(cuboid(DVec3::new(3.0, 2.0, 0.5), DVec3::new(5.0, 2.0, z), DQuat::IDENTITY));
+        scene.add_box(DVec3::new(3.0, 2.0, 0.5), DVec3::new(5.0, 2.0, z), DQuat::IDENTITY);
     }
     // The gap is 1.6 wide; a ball of radius 1 does not fit.
     let c = Character::Ball { radius: 1.0 };
@@ -262,7 +286,7 @@ fn a_corridor_narrower_than_the_character_blocks_it() {
 #[test]
 fn a_start_inside_a_wall_is_pushed_out() {
     let mut scene = Scene::new();
-    scene.add(cuboid(DVec3::new(1.0, 1.0, 1.0), DVec3::ZERO, DQuat::IDENTITY));
+    scene.add_box(DVec3::new(1.0, 1.0, 1.0), DVec3::ZERO, DQuat::IDENTITY);
     let c = Character::Ball { radius: 0.5 };
     let out =
         move_and_slide(&scene.world, &c, DVec3::new(1.2, 0.0, 0.0), DVec3::ZERO, &MoverSettings::default())
@@ -304,7 +328,7 @@ fn an_ellipsoid_walks_slides_and_is_stopped_exactly() {
     let mut scene = Scene::new();
     scene.add(floor(10, 2.0, 0.0));
     let q = DQuat::from_rotation_y(30f64.to_radians());
-    scene.add(cuboid(DVec3::new(0.5, 2.0, 6.0), DVec3::new(2.0, 2.0, 0.0), q));
+    scene.add_box(DVec3::new(0.5, 2.0, 6.0), DVec3::new(2.0, 2.0, 0.0), q);
     scene.add(vec![[DVec3::new(-4.0, 0.0, -3.0), DVec3::new(-4.0, 3.0, 0.0), DVec3::new(-4.0, 0.0, 3.0)]]);
     let c = Character::Ellipsoid { radii: DVec3::new(0.3, 0.8, 0.5) };
     for k in 0..12 {
@@ -331,11 +355,11 @@ fn stairs_and_slopes_are_climbed_only_within_the_limits() {
             let top = rise * (k + 1) as f64;
             // Treads 1 deep; the last one a landing 6 deep.
             let (half, centre) = if k == 3 { (3.0, 7.5) } else { (0.5, 2.0 + k as f64) };
-            scene.add(cuboid(
+            scene.add_box(
                 DVec3::new(half, top / 2.0, 2.0),
                 DVec3::new(centre, top / 2.0, 0.0),
                 DQuat::IDENTITY,
-            ));
+            );
         }
         for c in [Character::Ball { radius: 0.3 }, Character::Capsule { half_height: 0.4, radius: 0.25 }] {
             let settings =
@@ -470,7 +494,7 @@ fn a_corridor_just_wider_and_the_seam_of_a_building_and_the_ground() {
     let r = 0.4;
     for s in [-1.0, 1.0] {
         let z = s * (r + 0.005 + 0.5);
-        scene.add(cuboid(DVec3::new(3.0, 2.0, 0.5), DVec3::new(5.0, 2.0, z), DQuat::IDENTITY));
+        scene.add_box(DVec3::new(3.0, 2.0, 0.5), DVec3::new(5.0, 2.0, z), DQuat::IDENTITY);
     }
     let c = Character::Ball { radius: r };
     let path = run(&scene, &c, DVec3::new(0.0, r + 0.01, 0.0), DVec3::new(0.1, GRAVITY_STEP, 0.0), 110);
@@ -485,7 +509,7 @@ fn a_corridor_just_wider_and_the_seam_of_a_building_and_the_ground() {
         }
     }
     scene.add(bumpy);
-    scene.add(cuboid(DVec3::new(1.5, 1.5, 4.0), DVec3::new(1.5, 1.2, 0.0), DQuat::from_rotation_y(0.2)));
+    scene.add_box(DVec3::new(1.5, 1.5, 4.0), DVec3::new(1.5, 1.2, 0.0), DQuat::from_rotation_y(0.2));
     for c in [Character::Ball { radius: 0.3 }, Character::Capsule { half_height: 0.3, radius: 0.25 }] {
         // Heading into the house's long wall (it runs along z, turned 0.2 rad) past its corner.
         let start = DVec3::new(-2.5, c_half_height(&c) + 0.2, -5.0);
@@ -511,7 +535,7 @@ fn a_corridor_just_wider_and_the_seam_of_a_building_and_the_ground() {
 fn a_box_corner_met_at_30_degrees_and_grazing_is_slid_around() {
     let mut scene = Scene::new();
     scene.add(floor(10, 2.0, 0.0));
-    scene.add(cuboid(DVec3::new(1.0, 1.5, 1.0), DVec3::new(0.0, 1.5, 0.0), DQuat::IDENTITY));
+    scene.add_box(DVec3::new(1.0, 1.5, 1.0), DVec3::new(0.0, 1.5, 0.0), DQuat::IDENTITY);
     for c in [
         Character::Ball { radius: 0.4 },
         Character::Capsule { half_height: 0.4, radius: 0.3 },

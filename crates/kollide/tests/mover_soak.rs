@@ -56,8 +56,44 @@ fn clearance(c: &Character<DVec3>, p: DVec3, tris: &[Tri]) -> f64 {
 
 /// The world and its triangles: a 24 x 24 terrain of random heights over [-20, 20]^2 and
 /// a dozen boxes, turned about y, standing on it.
-fn world(rng: &mut ChaCha8Rng) -> (World<DVec3, Shape3<DVec3>>, Vec<Tri>) {
-    let n = 24;
+/// The soak's world: the bodies, every triangle, the boxes (half extents, centre, turn) and
+/// the terrain's heights by grid point.
+struct Soak {
+    world: World<DVec3, Shape3<DVec3>>,
+    tris: Vec<Tri>,
+    boxes: Vec<(DVec3, DVec3, DQuat)>,
+    heights: Vec<f64>,
+}
+
+const CELLS: usize = 24;
+
+impl Soak {
+    /// The terrain's height under (x, z), from its triangles as split on the grid.
+    fn ground(&self, x: f64, z: f64) -> f64 {
+        let n = CELLS;
+        let (u, v) = ((x + 20.0) / 40.0 * n as f64, (z + 20.0) / 40.0 * n as f64);
+        let (c, r) = ((u.floor() as usize).min(n - 1), (v.floor() as usize).min(n - 1));
+        let (fu, fv) = (u - c as f64, v - r as f64);
+        let h = |r: usize, c: usize| self.heights[r * (n + 1) + c];
+        // Triangles (r,c)-(r+1,c)-(r+1,c+1) where fv >= fu, and (r,c)-(r+1,c+1)-(r,c+1).
+        if fv >= fu {
+            h(r, c) + fv * (h(r + 1, c) - h(r, c)) + fu * (h(r + 1, c + 1) - h(r + 1, c))
+        } else {
+            h(r, c) + fu * (h(r, c + 1) - h(r, c)) + fv * (h(r + 1, c + 1) - h(r, c + 1))
+        }
+    }
+
+    /// Whether `p` lies strictly inside one of the boxes.
+    fn inside_a_box(&self, p: DVec3) -> bool {
+        self.boxes.iter().any(|(he, c, q)| {
+            let l = q.inverse() * (p - *c);
+            l.x.abs() < he.x && l.y.abs() < he.y && l.z.abs() < he.z
+        })
+    }
+}
+
+fn world(rng: &mut ChaCha8Rng) -> Soak {
+    let n = CELLS;
     let h: Vec<f64> = (0..(n + 1) * (n + 1)).map(|_| rng.random_range(0.0..0.6)).collect();
     let p = |r: usize, c: usize| {
         DVec3::new(-20.0 + 40.0 * c as f64 / n as f64, h[r * (n + 1) + c], -20.0 + 40.0 * r as f64 / n as f64)
@@ -91,7 +127,7 @@ fn world(rng: &mut ChaCha8Rng) -> (World<DVec3, Shape3<DVec3>>, Vec<Tri>) {
         indices.push([k, k + 1, k + 2]);
     }
     w.insert(Shape3::TriMesh(Arc::new(TriMesh::new(vertices, indices))), DPose3::IDENTITY).unwrap();
-    for (he, c, q) in boxes {
+    for &(he, c, q) in &boxes {
         w.insert(Shape3::from(kollide::shape::Cuboid::new(he)), DPose3::new(c, q)).unwrap();
         let corner = |i: usize| {
             c + q * DVec3::new(
@@ -105,12 +141,23 @@ fn world(rng: &mut ChaCha8Rng) -> (World<DVec3, Shape3<DVec3>>, Vec<Tri>) {
             tris.push([corner(f[0]), corner(f[2]), corner(f[3])]);
         }
     }
-    (w, tris)
+    Soak { world: w, tris, boxes, heights: h }
 }
 
 fn soak(steps: usize, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (w, tris) = world(&mut rng);
+    let soak_world = world(&mut rng);
+    let (w, tris) = (&soak_world.world, &soak_world.tris);
+    // The test's own ground formula lies on the terrain's triangles.
+    for _ in 0..50 {
+        let (x, z) = (rng.random_range(-19.9..19.9), rng.random_range(-19.9..19.9));
+        let p = DVec3::new(x, soak_world.ground(x, z), z);
+        let on = tris[..2 * CELLS * CELLS]
+            .iter()
+            .map(|t| point_triangle(p, t[0], t[1], t[2]))
+            .fold(f64::INFINITY, f64::min);
+        assert!(on < 1e-9, "the ground formula is off the terrain by {on} at {p}");
+    }
     let characters = [
         Character::Ball { radius: 0.4 },
         Character::Capsule { half_height: 0.5, radius: 0.3 },
@@ -135,7 +182,7 @@ fn soak(steps: usize, seed: u64) {
             }
             vy = (vy - 0.02).max(-1.0);
             let d = heading + DVec3::Y * vy;
-            let m = move_and_slide(&w, c, p, d, &settings).unwrap();
+            let m = move_and_slide(w, c, p, d, &settings).unwrap();
             grounded = m.grounded();
             if grounded && vy < 0.0 {
                 vy = -0.02;
@@ -143,7 +190,11 @@ fn soak(steps: usize, seed: u64) {
             asked += heading.length();
             walked += m.displacement.with_y(0.0).length();
             p = m.position;
-            let cl = clearance(c, p, &tris);
+            let cl = clearance(c, p, tris);
+            // A character wholly inside a closed box would be clear of its faces: the centre
+            // is checked against the solids themselves, and against the ground under it.
+            assert!(!soak_world.inside_a_box(p), "{c:?} step {i}: centre inside a box at {p}");
+            assert!(p.y > soak_world.ground(p.x, p.z), "{c:?} step {i}: centre below the terrain at {p}");
             assert!(cl >= -1e-9 * (1.0 + p.length()), "{c:?} step {i}: clearance {cl} at {p}");
             assert!(
                 p.x.abs() < 20.0 && p.z.abs() < 20.0 && p.y > -0.1,
