@@ -158,6 +158,7 @@ fn run_with(
             "step {i}: clearance {clearance} at {p} ({:?})",
             m.status
         );
+        assert!(!scene.inside_a_solid(p), "step {i}: centre inside a box at {p}");
         out.push(p);
     }
     out
