@@ -8,14 +8,12 @@
 
 mod common;
 
-use common::oracle::{point_triangle, segment_segment};
+use common::mover_judge::{clearance, Tri};
 use kollide::composite::TriMesh;
 use kollide::math::{DPose3, DQuat, DVec3};
 use kollide::mover::{move_and_slide, Character, MoveStatus, MoverError, MoverSettings};
 use kollide::world::{Shape3, World};
 use std::sync::Arc;
-
-type Tri = [DVec3; 3];
 
 /// A world of triangle meshes, and the same triangles for the judge.
 struct Scene {
@@ -58,44 +56,11 @@ impl Scene {
         })
     }
 
-    /// The least distance from the character at `p` to any triangle, less its size: the
-    /// clearance (negative when penetrating).
+    /// The least clearance of the character at `p` to any triangle (negative when
+    /// penetrating).
     fn clearance(&self, c: &Character<DVec3>, p: DVec3) -> f64 {
-        self.tris
-            .iter()
-            .map(|t| match *c {
-                Character::Ball { radius } => point_triangle(p, t[0], t[1], t[2]) - radius,
-                Character::Capsule { half_height, radius } => {
-                    segment_triangle(p - DVec3::Y * half_height, p + DVec3::Y * half_height, t) - radius
-                }
-                // In the space scaled by 1 / radii the ellipsoid is the unit ball and each
-                // triangle is still a triangle: no overlap <=> distance >= 1 there.
-                Character::Ellipsoid { radii } => {
-                    let q = |v: DVec3| (v - p) / radii;
-                    (point_triangle(DVec3::ZERO, q(t[0]), q(t[1]), q(t[2])) - 1.0) * radii.min_element()
-                }
-            })
-            .fold(f64::INFINITY, f64::min)
+        self.tris.iter().map(|t| clearance(c, p, t)).fold(f64::INFINITY, f64::min)
     }
-}
-
-/// Segment-triangle distance: zero when the segment crosses the triangle, else the least
-/// of the end points to the triangle and the triangle's edges to the segment.
-fn segment_triangle(p: DVec3, q: DVec3, t: &Tri) -> f64 {
-    let n = (t[1] - t[0]).cross(t[2] - t[0]);
-    let (dp, dq) = ((p - t[0]).dot(n), (q - t[0]).dot(n));
-    if dp * dq <= 0.0 && dp != dq {
-        let x = p + (q - p) * (dp / (dp - dq));
-        let inside = (0..3).all(|k| (t[(k + 1) % 3] - t[k]).cross(x - t[k]).dot(n) >= 0.0);
-        if inside {
-            return 0.0;
-        }
-    }
-    let mut best = point_triangle(p, t[0], t[1], t[2]).min(point_triangle(q, t[0], t[1], t[2]));
-    for k in 0..3 {
-        best = best.min(segment_segment(p, q, t[k], t[(k + 1) % 3]));
-    }
-    best
 }
 
 /// A flat square of `n x n` cells, two triangles each, at height `y`, normals up.

@@ -9,7 +9,8 @@
 
 mod common;
 
-use common::oracle::{point_triangle, segment_segment};
+use common::mover_judge::{clearance, Tri};
+use common::oracle::point_triangle;
 use kollide::composite::TriMesh;
 use kollide::math::{DPose3, DQuat, DVec3};
 use kollide::mover::{move_and_slide, Character, MoverSettings};
@@ -18,44 +19,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
-type Tri = [DVec3; 3];
-
-fn segment_triangle(p: DVec3, q: DVec3, t: &Tri) -> f64 {
-    let n = (t[1] - t[0]).cross(t[2] - t[0]);
-    let (dp, dq) = ((p - t[0]).dot(n), (q - t[0]).dot(n));
-    if dp * dq <= 0.0 && dp != dq {
-        let x = p + (q - p) * (dp / (dp - dq));
-        if (0..3).all(|k| (t[(k + 1) % 3] - t[k]).cross(x - t[k]).dot(n) >= 0.0) {
-            return 0.0;
-        }
-    }
-    let mut best = point_triangle(p, t[0], t[1], t[2]).min(point_triangle(q, t[0], t[1], t[2]));
-    for k in 0..3 {
-        best = best.min(segment_segment(p, q, t[k], t[(k + 1) % 3]));
-    }
-    best
-}
-
-fn clearance(c: &Character<DVec3>, p: DVec3, tris: &[Tri]) -> f64 {
+/// The least clearance of the character at `p` to the triangles near it.
+fn clearance_near(c: &Character<DVec3>, p: DVec3, tris: &[Tri]) -> f64 {
     let near =
         |t: &Tri| t.iter().any(|v| (*v - p).length() < 6.0) || point_triangle(p, t[0], t[1], t[2]) < 3.0;
-    tris.iter()
-        .filter(|t| near(t))
-        .map(|t| match *c {
-            Character::Ball { radius } => point_triangle(p, t[0], t[1], t[2]) - radius,
-            Character::Capsule { half_height, radius } => {
-                segment_triangle(p - DVec3::Y * half_height, p + DVec3::Y * half_height, t) - radius
-            }
-            Character::Ellipsoid { radii } => {
-                let q = |v: DVec3| (v - p) / radii;
-                (point_triangle(DVec3::ZERO, q(t[0]), q(t[1]), q(t[2])) - 1.0) * radii.min_element()
-            }
-        })
-        .fold(f64::INFINITY, f64::min)
+    tris.iter().filter(|t| near(t)).map(|t| clearance(c, p, t)).fold(f64::INFINITY, f64::min)
 }
 
-/// The world and its triangles: a 24 x 24 terrain of random heights over [-20, 20]^2 and
-/// a dozen boxes, turned about y, standing on it.
 /// The soak's world: the bodies, every triangle, the boxes (half extents, centre, turn) and
 /// the terrain's heights by grid point.
 struct Soak {
@@ -190,7 +160,7 @@ fn soak(steps: usize, seed: u64) {
             asked += heading.length();
             walked += m.displacement.with_y(0.0).length();
             p = m.position;
-            let cl = clearance(c, p, tris);
+            let cl = clearance_near(c, p, tris);
             // A character wholly inside a closed box would be clear of its faces: the centre
             // is checked against the solids themselves, and against the ground under it.
             assert!(!soak_world.inside_a_box(p), "{c:?} step {i}: centre inside a box at {p}");

@@ -1,9 +1,13 @@
-//! Which feature of the world a contact touched: a face, an edge or a vertex.
+//! Which feature of the world a contact touched: a face, an edge or a vertex, for the
+//! contacts the shape cast finds (the swept sphere and ellipsoid name their feature
+//! themselves).
 //!
-//! Read from the touched part's support mapping: the part's points extreme in directions
-//! tilted slightly away from the contact normal, four ways. On a face they spread over the
-//! face (two dimensions), on an edge along it (one), at a vertex not at all. A curved
-//! surface, or any rounded shape, counts as a face (the contact plane is its tangent plane).
+//! A mesh's or terrain's triangle: a face when the contact normal is the triangle's own,
+//! else by where the point lies (on an edge line, at a corner). Any other convex part: from
+//! its support mapping, the points extreme in sixteen directions tilted slightly away from
+//! the contact normal. On a face they spread over the face (two dimensions), on an edge
+//! along it (one), at a vertex not at all. A curved surface, or any rounded shape, counts as
+//! a face (the contact plane is its tangent plane).
 
 use crate::composite::Composite;
 use crate::math::{Pose, Real, Vector3};

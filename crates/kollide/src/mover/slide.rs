@@ -3,10 +3,10 @@
 use super::feature::touched_feature;
 use super::planes::{closest_allowed, Plane};
 use super::settings::{Character, MoverError, MoverSettings, UpRotation};
-use crate::composite::{composite_sweep_ellipsoid, composite_sweep_sphere};
+use crate::composite::{composite_sweep_ellipsoid, composite_sweep_sphere, TriangleParts};
 use crate::math::{Pose, Real, Vector3};
 use crate::query::cast::SweepFeature;
-use crate::query::cast::{BackFaces, CastInput, CastStatus, Motion, SweepOutcome};
+use crate::query::cast::{BackFaces, CastInput, CastStatus, Motion, SweepError, SweepOutcome};
 use crate::shape::Ellipsoid;
 use crate::world::RuntimeShape;
 use crate::world::{BodyId, Shape3, World};
@@ -316,40 +316,9 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
         motion: V,
         limit: V::Real,
     ) -> Option<Option<Touch<V>>> {
-        let skin = self.settings.skin;
-        let outcome = match (*self.character, body) {
-            (Character::Ball { radius }, Shape3::TriMesh(m)) => composite_sweep_sphere(
-                &**m,
-                body_pose,
-                pose.translation,
-                radius + skin,
-                motion,
-                BackFaces::Hit,
-            ),
-            (Character::Ball { radius }, Shape3::HeightField(h)) => composite_sweep_sphere(
-                &**h,
-                body_pose,
-                pose.translation,
-                radius + skin,
-                motion,
-                BackFaces::Hit,
-            ),
-            (Character::Ellipsoid { radii }, Shape3::TriMesh(m)) => composite_sweep_ellipsoid(
-                &**m,
-                body_pose,
-                &Ellipsoid::new(radii + V::splat(skin)),
-                pose,
-                motion,
-                BackFaces::Hit,
-            ),
-            (Character::Ellipsoid { radii }, Shape3::HeightField(h)) => composite_sweep_ellipsoid(
-                &**h,
-                body_pose,
-                &Ellipsoid::new(radii + V::splat(skin)),
-                pose,
-                motion,
-                BackFaces::Hit,
-            ),
+        let outcome = match body {
+            Shape3::TriMesh(m) => self.sweep_parts(&**m, body_pose, pose, motion)?,
+            Shape3::HeightField(h) => self.sweep_parts(&**h, body_pose, pose, motion)?,
             _ => return None,
         };
         match outcome {
@@ -366,6 +335,37 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
             })),
             Ok(SweepOutcome::Miss) => Some(None),
             Ok(SweepOutcome::StartedWithin { .. }) | Err(_) => None,
+        }
+    }
+
+    /// The swept sphere (ball) or swept ellipsoid against a mesh's or terrain's triangles,
+    /// its radii grown by the skin; `None` for a capsule (no closed form here).
+    fn sweep_parts<C: TriangleParts<V> + ?Sized>(
+        &self,
+        parts: &C,
+        body_pose: &Pose<V>,
+        pose: &Pose<V>,
+        motion: V,
+    ) -> Option<Result<SweepOutcome<V>, SweepError>> {
+        let skin = self.settings.skin;
+        match *self.character {
+            Character::Ball { radius } => Some(composite_sweep_sphere(
+                parts,
+                body_pose,
+                pose.translation,
+                radius + skin,
+                motion,
+                BackFaces::Hit,
+            )),
+            Character::Ellipsoid { radii } => Some(composite_sweep_ellipsoid(
+                parts,
+                body_pose,
+                &Ellipsoid::new(radii + V::splat(skin)),
+                pose,
+                motion,
+                BackFaces::Hit,
+            )),
+            Character::Capsule { .. } => None,
         }
     }
 

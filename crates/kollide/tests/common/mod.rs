@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cast_oracle;
+pub mod mover_judge;
 pub mod oracle;
 
 use kollide::math::{Pose, Real, Rot2, Vector};
