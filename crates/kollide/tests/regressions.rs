@@ -209,3 +209,40 @@ fn bench_cuboid_pair_785_depth_matches_the_oracle() {
     eprintln!("oracle depth {truth}, kollide {c:?}");
     assert!((-c.distance as f64 - truth).abs() < 2e-5, "kollide depth {} vs oracle {truth}", -c.distance);
 }
+
+/// Probe F6 (outside probe of 5b8ce35): long capsules 0.334 apart were reported
+/// penetrating by their radii (`contact` distance -0.2, normal along z). The segment pair
+/// was sent to its parallel-segments branch whenever the closest points were within
+/// `sqrt(eps)` of the segments' size (3.5 for a 1e4-long capsule in f32), where the
+/// distance was read along the normal of the plane both segments lie in: 0. Closest points
+/// of segments at an angle are accurate to `noise / sin(angle)`; that is the threshold now.
+/// The truth: A's axis is the y axis, B's core the segment (1, 3, 0) +- 0.5 (-sin 1.2,
+/// cos 1.2, 0), nearest to the axis at x = 1 - 0.5 sin 1.2, so the gap is that less 0.2.
+#[test]
+fn long_capsules_apart_are_not_reported_penetrating() {
+    use kollide::math::{DPose2, DPose3, DQuat, DVec2, DVec3};
+    use kollide::query::contact;
+    use kollide::shape::{Ball, Capsule, Segment};
+    let gap = 1.0 - 0.5 * 1.2f64.sin() - 0.2;
+    for half in [1e4, 1e8, 1e12] {
+        let (a, b) = (Capsule::new(half, 0.1), Capsule::new(0.5, 0.1));
+        let pb = DPose3::new(DVec3::new(1.0, 3.0, 0.0), DQuat::from_rotation_z(1.2));
+        assert!(contact(&a, &DPose3::IDENTITY, &b, &pb, 0.0).is_none(), "half height {half}");
+        let c = contact(&a, &DPose3::IDENTITY, &b, &pb, 1.0).expect("within the margin");
+        assert!(
+            (c.distance - gap).abs() < 1e-12 * half.max(1.0) + 1e-12,
+            "half height {half}: {}",
+            c.distance
+        );
+    }
+    let pb = Pose3::new(Vec3::new(1.0, 3.0, 0.0), Quat::from_rotation_z(1.2));
+    let (a, b) = (kollide::shape::Capsule::new(1e4f32, 0.1), kollide::shape::Capsule::new(0.5f32, 0.1));
+    assert!(contact(&a, &Pose3::IDENTITY, &b, &pb, 0.0).is_none());
+    // 2D: a circle 0.9 above a segment 2e6 long.
+    let seg = Segment::new(DVec2::new(-1e6, 0.0), DVec2::new(1e6, 0.0));
+    let circle = Ball::new(0.1);
+    let at = DPose2::from_translation(DVec2::new(0.3, 1.0));
+    assert!(contact(&circle, &at, &seg, &DPose2::IDENTITY, 0.0).is_none());
+    let c = contact(&circle, &at, &seg, &DPose2::IDENTITY, 1.0).expect("within the margin");
+    assert!((c.distance - 0.9).abs() < 1e-9, "{}", c.distance);
+}

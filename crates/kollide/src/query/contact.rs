@@ -376,13 +376,29 @@ fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
         point_b: pb,
         status: ContactStatus::Converged,
     };
-    // Closest points of nearly parallel segments are only accurate to about `√ε` of their
-    // size, so below that the gap may hide a crossing (2D) or point the wrong way (3D):
-    // decide from the segments' directions instead.
-    if len > V::Real::EPSILON.sqrt() * mag {
+    // How far off the closest points may be: about `noise / sin θ` for segments at an
+    // angle θ (a point and a segment: `noise`), but only about `√ε` of their size for
+    // nearly parallel ones. Below that the gap may hide a crossing (2D) or point the wrong
+    // way (3D): decide from the segments' directions instead. (The `√ε` bound used for
+    // every pair made long capsules 0.33 apart "penetrate" by their radii: probe F6.)
+    let (d1, d2) = (p1 - p0, q1 - q0);
+    let (l1, l2) = (d1.length(), d2.length());
+    let root_eps = V::Real::EPSILON.sqrt();
+    let accuracy = if l1 <= noise || l2 <= noise {
+        noise
+    } else {
+        let cross =
+            if V::DIM == 3 { d1.cross_or_zero(d2).length() } else { (d1[0] * d2[1] - d1[1] * d2[0]).abs() };
+        let sin = cross / (l1 * l2);
+        if sin > root_eps {
+            noise / sin
+        } else {
+            root_eps * mag
+        }
+    };
+    if len > accuracy {
         return apart;
     }
-    let (d1, d2) = (p1 - p0, q1 - q0);
     // Candidate normals: the sides of the parallelogram A ⊖ B.
     let mut best: Option<(V::Real, V, V, V)> = None;
     // `a_face`: the axis is square to A's segment (a side of P made of A and one end of B),
