@@ -246,3 +246,59 @@ fn long_capsules_apart_are_not_reported_penetrating() {
     let c = contact(&circle, &at, &seg, &DPose2::IDENTITY, 1.0).expect("within the margin");
     assert!((c.distance - 0.9).abs() < 1e-9, "{}", c.distance);
 }
+
+/// Probe F3: a manifold of a rectangle and a capsule of half height 1e-217 (f64) or 1e-30
+/// (f32) had NaN points: the 2D clipping weighed each edge's alignment with the normal by
+/// dividing by the edge's length, whose square underflowed to 0 (0 / 0). The alignment is
+/// now computed on the edge scaled to unit size. Truth: the capsule's centre is at the
+/// rectangle's centre, 2 below its top face; with radius 0.01 the depth is 2.01.
+#[test]
+fn manifolds_of_vanishing_capsules_are_finite() {
+    use kollide::composite::{compound_manifold, ConcavePolygon};
+    use kollide::math::{DPose2, DVec2, Pose2, Vec2};
+    use kollide::query::manifold;
+    use kollide::shape::Capsule;
+    for half in [1e-30, 1e-100, 1e-217, 1e-300, 0.0] {
+        let m = manifold(
+            &Cuboid::new(DVec2::new(3.0, 2.0)),
+            &DPose2::IDENTITY,
+            &Capsule::new(half, 0.01),
+            &DPose2::IDENTITY,
+            0.0,
+        );
+        assert!(!m.is_empty(), "half height {half}");
+        for p in m.points() {
+            assert!(p.point_a.is_finite() && p.point_b.is_finite(), "half height {half}: {p:?}");
+            assert!((p.distance + 2.01).abs() < 1e-12, "half height {half}: {}", p.distance);
+        }
+        let square = ConcavePolygon::try_new(&[
+            DVec2::new(-3.0, -2.0),
+            DVec2::new(3.0, -2.0),
+            DVec2::new(3.0, 2.0),
+            DVec2::new(-3.0, 2.0),
+        ])
+        .unwrap();
+        let m =
+            compound_manifold(&square, &DPose2::IDENTITY, &Capsule::new(half, 0.01), &DPose2::IDENTITY, 0.0);
+        assert!(
+            m.points()
+                .iter()
+                .all(|p| p.point_a.is_finite() && p.point_b.is_finite() && p.distance.is_finite()),
+            "compound, half height {half}"
+        );
+    }
+    for half in [1e-20f32, 1e-30, 1e-38] {
+        let m = manifold(
+            &Cuboid::new(Vec2::new(3.0, 2.0)),
+            &Pose2::IDENTITY,
+            &Capsule::new(half, 0.01),
+            &Pose2::IDENTITY,
+            0.0,
+        );
+        assert!(!m.is_empty(), "f32 half height {half}");
+        for p in m.points() {
+            assert!(p.point_a.is_finite() && p.point_b.is_finite(), "f32 half height {half}: {p:?}");
+            assert!((p.distance + 2.01).abs() < 1e-5, "f32 half height {half}: {}", p.distance);
+        }
+    }
+}
