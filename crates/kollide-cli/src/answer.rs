@@ -131,7 +131,7 @@ pub fn respond(line: usize, text: &str, precision: Precision) -> Reply {
 /// Parses the line, reads the dimension from the bodies' translations and answers in the
 /// matching vector type.
 fn evaluate(line: usize, text: &str, precision: Precision) -> Result<String> {
-    let value: Value = serde_json::from_str(text).map_err(json_syntax_error)?;
+    let value: Value = serde_json::from_str(text).map_err(|e| json_syntax_error(&e, text))?;
     let top = Obj::new(&value, "")?;
     let query = match top.str("query")? {
         "intersects" => Query::Intersects,
@@ -196,10 +196,15 @@ fn margin(top: &Obj) -> Result<f64> {
 
 /// Says what is wrong with a line that is not JSON. serde_json's message ends with the
 /// position (`at line 1 column 7`); within one line only the column says anything.
-fn json_syntax_error(e: serde_json::Error) -> InputError {
+/// A word JavaScript writes for a non-finite number (`NaN`, `Infinity`) where serde_json
+/// stopped gets the same hint as a number out of range (probe F10).
+fn json_syntax_error(e: &serde_json::Error, text: &str) -> InputError {
     let full = e.to_string();
     let what = full.split(" at line ").next().unwrap_or(&full);
-    let hint = if what.contains("number out of range") {
+    // serde_json's column points at or just past the start of the bad token.
+    let at = text.get(e.column().saturating_sub(3)..).unwrap_or("").trim_start_matches([' ', ':', ',', '[']);
+    let non_finite_word = ["NaN", "Infinity", "-Infinity", "inf", "nan"].iter().any(|w| at.starts_with(w));
+    let hint = if what.contains("number out of range") || non_finite_word {
         " (every number must be finite and within f64 range; JSON has no NaN or infinity)"
     } else {
         ""

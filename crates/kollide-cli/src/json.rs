@@ -81,6 +81,10 @@ pub fn number<R: Real>(v: &Value, path: &str) -> Result<R> {
         return Err(InputError::new(path, "not a finite number"));
     };
     let r = R::from_f64(x);
+    if x != 0.0 && r == R::ZERO {
+        // Tiny but not zero in f64: say so, rather than "must be > 0, got 0" later.
+        return Err(InputError::new(path, format!("{x:e} underflows to 0 in {}", scalar_name::<R>())));
+    }
     if r.is_finite() {
         Ok(r)
     } else {

@@ -187,3 +187,24 @@ fn number_spans(line: &str) -> Vec<(usize, usize)> {
     }
     spans
 }
+
+/// Probe F10: `NaN` and `Infinity` written as numbers get the same hint as a number out
+/// of range (they were a bare "expected value"), and a number that underflows to 0 in f32
+/// says so (it was "must be > 0, got 0").
+#[test]
+fn non_finite_words_and_underflow_are_explained() {
+    let line = |radius: &str, t0: &str| {
+        format!(
+            "{{\"query\": \"distance\", \"a\": {{\"shape\": {{\"type\": \"ball\", \"radius\": {radius}}}, \"translation\": [{t0}, 0, 0]}}, \"b\": {{\"shape\": {{\"type\": \"ball\", \"radius\": 1}}, \"translation\": [3, 0, 0]}}}}\n"
+        )
+    };
+    let input: String = [line("NaN", "0"), line("-Infinity", "0"), line("1", "Infinity")].concat();
+    let run = kollide(&["query"], &input);
+    assert_eq!(run.code, 1);
+    for l in &run.lines {
+        let e = l["error"].as_str().unwrap();
+        assert!(e.contains("JSON has no NaN or infinity"), "{e}");
+    }
+    let run = kollide(&["query", "--f32"], &line("1e-320", "0"));
+    assert_eq!(run.lines[0]["error"], "a.shape.radius: 1e-320 underflows to 0 in f32");
+}
