@@ -131,7 +131,7 @@ pub fn respond(line: usize, text: &str, precision: Precision) -> Reply {
 /// Parses the line, reads the dimension from the bodies' translations and answers in the
 /// matching vector type.
 fn evaluate(line: usize, text: &str, precision: Precision) -> Result<String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| json_syntax_error(&e, text))?;
+    let value: Value = crate::json::parse_strict(text).map_err(|e| json_syntax_error(&e, text))?;
     let top = Obj::new(&value, "")?;
     let query = match top.str("query")? {
         "intersects" => Query::Intersects,

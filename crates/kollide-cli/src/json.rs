@@ -244,3 +244,78 @@ impl<'v, 'p> Obj<'v, 'p> {
         }
     }
 }
+
+/// A JSON text parsed like `serde_json::from_str::<Value>`, but refusing an object that
+/// names a field twice (serde_json keeps the last one silently, so `{"radius": 1,
+/// "radius": -1}` would answer for -1 with no word; probe F10).
+///
+/// # Errors
+/// serde_json's syntax errors, and `duplicate field "name"` (serde_json adds the position).
+pub fn parse_strict(text: &str) -> serde_json::Result<Value> {
+    let strict: Strict = serde_json::from_str(text)?;
+    Ok(strict.0)
+}
+
+/// A [`Value`] whose objects were checked for repeated fields while parsing.
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> core::result::Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> core::result::Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> core::result::Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> core::result::Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> core::result::Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> core::result::Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> core::result::Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> core::result::Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> core::result::Result<Value, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> core::result::Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> core::result::Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom(format_args!("duplicate field \"{key}\"")));
+            }
+            let Strict(v) = map.next_value()?;
+            out.insert(key, v);
+        }
+        Ok(Value::Object(out))
+    }
+}

@@ -36,7 +36,7 @@ pub struct Scene {
 /// Malformed JSON, an unknown or missing field, or a bad value, naming its path.
 pub fn read(text: &str) -> Result<Scene> {
     let v: Value =
-        serde_json::from_str(text).map_err(|e| InputError::new("", format!("not valid JSON: {e}")))?;
+        crate::json::parse_strict(text).map_err(|e| InputError::new("", format!("not valid JSON: {e}")))?;
     let top = Obj::new(&v, "")?;
     top.only(&["world", "character", "settings", "steps"], "in a scene")?;
     let mut world = World::new();

@@ -208,3 +208,19 @@ fn non_finite_words_and_underflow_are_explained() {
     let run = kollide(&["query", "--f32"], &line("1e-320", "0"));
     assert_eq!(run.lines[0]["error"], "a.shape.radius: 1e-320 underflows to 0 in f32");
 }
+
+/// Probe F10: a field named twice was resolved silently to its last value (the README
+/// promises that unknown or misspelt fields are refused, not ignored); now it is an error,
+/// in `kollide query` and in a `kollide move` scene.
+#[test]
+fn a_field_named_twice_is_refused() {
+    let q = "{\"query\": \"distance\", \"a\": {\"shape\": {\"type\": \"ball\", \"radius\": 1, \"radius\": -1}, \"translation\": [0, 0, 0]}, \"b\": {\"shape\": {\"type\": \"ball\", \"radius\": 1}, \"translation\": [3, 0, 0]}}\n";
+    let run = kollide(&["query"], q);
+    assert_eq!(run.code, 1);
+    let e = run.lines[0]["error"].as_str().unwrap();
+    assert!(e.contains("duplicate field \"radius\""), "{e}");
+    let scene = "{\"world\": [], \"character\": {\"shape\": {\"type\": \"ball\", \"radius\": 1}, \"position\": [0, 0, 0]}, \"steps\": [], \"steps\": [[1, 0, 0]]}";
+    let run = kollide(&["move", "-"], scene);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("duplicate field \"steps\""), "{}", run.stderr);
+}
