@@ -4,7 +4,7 @@ use crate::answer::{components, tidy, Parts};
 use crate::json::{InputError, Result};
 use crate::space::Space;
 use kollide::math::Real;
-use kollide::query::{Contact, ContactId, Manifold};
+use kollide::query::{Contact, ContactId, ContactStatus, Manifold};
 use kollide::shape::Feature;
 use serde::Serialize;
 
@@ -65,8 +65,11 @@ pub fn contact_json<V: Space>(line: usize, c: Option<Contact<V>>, parts: Parts) 
             parts,
         },
         Some(c) => {
-            if !(c.distance.is_finite() && [c.normal, c.point_a, c.point_b].iter().all(|v| v.is_finite_vec()))
-            {
+            // A `non_finite_support` contact carries no answer but its status (see
+            // `ContactStatus`): printing its placeholder numbers would pass them on as real.
+            let finite =
+                c.distance.is_finite() && [c.normal, c.point_a, c.point_b].iter().all(|v| v.is_finite_vec());
+            if !finite || c.status == ContactStatus::NonFiniteSupport {
                 return Err(overflow::<V>(c.status.as_str()));
             }
             ContactReply {
@@ -90,7 +93,7 @@ pub fn manifold_json<V: Space>(line: usize, m: &Manifold<V>, parts: Parts) -> Re
         && m.points()
             .iter()
             .all(|p| p.distance.is_finite() && p.point_a.is_finite_vec() && p.point_b.is_finite_vec());
-    if !finite {
+    if !finite || (!m.is_empty() && m.status == ContactStatus::NonFiniteSupport) {
         return Err(overflow::<V>(m.status.as_str()));
     }
     let points = m

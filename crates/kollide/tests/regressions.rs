@@ -245,6 +245,14 @@ fn long_capsules_apart_are_not_reported_penetrating() {
     assert!(contact(&circle, &at, &seg, &DPose2::IDENTITY, 0.0).is_none());
     let c = contact(&circle, &at, &seg, &DPose2::IDENTITY, 1.0).expect("within the margin");
     assert!((c.distance - 0.9).abs() < 1e-9, "{}", c.distance);
+    // The same in f32, where 0.9 is below the closest points' rounding allowance (64 ulps
+    // of 1e6 = 7.6): the side normal of the segment proves the gap (it said -0.1 before).
+    let seg = Segment::new(kollide::math::Vec2::new(-1e6, 0.0), kollide::math::Vec2::new(1e6, 0.0));
+    let at = kollide::math::Pose2::from_translation(kollide::math::Vec2::new(0.3, 1.0));
+    let (circle, i2) = (Ball::new(0.1f32), kollide::math::Pose2::IDENTITY);
+    assert!(contact(&circle, &at, &seg, &i2, 0.0).is_none());
+    let c = contact(&circle, &at, &seg, &i2, 1.0).expect("within the margin");
+    assert!((c.distance - 0.9).abs() < 0.07, "{}", c.distance); // f32 rounding of 1e6: 0.06
 }
 
 /// Probe F3: a manifold of a rectangle and a capsule of half height 1e-217 (f64) or 1e-30

@@ -44,6 +44,8 @@ pub trait Real:
     const EPSILON: Self;
     /// The largest finite value.
     const MAX: Self;
+    /// The smallest positive normal value.
+    const MIN_POSITIVE: Self;
     /// Positive infinity.
     const INFINITY: Self;
     /// Default relative tolerance on the GJK duality gap (upper minus lower bound, over the distance).
@@ -69,10 +71,16 @@ pub trait Real:
     fn to_f64(self) -> f64;
     /// Conversion from a small count.
     fn from_usize(n: usize) -> Self;
+    /// A power of two `p` such that `self * p` lies in `[1, 2)` for a positive normal
+    /// `self`, kept within the normal range (so `self * p` may reach `[2, 4)` near the
+    /// largest floats, and subnormals get the largest normal power). Multiplying by it, and
+    /// dividing by it again, is exact: the rescaling that keeps squares of huge or tiny
+    /// numbers finite and accurate. `self` must be positive and finite.
+    fn recip_pow2(self) -> Self;
 }
 
 macro_rules! impl_real {
-    ($t:ident, $rel:expr) => {
+    ($t:ident, $bits:ident, $mantissa:expr, $rel:expr) => {
         impl Real for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -80,6 +88,7 @@ macro_rules! impl_real {
             const HALF: Self = 0.5;
             const EPSILON: Self = $t::EPSILON;
             const MAX: Self = $t::MAX;
+            const MIN_POSITIVE: Self = $t::MIN_POSITIVE;
             const INFINITY: Self = $t::INFINITY;
             const GJK_REL_TOLERANCE: Self = $rel;
 
@@ -123,18 +132,27 @@ macro_rules! impl_real {
             fn from_usize(n: usize) -> Self {
                 n as $t
             }
+            #[inline]
+            fn recip_pow2(self) -> Self {
+                // The biased exponent e stands for 2^(e - bias); its reciprocal power has
+                // the biased exponent 2 bias - e, kept in [1, 2 bias] (normal numbers).
+                let bias: $bits = ($t::MAX_EXP - 1) as $bits;
+                let e = (self.to_bits() >> $mantissa) & (2 * bias + 1);
+                let k = if e == 0 { 2 * bias - 1 } else { (2 * bias).saturating_sub(e).max(1) };
+                $t::from_bits(k << $mantissa)
+            }
         }
     };
 }
 
 // f32: a gap of 1e-5 relative is about 80 ulps, reachable without stalling on rounding noise.
-impl_real!(f32, 1.0e-5);
+impl_real!(f32, u32, 23, 1.0e-5);
 // f64: 1e-9 relative. On smooth shapes the support points cluster as GJK converges, the
 // last simplex gets thin, and its normal (hence the lower bound) is only good to about
 // eps·|w|/edge: measured, the gap stops shrinking between 1e-12 and 1e-10 relative, so a
 // 1e-10 default ended as `Stalled` or `Converged` by rounding luck. The distance itself is
 // usually far more accurate than the gap.
-impl_real!(f64, 1.0e-9);
+impl_real!(f64, u64, 52, 1.0e-9);
 
 /// `x >= y`, false when either is NaN: written as a call so that `!at_least(t, 0)` (NaN or
 /// negative) reads as the NaN-aware test it is.
@@ -147,4 +165,33 @@ pub(crate) fn at_least<R: Real>(x: R, y: R) -> bool {
 #[inline(always)]
 pub(crate) fn above<R: Real>(x: R, y: R) -> bool {
     x > y
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Real;
+
+    /// `x * recip_pow2(x)` lands in [1, 2) (or [2, 4) at the top of the range), exactly,
+    /// across the whole range including subnormals.
+    #[test]
+    fn recip_pow2_brings_numbers_near_one() {
+        fn check<R: Real>(xs: &[R]) {
+            for &x in xs {
+                let p = x.recip_pow2();
+                let y = x * p;
+                assert!(p.is_finite() && p > R::ZERO, "{x}: {p}");
+                assert!(y >= R::ONE && y < R::from_usize(4), "{x} * {p} = {y}");
+                assert_eq!(y / p, x, "{x}: the scaling is not exact");
+            }
+        }
+        check::<f32>(&[1.0, 1.5, 3.0, 0.1, 1e-20, 1e20, f32::MAX, f32::MIN_POSITIVE]);
+        check::<f64>(&[1.0, 1.5, 3.0, 0.1, 1e-200, 1e200, f64::MAX, f64::MIN_POSITIVE]);
+        // Subnormals get the largest normal power: small, but squarable.
+        for x in [1e-40f32, 1e-45] {
+            assert!(x * x.recip_pow2() > 1e-10, "{x}");
+        }
+        for x in [1e-310f64, 5e-324] {
+            assert!(x * x.recip_pow2() > 1e-20, "{x}");
+        }
+    }
 }

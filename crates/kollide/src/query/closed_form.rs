@@ -11,46 +11,78 @@ use crate::math::{Real, Vector};
 // closed forms (balls, capsules) spend a fifth of their time on the call.
 #[inline(always)]
 pub(crate) fn segment_segment<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> (V, V) {
-    let zero = V::Real::ZERO;
-    let one = V::Real::ONE;
     let d1 = p1 - p0;
     let d2 = q1 - q0;
     let r = p0 - q0;
+    let (s, t) = segment_params(d1, d2, r);
+    (p0 + d1 * s, q0 + d2 * t)
+}
+
+/// The parameters `(s, t)` of the closest points `p0 + s d1` and `q0 + t d2`, with
+/// `r = p0 - q0`. They do not change when the three vectors are scaled together, which is
+/// how lengths whose products of four overflow (segments 1e10 long in `f32`) or underflow
+/// are handled: the terms below are of degree four in the lengths.
+#[inline(always)]
+fn segment_params<V: Vector>(d1: V, d2: V, r: V) -> (V::Real, V::Real) {
+    let zero = V::Real::ZERO;
     let a = d1.length_squared();
     let e = d2.length_squared();
+    if a <= zero && e <= zero && d1 == V::ZERO && d2 == V::ZERO {
+        return (zero, zero);
+    }
+    // Degree-two size of the problem; its square bounds every product below by a small
+    // factor. Outside the safe range, rescale (exact, by a power of two) and solve again.
+    let size = a.max(e).max(r.length_squared());
+    let high = V::Real::MAX.sqrt() * V::Real::from_f64(1.0 / 64.0);
+    let low = (V::Real::MIN_POSITIVE / V::Real::EPSILON).sqrt();
+    if !(size < high && size >= low) {
+        return segment_params_rescaled(d1, d2, r);
+    }
+    segment_params_in_range(d1, d2, r, a, e)
+}
+
+/// [`segment_params`] for vectors whose squares overflow or underflow.
+#[cold]
+#[inline(never)]
+fn segment_params_rescaled<V: Vector>(d1: V, d2: V, r: V) -> (V::Real, V::Real) {
+    let m = d1.abs_elem().max_elem(d2.abs_elem()).max_elem(r.abs_elem()).max_component();
+    if !(m > V::Real::ZERO && m.is_finite()) {
+        // A difference overflowed: no closest pair can be told apart; the ends will do (the
+        // distance of the caller is then infinite and reported as such).
+        return (V::Real::ZERO, V::Real::ZERO);
+    }
+    let p = m.recip_pow2();
+    let (d1, d2, r) = (d1 * p, d2 * p, r * p);
+    segment_params_in_range(d1, d2, r, d1.length_squared(), d2.length_squared())
+}
+
+/// Minimises `|p(s) - q(t)|²` over `s, t ∈ [0, 1]` for numbers whose products of four
+/// are finite and normal; `a = |d1|²`, `e = |d2|²`, not both zero.
+#[inline(always)]
+fn segment_params_in_range<V: Vector>(d1: V, d2: V, r: V, a: V::Real, e: V::Real) -> (V::Real, V::Real) {
+    let zero = V::Real::ZERO;
+    let one = V::Real::ONE;
     let f = d2.dot(r);
     let clamp01 = |x: V::Real| x.max(zero).min(one);
-    let (s, t);
-    if a <= zero && e <= zero {
-        return (p0, q0);
-    }
     if a <= zero {
-        s = zero;
-        t = clamp01(f / e);
-    } else {
-        let c = d1.dot(r);
-        if e <= zero {
-            t = zero;
-            s = clamp01(-c / a);
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            // Parallel (denom ~ 0): any s works; take 0 and let the t-clamp settle it.
-            let s0 = if denom > V::Real::EPSILON * a * e { clamp01((b * f - c * e) / denom) } else { zero };
-            let t0 = (b * s0 + f) / e;
-            if t0 < zero {
-                t = zero;
-                s = clamp01(-c / a);
-            } else if t0 > one {
-                t = one;
-                s = clamp01((b - c) / a);
-            } else {
-                t = t0;
-                s = s0;
-            }
-        }
+        return (zero, clamp01(f / e));
     }
-    (p0 + d1 * s, q0 + d2 * t)
+    let c = d1.dot(r);
+    if e <= zero {
+        return (clamp01(-c / a), zero);
+    }
+    let b = d1.dot(d2);
+    let denom = a * e - b * b;
+    // Parallel (denom ~ 0): any s works; take 0 and let the t-clamp settle it.
+    let s0 = if denom > V::Real::EPSILON * a * e { clamp01((b * f - c * e) / denom) } else { zero };
+    let t0 = (b * s0 + f) / e;
+    if t0 < zero {
+        (clamp01(-c / a), zero)
+    } else if t0 > one {
+        (clamp01((b - c) / a), one)
+    } else {
+        (s0, t0)
+    }
 }
 
 #[cfg(test)]

@@ -198,7 +198,14 @@ impl<V: Vector> CoreAnswer<V> {
         // Twice the largest coordinate bounds the norms (by √3 <= 2) without a square root.
         let mag = pa.abs_elem().max_elem(pb.abs_elem()).max_component() * V::Real::TWO;
         let slack = V::Real::EPSILON * V::Real::from_usize(16) * mag;
-        let status = if d == V::Real::ZERO { GjkStatus::Overlapping } else { GjkStatus::Converged };
+        let status = if d == V::Real::ZERO {
+            GjkStatus::Overlapping
+        } else if !(d.is_finite() && slack.is_finite()) {
+            // Points farther apart than the largest float (or at its edge): no finite answer.
+            GjkStatus::NonFiniteSupport
+        } else {
+            GjkStatus::Converged
+        };
         Self {
             pa,
             pb,

@@ -9,6 +9,7 @@ mod dispatch;
 mod distance;
 pub(crate) mod epa;
 pub mod gjk;
+mod least_push;
 pub(crate) mod manifold;
 pub(crate) mod sat;
 

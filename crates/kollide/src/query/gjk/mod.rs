@@ -31,7 +31,10 @@ pub enum GjkStatus {
     Stalled,
     /// The iteration cap was reached. The bounds still hold.
     MaxIterations,
-    /// A support function returned NaN or infinity (only a user's own shape can).
+    /// A support point was not finite (a user's own shape returned NaN or infinity), or
+    /// the arithmetic on the support points overflowed (coordinates whose squares exceed the
+    /// largest float: beyond about 1e19 in `f32`, 1e154 in `f64`). Nothing is certified:
+    /// the bounds are `[0, ∞)`.
     NonFiniteSupport,
 }
 
@@ -151,6 +154,11 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 
     let eps = V::Real::EPSILON;
     let mut lower = V::Real::ZERO;
+    // The certified lower bound: each iteration's bound less the rounding of its own
+    // support point. (Any direction's support bound holds, however v was rounded; only w and
+    // the dot product carry error. A slack taken from the largest point seen instead made a
+    // triangle with one vertex at 1e10 look as if it touched a cube 12 away: probe F9.)
+    let mut lower_cert = V::Real::ZERO;
     let mut iterations = 0;
     let mut flat_steps = 0;
     // The largest |a|² or |b|² of the support points seen: the scale rounding is measured
@@ -163,12 +171,22 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         // |v| at the rounding floor of the coordinates (of the points on A and B, see
         // `max_norm_squared`) means the origin is in the simplex as far as floating point
         // can tell: the cores touch or overlap.
-        let touch = eps * V::Real::from_usize(16);
-        if simplex.count == V::DIM + 1 || vv <= touch * touch * scale2 {
-            break GjkStatus::Overlapping;
-        }
-        if !vv.is_finite() {
+        // Checked first: squares that overflowed (points beyond ~1e19 in `f32`, ~1e154 in
+        // `f64`) would make every test below pass, and shapes 1e20 apart "overlap" (outside
+        // probe, F1). No certified answer can be computed then; say so.
+        if !(vv.is_finite() && scale2.is_finite()) {
             break GjkStatus::NonFiniteSupport;
+        }
+        // The running maximum may hold a far vertex the simplex has since dropped, or one
+        // that carries almost no weight; the rounding of v is that of the vertices it is made
+        // of, in their proportions, so the test is confirmed on those (a triangle with one vertex at 1e25 "overlapped" a cube 1.4e8 from its near
+        // corner: outside probe, F9).
+        let touch = eps * V::Real::from_usize(16);
+        let touch2 = touch * touch;
+        if simplex.count == V::DIM + 1
+            || (vv <= touch2 * scale2 && vv <= touch2 * simplex.weighted_norm_squared())
+        {
+            break GjkStatus::Overlapping;
         }
         if iterations >= settings.max_iterations {
             break GjkStatus::MaxIterations;
@@ -182,13 +200,13 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         let vw = v.dot(w.w);
         let lower_before = lower;
         lower = lower.max(vw / vlen);
+        lower_cert = lower_cert.max(vw / vlen - vertex_slack(&w));
         if let Some(t) = trace.as_deref_mut() {
             t.push(GjkStep { simplex, v, w: w.w, lower, upper: vlen });
         }
         if let Goal::Separation { threshold } | Goal::DistanceWithin { threshold } = goal {
-            // Separated once the lower bound clears the threshold by more than rounding
-            // (the same slack that certifies the bounds below).
-            if lower > threshold && lower - rounding_slack(&simplex, &w) > threshold {
+            // Separated once the certified lower bound clears the threshold.
+            if lower_cert > threshold {
                 break GjkStatus::Converged;
             }
         }
@@ -200,10 +218,13 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         // face normal, see `SubSimplex`.) Only a separating direction (vw > 0) can be judged
         // this way.
         scale2 = scale2.max(w.a.length_squared()).max(w.b.length_squared());
-        let scale = scale2.sqrt();
-        let noise = eps * scale * V::Real::from_usize(16) * vlen;
-        if vw > V::Real::ZERO && vv - vw <= noise {
-            break GjkStatus::Converged;
+        let noise = |scale2: V::Real| eps * scale2.sqrt() * V::Real::from_usize(16) * vlen;
+        if vw > V::Real::ZERO && vv - vw <= noise(scale2) {
+            // Confirmed on the points at hand, as for the overlap test above.
+            let here = simplex.weighted_norm_squared().max(w.a.length_squared()).max(w.b.length_squared());
+            if vv - vw <= noise(here) {
+                break GjkStatus::Converged;
+            }
         }
         if simplex.vertices().iter().any(|s| s.w == w.w) {
             // The new support point is already a vertex. In exact arithmetic the gap would
@@ -244,16 +265,23 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         cache.hint_b = hint_b;
     }
 
-    let (mut lower, mut upper) = (lower, vv.sqrt());
-    let slack = rounding_slack(&simplex, &simplex.verts[0]);
+    let (mut lower, mut upper) = (lower_cert, vv.sqrt());
+    let slack = rounding_slack(&simplex);
     let mut status = status;
+    if !(slack.is_finite() && upper.is_finite()) {
+        // The last support points overflowed when squared (see the loop's first test).
+        status = GjkStatus::NonFiniteSupport;
+    }
+    if status == GjkStatus::NonFiniteSupport {
+        return CoreResult { simplex, lower: V::Real::ZERO, upper: V::Real::INFINITY, iterations, status };
+    }
     if status == GjkStatus::Overlapping {
         // Enclosing the origin proves the overlap; |v| at the rounding floor proves only
         // that the distance is below rounding.
         lower = V::Real::ZERO;
         upper = if simplex.count == V::DIM + 1 { V::Real::ZERO } else { upper + slack };
     } else {
-        lower = (lower - slack).max(V::Real::ZERO);
+        lower = lower.max(V::Real::ZERO);
         upper += slack;
         // The promise of `Converged` (see `query::distance`): the certified gap is within
         // the relative tolerance or 80 ulps of the coordinates (16 for GJK's own stopping
@@ -268,15 +296,20 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     CoreResult { simplex, lower, upper, iterations, status }
 }
 
-/// How far rounding can move the bounds: v is a weighted sum of support points, each
-/// computed through a pose, so its error is a few ulps of the largest coordinate involved
-/// (of the points on A and B, not of their difference, which may be much smaller).
-fn rounding_slack<V: Vector>(simplex: &Simplex<V>, extra: &SimplexVertex<V>) -> V::Real {
-    let mut mag = extra.a.length_squared().max(extra.b.length_squared());
-    for s in simplex.vertices() {
-        mag = mag.max(s.a.length_squared()).max(s.b.length_squared());
-    }
-    V::Real::EPSILON * V::Real::from_usize(8 * (V::DIM + 1)) * mag.sqrt()
+/// How far rounding can move the upper bound: v is a weighted sum of support points, each
+/// computed through a pose, so its error is a few ulps of the coordinates involved, in
+/// their proportions (of the points on A and B, not of their difference, which may be much
+/// smaller; a far vertex of almost no weight adds almost nothing).
+fn rounding_slack<V: Vector>(simplex: &Simplex<V>) -> V::Real {
+    V::Real::EPSILON * V::Real::from_usize(8 * (V::DIM + 1)) * simplex.weighted_norm_squared().sqrt()
+}
+
+/// How far rounding can move one support point's bound `v · w / |v|`: a few ulps of the
+/// points on A and B that made `w`.
+#[inline(always)]
+fn vertex_slack<V: Vector>(w: &SimplexVertex<V>) -> V::Real {
+    let mag = w.a.length_squared().max(w.b.length_squared()).sqrt();
+    V::Real::EPSILON * V::Real::from_usize(8 * (V::DIM + 1)) * mag
 }
 
 /// Shape B in A's frame with its rotation in applied (matrix) form: B's support is asked

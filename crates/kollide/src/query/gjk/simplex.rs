@@ -96,6 +96,17 @@ impl<V: Vector> Simplex<V> {
         m
     }
 
+    /// The scale of the rounding in the closest point `Σ λᵢ wᵢ`, squared:
+    /// `(Σ λᵢ max(|aᵢ|, |bᵢ|))²`. Smaller than [`Self::max_norm_squared`] when a far vertex
+    /// carries almost no weight (the closest point of a long edge next to its near end).
+    pub(crate) fn weighted_norm_squared(&self) -> V::Real {
+        let mut m = V::Real::ZERO;
+        for (v, &l) in self.vertices().iter().zip(self.weights()) {
+            m += l * v.a.length_squared().max(v.b.length_squared()).sqrt();
+        }
+        m * m
+    }
+
     /// Keeps only the vertices `sub` names, with its weights and closest point. In place:
     /// the solver lists indices in ascending order, so no vertex is overwritten before it
     /// is moved.

@@ -1,0 +1,304 @@
+//! Regressions of the outside probe's scale family (F1, F4, F5, F9): squares that overflow
+//! or underflow, and one far vertex setting the rounding scale of a whole query. Each test
+//! states the truth it checks from a closed form or an f64 computation independent of the
+//! code under test.
+
+use kollide::math::{DPose3, DVec3, Pose2, Pose3, Vec2, Vec3};
+use kollide::query::{contact, distance, intersection_test, intersects, GjkStatus};
+use kollide::shape::{Ball, Cuboid, Ellipsoid, Segment, Triangle};
+
+/// F1: two unit balls 1e20 apart in f32 (and 1e160 in f64). `|gap|²` overflowed, so the
+/// distance came out infinite with a "proven" lower bound of infinity. Truth: 1e20 - 2,
+/// which f32 rounds to 1e20 (its ulp there is 8.8e12).
+#[test]
+fn balls_far_apart_have_a_finite_distance() {
+    let b = Ball::new(1.0f32);
+    let far = Pose3::from_translation(Vec3::new(0.0, 0.0, 1e20));
+    let d = distance(&b, &Pose3::IDENTITY, &b, &far);
+    assert_eq!(d.status, GjkStatus::Converged, "{d:?}");
+    let truth = 1e20f64 - 2.0;
+    assert!(d.lower_bound as f64 <= truth && truth <= d.upper_bound as f64, "{d:?}");
+    assert!((d.distance as f64 - truth).abs() <= 1e-6 * truth, "{d:?}");
+    assert!((d.point_b - far.translation).length() < 1e14, "{d:?}");
+    let b = Ball::new(1.0f64);
+    let far = DPose3::from_translation(DVec3::new(0.0, 0.0, 1e160));
+    let d = distance(&b, &DPose3::IDENTITY, &b, &far);
+    assert!(d.lower_bound <= 1e160 && 1e160 <= d.upper_bound && d.lower_bound > 0.99e160, "{d:?}");
+}
+
+/// F1: a ball of radius 1e30 holds a unit ball 1e20 from its centre: they overlap by about
+/// 1e30. `contact` said "no contact" (the gap's length overflowed) while `intersects` said
+/// true.
+#[test]
+fn a_huge_ball_contains_a_far_small_one() {
+    let big = Ball::new(1e30f32);
+    let small = Ball::new(1.0f32);
+    let at = Pose3::from_translation(Vec3::new(0.0, 0.0, 1e20));
+    assert!(intersects(&big, &Pose3::IDENTITY, &small, &at));
+    let c = contact(&big, &Pose3::IDENTITY, &small, &at, 0.0).expect("they overlap");
+    assert!((c.distance + 1e30).abs() <= 1e24, "{c:?}");
+    assert!((c.normal - Vec3::Z).length() < 1e-6, "{c:?}");
+    let d = distance(&big, &Pose3::IDENTITY, &small, &at);
+    assert_eq!((d.distance, d.status), (0.0, GjkStatus::Overlapping), "{d:?}");
+}
+
+/// F1: boxes 1e20 apart in f32. GJK's squares overflowed to infinity and every "is |v|
+/// below rounding" test passed: `Overlapping` with distance 0. Now: separated (the
+/// box-box test) or an explicit non-finite status, never overlapping.
+#[test]
+fn boxes_far_apart_never_overlap() {
+    let c = Cuboid::new(Vec3::ONE);
+    let e = Ellipsoid::new(Vec3::ONE);
+    let far = Pose3::from_translation(Vec3::new(0.0, 0.0, 1e20));
+    let d = distance(&c, &Pose3::IDENTITY, &c, &far);
+    assert_ne!(d.status, GjkStatus::Overlapping, "{d:?}");
+    assert!(d.upper_bound >= 1e20 * 0.999, "{d:?}");
+    assert!(!intersects(&c, &Pose3::IDENTITY, &c, &far));
+    let t = intersection_test(&e, &Pose3::IDENTITY, &c, &far);
+    assert!(!t.intersects || t.status == GjkStatus::NonFiniteSupport, "{t:?}");
+    assert!(contact(&c, &Pose3::IDENTITY, &c, &far, 0.0).is_none_or(|c| c.distance > 0.0));
+}
+
+/// F4: circles and balls whose centres are 1e-22 apart in f32 (1e-160 in f64). The
+/// squared gap was subnormal, its square root lost digits, and the "unit" normal came out
+/// 1.0097 long with the points 1% off the surfaces. Truth: normal along x, depth 1, the
+/// points at distance 0.5 from each centre.
+#[test]
+fn nearly_coincident_centres_give_a_unit_normal() {
+    let b = Ball::new(0.5f32);
+    let b3 = Ball::new(0.5f32);
+    for gap in [1e-22f32, 1e-30, 1e-38, 1e-44] {
+        let c =
+            contact(&b, &Pose2::IDENTITY, &b, &Pose2::from_translation(Vec2::new(gap, 0.0)), 0.0).unwrap();
+        assert!((c.normal.length() - 1.0).abs() < 1e-6, "gap {gap}: {c:?}");
+        assert!(
+            (c.distance + 1.0).abs() < 1e-6 && (c.point_a.length() - 0.5).abs() < 1e-6,
+            "gap {gap}: {c:?}"
+        );
+        let c = contact(&b3, &Pose3::IDENTITY, &b3, &Pose3::from_translation(Vec3::new(gap, 0.0, 0.0)), 0.0)
+            .unwrap();
+        assert!((c.normal - Vec3::X).length() < 1e-6, "gap {gap}: {c:?}");
+    }
+    let b = Ball::new(0.5f64);
+    let c = contact(&b, &DPose3::IDENTITY, &b, &DPose3::from_translation(DVec3::new(1e-160, 0.0, 0.0)), 0.0)
+        .unwrap();
+    assert!((c.normal - DVec3::X).length() < 1e-15, "{c:?}");
+    // A segment 1e-22 long against a ball: its closest point is found on the segment's own
+    // scale (the ball's centre sits on the segment's middle, 1e-23 to the side).
+    let s = Segment::new(Vec3::ZERO, Vec3::new(1e-22, 0.0, 0.0));
+    let at = Pose3::from_translation(Vec3::new(0.5e-22, 1e-23, 0.0));
+    let d = distance(&s, &Pose3::IDENTITY, &Ball::new(1e-24f32), &at);
+    assert!((d.distance - 9e-24).abs() < 1e-29, "{d:?}");
+    assert!((d.normal - Vec3::Y).length() < 1e-5, "{d:?}");
+}
+
+/// F5: segments 1e9-1e10 long in f32. `a e - b²` (degree four in the lengths) overflowed,
+/// the pair was taken as parallel, and one order answered 1.22e9, the other 6.44e8. Truth
+/// (f64, both orders, and the probe's independent minimisation): 643884683.65482.
+#[test]
+fn long_segments_in_f32_answer_the_same_in_both_orders() {
+    let (a0, a1) =
+        (Vec3::new(-204760742.1875, -13200000000.0, -47204589.84375), Vec3::new(163476562.5, 0.0, 0.0));
+    let (b0, b1) = (
+        Vec3::new(1194016900.0, -1739328300.0, 572043000.0),
+        Vec3::new(704573400.0, -674720600.0, 315955500.0),
+    );
+    let (sa, sb) = (Segment::new(a0, a1), Segment::new(b0, b1));
+    // The probe's decimal input in f64, against its independent minimisation:
+    let exact = distance(
+        &Segment::new(
+            DVec3::new(-204760742.1875, -13200000000.0, -47204589.84375),
+            DVec3::new(163476562.5, 0.0, 0.0),
+        ),
+        &DPose3::IDENTITY,
+        &Segment::new(
+            DVec3::new(1194016900.0, -1739328300.0, 572043000.0),
+            DVec3::new(704573400.0, -674720600.0, 315955500.0),
+        ),
+        &DPose3::IDENTITY,
+    );
+    assert!((exact.distance - 643884683.6548202).abs() < 1e-3, "{exact:?}");
+    // The f32 input (B's ends round to other integers in f32) answered in f64: the truth
+    // for f32, whose answer may differ from it by the rounding of 1e9-sized numbers.
+    let f64_seg = |p: Vec3, q: Vec3| Segment::new(p.as_dvec3(), q.as_dvec3());
+    let truth = distance(&f64_seg(a0, a1), &DPose3::IDENTITY, &f64_seg(b0, b1), &DPose3::IDENTITY).distance;
+    assert!((truth - 643884657.996).abs() < 1e-2, "{truth}");
+    for d in [
+        distance(&sa, &Pose3::IDENTITY, &sb, &Pose3::IDENTITY),
+        distance(&sb, &Pose3::IDENTITY, &sa, &Pose3::IDENTITY),
+    ] {
+        assert!((d.distance as f64 - truth).abs() < 1e-6 * truth, "{d:?}");
+        assert!(d.lower_bound as f64 <= truth && truth <= d.upper_bound as f64, "{d:?}");
+    }
+    // Scaled by powers of ten up to where the coordinates themselves overflow, the answer
+    // scales with them (every coordinate is exact in both types, the scaling is not: 1e-6).
+    for k in [1e10f32, 1e20, 1e27] {
+        let sa = Segment::new(a0 * k, a1 * k);
+        let sb = Segment::new(b0 * k, b1 * k);
+        let d = distance(&sa, &Pose3::IDENTITY, &sb, &Pose3::IDENTITY);
+        if d.status == GjkStatus::NonFiniteSupport {
+            assert!(d.upper_bound.is_infinite() && d.lower_bound == 0.0, "{d:?}");
+        } else {
+            let rel = (d.distance as f64 / k as f64 - truth).abs() / truth;
+            assert!(rel < 1e-5, "scale {k}: {d:?}");
+        }
+    }
+}
+
+/// F9: a triangle with one vertex at 1e10 (f32) or 1e25 (f64) near a unit cube. GJK took
+/// its rounding scale from the largest point it had seen (the far vertex), so any distance
+/// below 1e-6 of it looked like contact: `Overlapping`, `intersects`, and `contact`
+/// inventing a 5e8 penetration. Truth: the nearest point is the near vertex (0, 6.5, 12)
+/// (resp. (0, 6.5e7, 1.2e8)); the edges leave it almost along x, so the distance is the
+/// vertex's to the cube: |(0, 5.5, 11)| = 12.2984 (resp. 1.3672371e8).
+#[test]
+fn a_far_vertex_does_not_make_a_triangle_touch() {
+    let cube = Cuboid::new(Vec3::ONE);
+    let t =
+        Triangle::new(Vec3::new(0.0, 6.5, 12.0), Vec3::new(37.0, -39.0, 1e10), Vec3::new(1e10, -85.0, 32.0));
+    let truth = (5.5f64 * 5.5 + 11.0 * 11.0).sqrt();
+    let d = distance(&cube, &Pose3::IDENTITY, &t, &Pose3::IDENTITY);
+    assert!((d.distance as f64 - truth).abs() < 1e-4, "{d:?}");
+    assert!(d.lower_bound as f64 <= truth && truth <= d.upper_bound as f64 + 1e-5, "{d:?}");
+    assert!(d.lower_bound > 12.0, "the bounds are as tight as the near vertex allows: {d:?}");
+    assert!(!intersects(&cube, &Pose3::IDENTITY, &t, &Pose3::IDENTITY));
+    assert!(contact(&cube, &Pose3::IDENTITY, &t, &Pose3::IDENTITY, 0.0).is_none());
+
+    let cube = Cuboid::new(DVec3::ONE);
+    let t = Triangle::new(
+        DVec3::new(0.0, 64880371.09375, 120349121.09375),
+        DVec3::new(378820800.78125, -397827148.4375, 1e25),
+        DVec3::new(1e25, -850000000.0, 324670410.15625),
+    );
+    let near = DVec3::new(0.0, 64880371.09375 - 1.0, 120349121.09375 - 1.0);
+    let d = distance(&cube, &DPose3::IDENTITY, &t, &DPose3::IDENTITY);
+    assert_ne!(d.status, GjkStatus::Overlapping, "{d:?}");
+    assert!((d.distance - near.length()).abs() < 1e-6 * near.length(), "{d:?}");
+    assert!(d.lower_bound <= near.length() && near.length() <= d.upper_bound, "{d:?}");
+    // Not certifiable as separated here (the separating direction must be known to 1e-17
+    // against a 1e25 coordinate), so `intersects` may err on the side of contact, but no
+    // penetration is made up.
+    assert!(contact(&cube, &DPose3::IDENTITY, &t, &DPose3::IDENTITY, 0.0).is_none());
+}
+
+/// The least push of an ellipsoid out of a capsule over all directions: the penetration
+/// depth, by closed forms alone. The push along unit `u` is A's extent (centre, half axis,
+/// radius) plus B's (`sqrt(Σ (rᵢ u·eᵢ)²)`) less the offset of the centres along `u`. B's
+/// first radius is so long that only directions square to its axis matter (any component
+/// along it costs 1e8 per unit), so the search runs over that great circle: a dense sweep,
+/// then a golden-section refinement.
+fn least_push_capsule_ellipsoid(
+    (ca, axis_a, half, ra): (DVec3, DVec3, f64, f64),
+    (cb, frame_b, radii): (DVec3, [DVec3; 3], DVec3),
+) -> f64 {
+    let push = |u: DVec3| {
+        let ext_a = half * u.dot(axis_a).abs() + ra;
+        let ext_b = ((radii.x * u.dot(frame_b[0])).powi(2)
+            + (radii.y * u.dot(frame_b[1])).powi(2)
+            + (radii.z * u.dot(frame_b[2])).powi(2))
+        .sqrt();
+        ext_a + ext_b - u.dot(cb - ca)
+    };
+    let at = |t: f64| push(frame_b[1] * t.cos() + frame_b[2] * t.sin());
+    let n = 200_000;
+    let step = std::f64::consts::TAU / n as f64;
+    let best = (0..n).map(|i| i as f64 * step).min_by(|x, y| at(*x).total_cmp(&at(*y))).unwrap();
+    let (mut lo, mut hi) = (best - step, best + step);
+    for _ in 0..100 {
+        let m1 = lo + (hi - lo) * 0.382;
+        let m2 = lo + (hi - lo) * 0.618;
+        if at(m1) < at(m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    at(0.5 * (lo + hi))
+}
+
+/// F8: a capsule against an ellipsoid 1e8-1e10 times longer than it is thick. GJK could
+/// not enclose the origin (the support points jump between the tips and the middle) and
+/// stalled with the cores "0.47 apart", so `contact` reported a depth of 6.53 that does
+/// not separate them; in f32, EPA's polytope of 1e10-sized points "converged" on depths
+/// of 1031 and 33. Now EPA's and GJK's answers are checked by the push along their normal
+/// and along the axes of both shapes. Truth: the least push over all directions (above);
+/// for lines 3 and 4 it is 8.5 along z (B's bottom at 0.5 - 2 against the capsule's top
+/// at 7). The answer must be a push that separates (depth at least the truth) and, here,
+/// the truth itself.
+#[test]
+fn elongated_ellipsoids_get_a_separating_depth() {
+    use kollide::math::DQuat;
+    use kollide::shape::{Capsule, Rounded};
+    // (capsule half height, radius, round, translation, rotation) and (radii, translation, rotation):
+    // the probe's lines 1, 3 and 4.
+    type Body = ([f64; 3], [f64; 4]);
+    let cases: [(f64, f64, f64, Body, [f64; 3], Body); 3] = [
+        (
+            25.0,
+            2.73291015625,
+            4.5,
+            (
+                [0.310546875, 0.5550537109375, 0.8214111328125],
+                [0.17726362735001602, 0.19142960021646707, 0.0934146214413259, -0.9608361062536378],
+            ),
+            [10800000000.0, 3.8590087890625, 1.99169921875],
+            (
+                [0.0, -1.23486328125, 0.1],
+                [-0.8068972543285758, 0.5885751836105408, 9.683239866389512e-16, 0.04996072652417766],
+            ),
+        ),
+        (
+            25.0,
+            7.0,
+            0.0,
+            ([0.0; 3], [0.0, 0.0, 0.0, 1.0]),
+            [1e10, 4.0, 2.0],
+            ([0.5, 1.0, 0.5], [0.0, 0.0, 0.14943813247359922, 0.9887710779360422]),
+        ),
+        (
+            25.0,
+            7.0,
+            0.0,
+            ([0.0; 3], [0.0, 0.0, 0.0, 1.0]),
+            [1e8, 4.0, 2.0],
+            ([0.5, 1.0, 0.5], [0.0, 0.0, 0.14943813247359922, 0.9887710779360422]),
+        ),
+    ];
+    for (k, (half, radius, round, (ta, qa), radii, (tb, qb))) in cases.into_iter().enumerate() {
+        let pose = |t: [f64; 3], q: [f64; 4]| DPose3::try_new(DVec3::from(t), DQuat::from_array(q)).unwrap();
+        let (pa, pb) = (pose(ta, qa), pose(tb, qb));
+        let frame_b = [DVec3::X, DVec3::Y, DVec3::Z].map(|e| pb.rotation * e);
+        let truth = least_push_capsule_ellipsoid(
+            (pa.translation, pa.rotation * DVec3::Y, half, radius + round),
+            (pb.translation, frame_b, DVec3::from(radii)),
+        );
+        if k > 0 {
+            assert!((truth - 8.5).abs() < 1e-9, "case {k}: oracle {truth}");
+        }
+        let a = Rounded::try_new(Capsule::new(half, radius), round).unwrap();
+        let b = Ellipsoid::new(DVec3::from(radii));
+        let c = contact(&a, &pa, &b, &pb, 0.0).unwrap_or_else(|| panic!("case {k}: they overlap"));
+        assert!(
+            -c.distance >= truth - 1e-9 * truth,
+            "case {k}: depth {} below the truth {truth}",
+            -c.distance
+        );
+        assert!(
+            -c.distance <= truth + 1e-6 * truth,
+            "case {k}: depth {} above the truth {truth}",
+            -c.distance
+        );
+        // f32: the same numbers rounded; the truth moves by about their rounding.
+        let pose32 = |t: [f64; 3], q: [f64; 4]| {
+            Pose3::try_new(DVec3::from(t).as_vec3(), DQuat::from_array(q).as_quat()).unwrap()
+        };
+        let a = Rounded::try_new(Capsule::new(half as f32, radius as f32), round as f32).unwrap();
+        let b = Ellipsoid::new(DVec3::from(radii).as_vec3());
+        let c = contact(&a, &pose32(ta, qa), &b, &pose32(tb, qb), 0.0).expect("f32: they overlap");
+        assert!(
+            (-c.distance as f64 - truth).abs() < 1e-3 * truth,
+            "case {k}, f32: depth {} vs {truth}",
+            -c.distance
+        );
+    }
+}
