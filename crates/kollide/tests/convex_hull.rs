@@ -656,3 +656,66 @@ proptest! {
         }
     }
 }
+
+/// Probe F11: the merged faces of needle hulls (24 points along the diagonal from 3e7 to
+/// 1.5e8, jittered by less than 1: a needle 1.2e8 long and 1 wide) had planes that input
+/// points stood up to 1.36 outside, against a promise of `4 tol` (1.2e-6). The plane's
+/// normal was Newell's sum over the face's loop, whose terms (edge times coordinate, 1e16)
+/// cancel to an area of 1e8: a tilt of 2e-8, 2.4 units at the needle's far end. Checked
+/// here with the planes as `face_plane` gives them, every point against every face, in f64.
+#[test]
+fn needle_face_planes_hold_every_point() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut worst = 0.0f64;
+    for _ in 0..400 {
+        let offset = rng.random_range(3e7..1e8);
+        let pts: Vec<DVec3> = (0..24)
+            .map(|_| {
+                let t = offset + rng.random_range(0.0..1.2e8);
+                DVec3::new(t, t, t)
+                    + DVec3::new(
+                        rng.random_range(-0.5..0.5),
+                        rng.random_range(-0.5..0.5),
+                        rng.random_range(-0.5..0.5),
+                    )
+            })
+            .collect();
+        let hull = ConvexHull::try_from_points(&pts).unwrap();
+        let tol = tolerance(&pts);
+        for f in 0..hull.face_count() {
+            let (n, d) = hull.face_plane(f);
+            assert!((n.length() - 1.0).abs() < 1e-12, "face {f}: normal {n}");
+            for p in &pts {
+                // Rounding of this f64 evaluation: a few ulps of |p|.
+                let out = n.dot(*p) - d - 8.0 * f64::EPSILON * p.length();
+                worst = worst.max(out / tol);
+            }
+        }
+    }
+    assert!(worst <= SLACK, "a point is {worst} tolerances outside a face plane (allowed {SLACK})");
+}
+
+/// Probe F11: a sphere of radius 1e150 about 1e158 was accepted with every face normal
+/// (0, 0, 0): the squares of the coordinates overflowed. The faces are now computed on the
+/// points scaled by a power of two (exactly); the normals are unit and the planes hold the
+/// points, at 1e158 and at 1e-158.
+#[test]
+fn huge_and_tiny_hulls_have_unit_face_normals() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for (radius, offset) in [(1e150, 1e158), (1e-160, 1e-158), (1.0, 0.0)] {
+        let pts: Vec<DVec3> = sphere_points(&mut rng, 60)
+            .iter()
+            .map(|p| DVec3::from(*p) * radius + DVec3::new(offset, -offset, 0.5 * offset))
+            .collect();
+        let hull = ConvexHull::try_from_points(&pts).unwrap();
+        let tol = tolerance(&pts);
+        for f in 0..hull.face_count() {
+            let (n, d) = hull.face_plane(f);
+            assert!((n.length() - 1.0).abs() < 1e-12, "radius {radius:e}, face {f}: normal {n}");
+            for p in &pts {
+                let out = n.dot(*p) - d - 8.0 * f64::EPSILON * p.length();
+                assert!(out <= SLACK * tol, "radius {radius:e}, face {f}: a point {out:e} outside");
+            }
+        }
+    }
+}

@@ -3,6 +3,9 @@
 //! states the truth it checks from a closed form or an f64 computation independent of the
 //! code under test.
 
+// The probe's numbers are kept as it wrote them (some carry more digits than f32 holds).
+#![allow(clippy::excessive_precision)]
+
 use kollide::math::{DPose3, DVec3, Pose2, Pose3, Vec2, Vec3};
 use kollide::query::{contact, distance, intersection_test, intersects, GjkStatus};
 use kollide::shape::{Ball, Cuboid, Ellipsoid, Segment, Triangle};
@@ -300,5 +303,83 @@ fn elongated_ellipsoids_get_a_separating_depth() {
             "case {k}, f32: depth {} vs {truth}",
             -c.distance
         );
+    }
+}
+
+/// The distance from a point outside an axis-aligned ellipsoid (radii `e`, centred at the
+/// origin) to it: the closest point is `x_i = e_i² p_i / (t + e_i²)` for the `t >= 0` that
+/// puts it on the surface, found by bisection (Eberly, "Distance from a point to an
+/// ellipse, an ellipsoid or a hyperellipsoid").
+fn point_ellipsoid_distance(p: DVec3, e: DVec3) -> f64 {
+    let on = |t: f64| {
+        let x = DVec3::new(
+            e.x * e.x * p.x / (t + e.x * e.x),
+            e.y * e.y * p.y / (t + e.y * e.y),
+            e.z * e.z * p.z / (t + e.z * e.z),
+        );
+        ((x / e).length_squared(), x)
+    };
+    let (mut lo, mut hi) = (0.0, p.length() * e.max_element());
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if on(mid).0 > 1.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (on(0.5 * (lo + hi)).1 - p).length()
+}
+
+/// F7: shapes about 1e-8 in size in f32, warm-started from a nearby pose: the warm answer
+/// had NaN closest points and a distance of 0 outside its own bounds. Truth: B is a point
+/// (a degenerate triangle rounded by 4e-30), so the distance is the point's to the
+/// ellipsoid, computed in f64 from the same f32 numbers.
+#[test]
+fn warm_starts_at_tiny_scales_stay_finite() {
+    use kollide::query::{distance_cached, SimplexCache};
+    use kollide::shape::Rounded;
+    let radii = Vec3::new(1.6029052734375e-8, 1.149169921875e-8, 3.7227783203125e-8);
+    let o = Vec3::ZERO;
+    let b = Rounded::try_new(Triangle::new(o, o, o), 4.25e-30f32).unwrap();
+    let pa = Pose3::from_translation(Vec3::new(0.0, 2.5e-9, 2.3702392578125e-8));
+    let pb = Pose3::try_new(Vec3::new(0.0, -1e-8, 0.0), kollide::math::Quat::from_xyzw(-1.0, 0.0, 0.0, 0.0))
+        .unwrap();
+    let near = Pose3::try_new(
+        Vec3::new(-8.0480955e-9, 2.3430175e-8, 0.0),
+        kollide::math::Quat::from_xyzw(0.99884695, 0.0, -0.048008397, 0.0),
+    )
+    .unwrap();
+    let truth =
+        point_ellipsoid_distance((pb.translation - pa.translation).as_dvec3(), radii.as_dvec3()) - 4.25e-30;
+    for scale in [1.0f32, 1e-4, 1e4] {
+        let a = Ellipsoid::new(radii * scale);
+        let (pa, pb, near) = (
+            Pose3::from_translation(pa.translation * scale),
+            Pose3::new(pb.translation * scale, pb.rotation),
+            Pose3::new(near.translation * scale, near.rotation),
+        );
+        let mut cache = SimplexCache::default();
+        let _ = distance_cached(&a, &pa, &b, &near, &mut cache);
+        for (what, d) in
+            [("warm", distance_cached(&a, &pa, &b, &pb, &mut cache)), ("cold", distance(&a, &pa, &b, &pb))]
+        {
+            let t = truth * scale as f64;
+            assert!(d.point_a.is_finite() && d.point_b.is_finite(), "scale {scale}, {what}: {d:?}");
+            assert!(
+                d.lower_bound <= d.distance && d.distance <= d.upper_bound,
+                "scale {scale}, {what}: {d:?}"
+            );
+            // The bounds always hold; a converged answer is also close. (At 1e-12 in f32
+            // the solver's products underflow and GJK may stall: honest, and bounded.)
+            let slack = 1e-6 * t;
+            assert!(
+                d.lower_bound as f64 <= t + slack && t - slack <= d.upper_bound as f64,
+                "scale {scale}, {what}: {d:?} vs {t:e}"
+            );
+            if d.status == GjkStatus::Converged {
+                assert!((d.distance as f64 - t).abs() < 1e-4 * t, "scale {scale}, {what}: {d:?} vs {t:e}");
+            }
+        }
     }
 }

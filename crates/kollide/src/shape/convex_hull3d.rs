@@ -2,7 +2,7 @@
 
 use super::error::check_points;
 use super::hull_build3d::convex_hull;
-use super::hull_faces3d::hull_faces;
+use super::hull_faces3d::{hull_faces, triangle_unit_normals};
 use super::{Feature, Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector3};
 
@@ -124,7 +124,8 @@ impl<V: Vector3> ConvexHull<V> {
             .map_err(|_| ShapeError::Coplanar { count: points.len() })?;
         let vertices: Vec<V> = mesh.vertices.iter().map(|&i| points[i as usize]).collect();
         let f64s: Vec<[f64; 3]> = mesh.vertices.iter().map(|&i| coords[i as usize]).collect();
-        let normals = mesh.normals.iter().map(|&n| V::from_f64_array(n)).collect();
+        let normals =
+            triangle_unit_normals(&f64s, &mesh.triangles).into_iter().map(V::from_f64_array).collect();
         let (neighbour_start, neighbours) = adjacency(vertices.len(), &mesh.triangles);
         let n = f64s.len() as f64;
         let centroid = f64s.iter().fold([0.0; 3], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n, s[2] + p[2] / n]);

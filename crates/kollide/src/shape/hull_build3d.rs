@@ -53,8 +53,6 @@ struct Face {
 pub(crate) struct HullMesh {
     pub(crate) vertices: Vec<u32>,
     pub(crate) triangles: Vec<[u32; 3]>,
-    /// The outward unit normal of each triangle.
-    pub(crate) normals: Vec<P>,
     /// Every vertex is a corner (touches three facets). Hill climbing on the support function
     /// relies on it; the clean-up ends with `true` except when it hits its round cap.
     pub(crate) clean: bool,
@@ -385,7 +383,7 @@ impl<'a> Builder<'a> {
     /// The live faces, re-indexed: vertices in order of first use.
     fn mesh(&self) -> HullMesh {
         let mut local = vec![NONE; self.pts.len()];
-        let (mut vertices, mut triangles, mut normals) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
         for face in self.faces.iter().filter(|f| f.alive) {
             triangles.push(face.v.map(|v| {
                 if local[v as usize] == NONE {
@@ -394,11 +392,8 @@ impl<'a> Builder<'a> {
                 }
                 local[v as usize]
             }));
-            // From the scaled points: no overflow or underflow whatever the input (a face too
-            // thin for f64 to give it a direction would get 0, never NaN).
-            normals.push(face.plane.n.map(|x| x / face.plane.len.max(f64::MIN_POSITIVE)));
         }
-        HullMesh { vertices, triangles, normals, clean: false }
+        HullMesh { vertices, triangles, clean: false }
     }
 }
 

@@ -12,6 +12,7 @@
 //! build tolerance of the *seed's* plane, so a gently curved surface cannot creep into one
 //! face.
 
+use crate::math::Real;
 use std::collections::HashMap;
 
 /// Faces and edges of a closed triangle mesh, computed in `f64`.
@@ -20,7 +21,7 @@ pub(crate) struct HullFaces {
     /// Face `f`'s loop is `loops[start[f]..start[f + 1]]` (vertex indices, CCW from outside).
     pub(crate) start: Vec<u32>,
     pub(crate) loops: Vec<u32>,
-    /// Outward unit normal of each face (Newell's normal of its loop).
+    /// Outward unit normal of each face (the sum of its triangles' normals).
     pub(crate) normals: Vec<[f64; 3]>,
     /// `max over the loop of normal · vertex`: the face plane is `normal · x = offset`.
     pub(crate) offsets: Vec<f64>,
@@ -35,16 +36,86 @@ pub(crate) struct HullFaces {
 fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-}
 fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// The outward unit normal of each triangle, robust to slivers (see [`triangle_normal`])
+/// and to coordinates whose products overflow or underflow (scaled by a power of two).
+pub(crate) fn triangle_unit_normals(points: &[[f64; 3]], triangles: &[[u32; 3]]) -> Vec<[f64; 3]> {
+    let m = points.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
+    let p = if m > 1e100 || (m < 1e-100 && m > 0.0) { m.recip_pow2() } else { 1.0 };
+    triangles
+        .iter()
+        .map(|t| {
+            let n = triangle_normal(t.map(|i| points[i as usize].map(|x| x * p)));
+            let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
+            n.map(|x| x / l)
+        })
+        .collect()
+}
+
+/// The normal of triangle `p` (counter-clockwise seen from where it points), twice its
+/// area long, taken at the corner opposite the longest edge: there the two edges crossed
+/// are the shortest, and the products that cancel are as small as the triangle allows.
+fn triangle_normal(p: [[f64; 3]; 3]) -> [f64; 3] {
+    let len2 = |a: [f64; 3], b: [f64; 3]| dot(sub(a, b), sub(a, b));
+    let (l0, l1, l2) = (len2(p[1], p[2]), len2(p[2], p[0]), len2(p[0], p[1]));
+    // The corner k is opposite edge k; the cyclic order keeps the orientation.
+    let k = if l0 >= l1 && l0 >= l2 {
+        0
+    } else if l1 >= l2 {
+        1
+    } else {
+        2
+    };
+    let (a, b, c) = (p[k], p[(k + 1) % 3], p[(k + 2) % 3]);
+    // The edges as unevaluated sums `s + t` (exact differences), and each 2x2 determinant
+    // by Kahan's fused multiply-add form: a sliver whose edges are nearly parallel (three
+    // points along a 1e8-long needle, 1 apart sideways) loses nothing to the cancellation.
+    let (e, f) = (diff_exact(b, a), diff_exact(c, a));
+    let det = |i: usize, j: usize| {
+        let main = det2(e.0[i], f.0[j], e.0[j], f.0[i]);
+        main + (e.0[i] * f.1[j] + e.1[i] * f.0[j] - e.0[j] * f.1[i] - e.1[j] * f.0[i])
+    };
+    [det(1, 2), det(2, 0), det(0, 1)]
+}
+
+/// `a - b` exactly, as `(s, t)` with `s + t = a - b` (Knuth's two-sum, per component).
+fn diff_exact(a: [f64; 3], b: [f64; 3]) -> ([f64; 3], [f64; 3]) {
+    let mut s = [0.0; 3];
+    let mut t = [0.0; 3];
+    for i in 0..3 {
+        s[i] = a[i] - b[i];
+        let bv = s[i] - a[i];
+        let av = s[i] - bv;
+        t[i] = (a[i] - av) - (b[i] + bv);
+    }
+    (s, t)
+}
+
+/// `a b - c d` to within about an ulp of the result (Kahan's algorithm with fused
+/// multiply-adds: the rounding of `c d` is recovered exactly and added back).
+fn det2(a: f64, b: f64, c: f64, d: f64) -> f64 {
+    let w = c * d;
+    let err = (-c).mul_add(d, w);
+    a.mul_add(b, -w) + err
 }
 
 /// Merges the triangles of a closed convex mesh into faces. `tol` is the hull's build
 /// tolerance (a vertex within `tol` of a plane counts as on it).
 pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) -> HullFaces {
+    // Coordinates whose products overflow (beyond ~1e150) or lose digits (below ~1e-150)
+    // are scaled by a power of two first: exact, and the unit normals do not change; the
+    // offsets and tolerance scale back. (At 1e158 every normal came out zero: probe F11.)
+    let m = points.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
+    if m > 1e100 || (m < 1e-100 && m > 0.0) {
+        let p = m.recip_pow2();
+        let scaled: Vec<[f64; 3]> = points.iter().map(|q| q.map(|x| x * p)).collect();
+        let mut faces = hull_faces(&scaled, triangles, tol * p);
+        faces.offsets.iter_mut().for_each(|d| *d /= p);
+        return faces;
+    }
     let nt = triangles.len();
     // Twin lookup: the triangle holding each directed edge.
     let mut owner: HashMap<(u32, u32), u32> = HashMap::with_capacity(3 * nt);
@@ -53,10 +124,7 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
             owner.insert((tri[k], tri[(k + 1) % 3]), t as u32);
         }
     }
-    let normal_of = |t: &[u32; 3]| {
-        let p = t.map(|i| points[i as usize]);
-        cross(sub(p[1], p[0]), sub(p[2], p[0]))
-    };
+    let normal_of = |t: &[u32; 3]| triangle_normal(t.map(|i| points[i as usize]));
     let mut order: Vec<u32> = (0..nt as u32).collect();
     let area = |t: u32| dot(normal_of(&triangles[t as usize]), normal_of(&triangles[t as usize]));
     order.sort_by(|&s, &t| area(t).total_cmp(&area(s)));
@@ -97,28 +165,29 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
     let mut faces = HullFaces::default();
     let mut next: HashMap<u32, u32> = HashMap::new();
     let mut face_of_edge: HashMap<(u32, u32), u32> = HashMap::with_capacity(3 * nt);
-    let push_loop = |faces: &mut HullFaces, lp: &[u32], face_of_edge: &mut HashMap<(u32, u32), u32>| {
-        let f = faces.normals.len() as u32;
-        faces.start.push(faces.loops.len() as u32);
-        faces.loops.extend_from_slice(lp);
-        // Newell's normal: robust for any planar or nearly planar loop.
-        let mut n = [0.0; 3];
-        for k in 0..lp.len() {
-            let (p, q) = (points[lp[k] as usize], points[lp[(k + 1) % lp.len()] as usize]);
-            n = [
-                n[0] + (p[1] - q[1]) * (p[2] + q[2]),
-                n[1] + (p[2] - q[2]) * (p[0] + q[0]),
-                n[2] + (p[0] - q[0]) * (p[1] + q[1]),
-            ];
-        }
-        let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
-        let n = n.map(|x| x / l);
-        faces.offsets.push(lp.iter().map(|&v| dot(n, points[v as usize])).fold(f64::MIN, f64::max));
-        faces.normals.push(n);
-        for k in 0..lp.len() {
-            face_of_edge.insert((lp[k], lp[(k + 1) % lp.len()]), f);
-        }
-    };
+    let push_loop =
+        |faces: &mut HullFaces, lp: &[u32], members: &[u32], face_of_edge: &mut HashMap<(u32, u32), u32>| {
+            let f = faces.normals.len() as u32;
+            faces.start.push(faces.loops.len() as u32);
+            faces.loops.extend_from_slice(lp);
+            // The sum of the member triangles' normals (each twice its area): in exact
+            // arithmetic Newell's normal of the loop, but each term is computed on the
+            // triangle's short edges. (Newell's terms, edge times coordinate, cancelled on a
+            // needle 1.2e8 long and 1 wide to a tilt of 2e-8 rad: points stood 2 units outside
+            // the plane. Probe F11.)
+            let mut n = [0.0; 3];
+            for &t in members {
+                let m = normal_of(&triangles[t as usize]);
+                n = [n[0] + m[0], n[1] + m[1], n[2] + m[2]];
+            }
+            let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
+            let n = n.map(|x| x / l);
+            faces.offsets.push(lp.iter().map(|&v| dot(n, points[v as usize])).fold(f64::MIN, f64::max));
+            faces.normals.push(n);
+            for k in 0..lp.len() {
+                face_of_edge.insert((lp[k], lp[(k + 1) % lp.len()]), f);
+            }
+        };
     for members in &groups {
         next.clear();
         let mut simple = true;
@@ -147,10 +216,10 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
             }
         }
         if simple && lp.len() >= 3 {
-            push_loop(&mut faces, &lp, &mut face_of_edge);
+            push_loop(&mut faces, &lp, members, &mut face_of_edge);
         } else {
             for &t in members {
-                push_loop(&mut faces, &triangles[t as usize], &mut face_of_edge);
+                push_loop(&mut faces, &triangles[t as usize], &[t], &mut face_of_edge);
             }
         }
     }
