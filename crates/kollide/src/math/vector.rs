@@ -146,17 +146,23 @@ pub trait Vector:
     fn length_squared(self) -> Self::Real {
         self.dot(self)
     }
-    /// Length, accurate and finite for every finite vector whose length is finite: when
-    /// the squared length would overflow or lose digits below the normal range, the vector
-    /// is first scaled by a power of two (exactly), as `hypot` does. (Plain `sqrt(dot)` made
-    /// balls 1e20 apart in `f32` infinitely far apart, and unit normals of centres 1e-22
-    /// apart 1% too long: outside probe, F1 and F4.)
+    /// Length (`sqrt` of the dot product: overflows beyond about 1e19 in `f32`, 1e154 in
+    /// `f64`; see [`Vector::length_safe`]).
     #[inline(always)]
     fn length(self) -> Self::Real {
+        self.dot(self).sqrt()
+    }
+    /// Length, accurate and finite for every finite vector whose length is finite: when
+    /// the squared length would overflow or lose digits below the normal range, the vector
+    /// is first scaled by a power of two (exactly), as `hypot` does. For closed forms whose
+    /// inputs are positions (balls 1e20 apart in `f32` were infinitely far apart, and unit
+    /// normals of centres 1e-22 apart 1% too long: outside probe, F1 and F4).
+    #[inline(always)]
+    fn length_safe(self) -> Self::Real {
         let l2 = self.dot(self);
         // Normal and finite with room to spare: the plain formula is exact to rounding.
         let low = Self::Real::MIN_POSITIVE * Self::Real::from_usize(4);
-        if (l2 >= low && l2 < Self::Real::INFINITY) || (l2 == Self::Real::ZERO && self == Self::ZERO) {
+        if l2 >= low && l2 < Self::Real::INFINITY {
             l2.sqrt()
         } else {
             scaled_length(self)
@@ -164,7 +170,7 @@ pub trait Vector:
     }
 }
 
-/// [`Vector::length`] by way of a power-of-two rescaling (out of line: rarely taken).
+/// [`Vector::length_safe`] by way of a power-of-two rescaling (out of line: rarely taken).
 #[cold]
 #[inline(never)]
 fn scaled_length<V: Vector>(v: V) -> V::Real {

@@ -175,7 +175,7 @@ pub fn contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             // vectors were stored piecewise and reloaded whole (a store-forwarding stall that
             // doubled the cost of the query).
             let gap = q0 - p0;
-            let len = gap.length();
+            let len = gap.length_safe();
             if len > V::Real::ZERO {
                 if len > margin.max(V::Real::ZERO) + ra + rb {
                     return None;
@@ -376,7 +376,7 @@ fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
     let zero = V::Real::ZERO;
     let (pa, pb) = segment_segment(p0, p1, q0, q1);
     let gap = pb - pa;
-    let len = gap.length();
+    let len = gap.length_safe();
     // Below this the direction of `gap` is rounding noise.
     let mag =
         p0.abs_elem().max_elem(p1.abs_elem()).max_elem(q0.abs_elem()).max_elem(q1.abs_elem()).max_component();

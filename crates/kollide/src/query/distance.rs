@@ -194,23 +194,18 @@ struct CoreAnswer<V: Vector> {
 impl<V: Vector> CoreAnswer<V> {
     /// A closed-form answer: exact up to the rounding of the closest-point arithmetic.
     fn exact(pa: V, pb: V) -> Self {
-        let d = (pb - pa).length();
+        let d = (pb - pa).length_safe();
         // Twice the largest coordinate bounds the norms (by √3 <= 2) without a square root.
         let mag = pa.abs_elem().max_elem(pb.abs_elem()).max_component() * V::Real::TWO;
         let slack = V::Real::EPSILON * V::Real::from_usize(16) * mag;
-        let status = if d == V::Real::ZERO {
-            GjkStatus::Overlapping
-        } else if !(d.is_finite() && slack.is_finite()) {
-            // Points farther apart than the largest float (or at its edge): no finite answer.
-            GjkStatus::NonFiniteSupport
-        } else {
-            GjkStatus::Converged
-        };
+        let status = if d == V::Real::ZERO { GjkStatus::Overlapping } else { GjkStatus::Converged };
         Self {
             pa,
             pb,
             len: d,
-            lower: (d - slack).max(V::Real::ZERO),
+            // Capped at the largest float: a length that overflows is truly beyond it (it
+            // was rescaled before squaring), so the answer is then [MAX, ∞], not a false ∞.
+            lower: (d - slack).max(V::Real::ZERO).min(V::Real::MAX),
             upper: d + slack,
             iterations: 0,
             status,
@@ -309,7 +304,13 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     match algorithm {
         Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => {
             let (pa, pb) = segment_segment(p0, p1, q0, q1);
-            let intersects = (pb - pa).length_squared() <= radius * radius;
+            let (gap2, radius2) = ((pb - pa).length_squared(), radius * radius);
+            // Squares beyond the float range compare as infinities: take the lengths then.
+            let intersects = if gap2 < V::Real::INFINITY && radius2 < V::Real::INFINITY {
+                gap2 <= radius2
+            } else {
+                (pb - pa).length_safe() <= radius
+            };
             IntersectionOutput { intersects, iterations: 0, status: GjkStatus::Converged }
         }
         Algorithm::BoxBox(ha, hb) => {
