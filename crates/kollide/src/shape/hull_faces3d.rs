@@ -14,6 +14,33 @@
 
 use crate::math::Real;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for the small integer keys of mesh edges: one multiply and a rotation (the
+/// default SipHash, built against hostile keys, took a tenth of a million-point hull's
+/// build; these keys are our own vertex indices).
+#[derive(Default)]
+struct IndexHasher(u64);
+
+impl Hasher for IndexHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(26) ^ i).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// A map keyed by vertex indices or directed edges.
+type IndexMap<K, V> = HashMap<K, V, BuildHasherDefault<IndexHasher>>;
 
 /// Faces and edges of a closed triangle mesh, computed in `f64`.
 #[derive(Debug, Default)]
@@ -118,16 +145,19 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
     }
     let nt = triangles.len();
     // Twin lookup: the triangle holding each directed edge.
-    let mut owner: HashMap<(u32, u32), u32> = HashMap::with_capacity(3 * nt);
+    let mut owner: IndexMap<(u32, u32), u32> = IndexMap::with_capacity_and_hasher(3 * nt, Default::default());
     for (t, tri) in triangles.iter().enumerate() {
         for k in 0..3 {
             owner.insert((tri[k], tri[(k + 1) % 3]), t as u32);
         }
     }
-    let normal_of = |t: &[u32; 3]| triangle_normal(t.map(|i| points[i as usize]));
+    // Each triangle's normal (twice its area long), computed once: the careful formula
+    // costs a few dozen flops, and the sort below would otherwise redo it per comparison.
+    let tri_normals: Vec<[f64; 3]> =
+        triangles.iter().map(|t| triangle_normal(t.map(|i| points[i as usize]))).collect();
     let mut order: Vec<u32> = (0..nt as u32).collect();
-    let area = |t: u32| dot(normal_of(&triangles[t as usize]), normal_of(&triangles[t as usize]));
-    order.sort_by(|&s, &t| area(t).total_cmp(&area(s)));
+    let area2: Vec<f64> = tri_normals.iter().map(|&n| dot(n, n)).collect();
+    order.sort_by(|&s, &t| area2[t as usize].total_cmp(&area2[s as usize]));
     const NONE: u32 = u32::MAX;
     let mut group = vec![NONE; nt];
     let mut groups: Vec<Vec<u32>> = Vec::new();
@@ -138,7 +168,7 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
         }
         let g = groups.len() as u32;
         let st = triangles[seed as usize];
-        let n = normal_of(&st);
+        let n = tri_normals[seed as usize];
         let len = dot(n, n).sqrt();
         let p0 = points[st[0] as usize];
         let near = |v: u32| st.contains(&v) || (dot(n, sub(points[v as usize], p0)) / len).abs() <= tol;
@@ -163,10 +193,11 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
     // Boundary loops; a group whose boundary is not one simple cycle (never seen on a
     // convex mesh, but rounding is rounding) is split back into its triangles.
     let mut faces = HullFaces::default();
-    let mut next: HashMap<u32, u32> = HashMap::new();
-    let mut face_of_edge: HashMap<(u32, u32), u32> = HashMap::with_capacity(3 * nt);
+    let mut next: IndexMap<u32, u32> = IndexMap::default();
+    let mut face_of_edge: IndexMap<(u32, u32), u32> =
+        IndexMap::with_capacity_and_hasher(3 * nt, Default::default());
     let push_loop =
-        |faces: &mut HullFaces, lp: &[u32], members: &[u32], face_of_edge: &mut HashMap<(u32, u32), u32>| {
+        |faces: &mut HullFaces, lp: &[u32], members: &[u32], face_of_edge: &mut IndexMap<(u32, u32), u32>| {
             let f = faces.normals.len() as u32;
             faces.start.push(faces.loops.len() as u32);
             faces.loops.extend_from_slice(lp);
@@ -177,7 +208,7 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
             // the plane. Probe F11.)
             let mut n = [0.0; 3];
             for &t in members {
-                let m = normal_of(&triangles[t as usize]);
+                let m = tri_normals[t as usize];
                 n = [n[0] + m[0], n[1] + m[1], n[2] + m[2]];
             }
             let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
