@@ -129,6 +129,46 @@ fn det2(a: f64, b: f64, c: f64, d: f64) -> f64 {
     a.mul_add(b, -w) + err
 }
 
+/// "No such triangle or face".
+const NONE: u32 = u32::MAX;
+
+/// For each directed edge `k` of each triangle `t` (at `3 t + k`), the triangle holding the
+/// reverse edge, or `NONE` on an open mesh. Found among the edges leaving each vertex (a
+/// handful on a hull), listed by vertex: a hash map of six million directed edges spent most
+/// of a million-point hull's face merging on cache misses.
+fn twins(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<u32> {
+    let mut start = vec![0u32; vertex_count + 1];
+    for tri in triangles {
+        for &a in tri {
+            start[a as usize + 1] += 1;
+        }
+    }
+    for i in 0..vertex_count {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    // (the edge's far end, its triangle), grouped by the near end.
+    let mut leaving = vec![(0u32, 0u32); 3 * triangles.len()];
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let a = tri[k] as usize;
+            leaving[fill[a] as usize] = (tri[(k + 1) % 3], t as u32);
+            fill[a] += 1;
+        }
+    }
+    let mut twin = vec![NONE; 3 * triangles.len()];
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri[k], tri[(k + 1) % 3] as usize);
+            let from_b = &leaving[start[b] as usize..start[b + 1] as usize];
+            if let Some(&(_, u)) = from_b.iter().find(|&&(end, _)| end == a) {
+                twin[3 * t + k] = u;
+            }
+        }
+    }
+    twin
+}
+
 /// Merges the triangles of a closed convex mesh into faces. `tol` is the hull's build
 /// tolerance (a vertex within `tol` of a plane counts as on it).
 pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) -> HullFaces {
@@ -144,13 +184,7 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
         return faces;
     }
     let nt = triangles.len();
-    // Twin lookup: the triangle holding each directed edge.
-    let mut owner: IndexMap<(u32, u32), u32> = IndexMap::with_capacity_and_hasher(3 * nt, Default::default());
-    for (t, tri) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            owner.insert((tri[k], tri[(k + 1) % 3]), t as u32);
-        }
-    }
+    let twin = twins(triangles, points.len());
     // Each triangle's normal (twice its area long), computed once: the careful formula
     // costs a few dozen flops, and the sort below would otherwise redo it per comparison.
     let tri_normals: Vec<[f64; 3]> =
@@ -158,7 +192,6 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
     let mut order: Vec<u32> = (0..nt as u32).collect();
     let area2: Vec<f64> = tri_normals.iter().map(|&n| dot(n, n)).collect();
     order.sort_by(|&s, &t| area2[t as usize].total_cmp(&area2[s as usize]));
-    const NONE: u32 = u32::MAX;
     let mut group = vec![NONE; nt];
     let mut groups: Vec<Vec<u32>> = Vec::new();
     let mut stack = Vec::new();
@@ -177,9 +210,11 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
         stack.clear();
         stack.push(seed);
         while let Some(t) = stack.pop() {
-            let tri = triangles[t as usize];
             for k in 0..3 {
-                let Some(&u) = owner.get(&(tri[(k + 1) % 3], tri[k])) else { continue };
+                let u = twin[3 * t as usize + k];
+                if u == NONE {
+                    continue;
+                }
                 let ut = triangles[u as usize];
                 if group[u as usize] == NONE && len > 0.0 && ut.iter().all(|&v| near(v)) {
                     group[u as usize] = g;
@@ -194,31 +229,29 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
     // convex mesh, but rounding is rounding) is split back into its triangles.
     let mut faces = HullFaces::default();
     let mut next: IndexMap<u32, u32> = IndexMap::default();
-    let mut face_of_edge: IndexMap<(u32, u32), u32> =
-        IndexMap::with_capacity_and_hasher(3 * nt, Default::default());
-    let push_loop =
-        |faces: &mut HullFaces, lp: &[u32], members: &[u32], face_of_edge: &mut IndexMap<(u32, u32), u32>| {
-            let f = faces.normals.len() as u32;
-            faces.start.push(faces.loops.len() as u32);
-            faces.loops.extend_from_slice(lp);
-            // The sum of the member triangles' normals (each twice its area): in exact
-            // arithmetic Newell's normal of the loop, but each term is computed on the
-            // triangle's short edges. (Newell's terms, edge times coordinate, cancelled on a
-            // needle 1.2e8 long and 1 wide to a tilt of 2e-8 rad: points stood 2 units outside
-            // the plane. Probe F11.)
-            let mut n = [0.0; 3];
-            for &t in members {
-                let m = tri_normals[t as usize];
-                n = [n[0] + m[0], n[1] + m[1], n[2] + m[2]];
-            }
-            let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
-            let n = n.map(|x| x / l);
-            faces.offsets.push(lp.iter().map(|&v| dot(n, points[v as usize])).fold(f64::MIN, f64::max));
-            faces.normals.push(n);
-            for k in 0..lp.len() {
-                face_of_edge.insert((lp[k], lp[(k + 1) % lp.len()]), f);
-            }
-        };
+    let mut face_of_triangle = vec![NONE; nt];
+    let push_loop = |faces: &mut HullFaces, lp: &[u32], members: &[u32], face_of_triangle: &mut Vec<u32>| {
+        let f = faces.normals.len() as u32;
+        faces.start.push(faces.loops.len() as u32);
+        faces.loops.extend_from_slice(lp);
+        // The sum of the member triangles' normals (each twice its area): in exact
+        // arithmetic Newell's normal of the loop, but each term is computed on the
+        // triangle's short edges. (Newell's terms, edge times coordinate, cancelled on a
+        // needle 1.2e8 long and 1 wide to a tilt of 2e-8 rad: points stood 2 units outside
+        // the plane. Probe F11.)
+        let mut n = [0.0; 3];
+        for &t in members {
+            let m = tri_normals[t as usize];
+            n = [n[0] + m[0], n[1] + m[1], n[2] + m[2]];
+        }
+        let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
+        let n = n.map(|x| x / l);
+        faces.offsets.push(lp.iter().map(|&v| dot(n, points[v as usize])).fold(f64::MIN, f64::max));
+        faces.normals.push(n);
+        for &t in members {
+            face_of_triangle[t as usize] = f;
+        }
+    };
     for members in &groups {
         next.clear();
         let mut simple = true;
@@ -226,7 +259,8 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
             let tri = triangles[t as usize];
             for k in 0..3 {
                 let (a, b) = (tri[k], tri[(k + 1) % 3]);
-                let inside = owner.get(&(b, a)).is_some_and(|&u| group[u as usize] == group[t as usize]);
+                let u = twin[3 * t as usize + k];
+                let inside = u != NONE && group[u as usize] == group[t as usize];
                 if !inside && next.insert(a, b).is_some() {
                     simple = false;
                 }
@@ -247,19 +281,28 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
             }
         }
         if simple && lp.len() >= 3 {
-            push_loop(&mut faces, &lp, members, &mut face_of_edge);
+            push_loop(&mut faces, &lp, members, &mut face_of_triangle);
         } else {
             for &t in members {
-                push_loop(&mut faces, &triangles[t as usize], &[t], &mut face_of_edge);
+                push_loop(&mut faces, &triangles[t as usize], &[t], &mut face_of_triangle);
             }
         }
     }
     faces.start.push(faces.loops.len() as u32);
-    let mut edges: Vec<([u32; 2], [u32; 2])> = face_of_edge
-        .iter()
-        .filter(|(&(a, b), _)| a < b)
-        .map(|(&(a, b), &f)| ([a, b], [f, face_of_edge.get(&(b, a)).copied().unwrap_or(f)]))
-        .collect();
+    // Every edge between two faces, once (from its lower vertex), with the face that runs it
+    // that way first; edges inside a merged face have that face on both sides.
+    let mut edges: Vec<([u32; 2], [u32; 2])> = Vec::with_capacity(3 * nt / 2);
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri[k], tri[(k + 1) % 3]);
+            let u = twin[3 * t + k];
+            let f = face_of_triangle[t];
+            let g = if u == NONE { f } else { face_of_triangle[u as usize] };
+            if a < b && (f != g || u == NONE) {
+                edges.push(([a, b], [f, g]));
+            }
+        }
+    }
     edges.sort_unstable();
     faces.edges = edges;
     // Vertex-face incidence.
