@@ -157,7 +157,7 @@ fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     match choose(a, pose_a, b, pose_b, Question::Distance) {
         Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => {
             let (pa, pb) = segment_segment(p0, p1, q0, q1);
-            CoreAnswer::exact(pa, pb).grow(a.radius(), radius, None)
+            CoreAnswer::exact(pa, pb, segment_slack(p0, p1, q0, q1)).grow(a.radius(), radius, None)
         }
         // (Box-box is chosen only for intersection; a distance between boxes is GJK's.)
         Algorithm::BoxBox(..) | Algorithm::Polytopes | Algorithm::BoxSegment { .. } | Algorithm::Gjk => {
@@ -179,6 +179,49 @@ fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     }
 }
 
+/// How far the closest points of segments `p0 p1` and `q0 q1` (either may be a point) may
+/// be off, as a bound on the error of their distance: a few ulps of the largest endpoint
+/// coordinate, over `sin θ` for segments at an angle θ (where they cross, the distance grows
+/// like the error in the parameters times `sin θ`, and that error like `ε / sin² θ`). Nearly
+/// parallel pairs (`sin² θ <= ε`) take the clamped branch, exact to rounding. (The slack was
+/// once taken from the closest points themselves: two unit segments crossing near the origin
+/// got a "certified" gap of 5e-8 in f32.)
+#[inline(always)]
+fn segment_slack<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> V::Real {
+    // Twice the largest coordinate bounds the norms (by √3 <= 2) without a square root.
+    let mag =
+        p0.abs_elem().max_elem(p1.abs_elem()).max_elem(q0.abs_elem()).max_elem(q1.abs_elem()).max_component()
+            * V::Real::TWO;
+    let slack = V::Real::EPSILON * V::Real::from_usize(16) * mag;
+    let (d1, d2) = (p1 - p0, q1 - q0);
+    let (a, e) = (d1.length_squared(), d2.length_squared());
+    if !(a > V::Real::ZERO && e > V::Real::ZERO) {
+        return slack;
+    }
+    let b = d1.dot(d2);
+    let sin2 = (a * e - b * b) / (a * e);
+    if sin2 > V::Real::EPSILON && sin2 < V::Real::ONE + V::Real::ONE {
+        slack / sin2.sqrt()
+    } else {
+        slack
+    }
+}
+
+/// Whether 2D segments `p0 p1` and `q0 q1` cross or touch, by the signs of the orientations
+/// of each one's ends against the other's line (collinear pairs are left to the distance).
+fn segments_cross_2d<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> bool {
+    let orient = |a: V, b: V, c: V| {
+        let (u, w) = (b - a, c - a);
+        u[0] * w[1] - u[1] * w[0]
+    };
+    let zero = V::Real::ZERO;
+    let straddles = |x: V::Real, y: V::Real| (x <= zero && y >= zero) || (x >= zero && y <= zero);
+    let (o1, o2) = (orient(p0, p1, q0), orient(p0, p1, q1));
+    let (o3, o4) = (orient(q0, q1, p0), orient(q0, q1, p1));
+    let collinear = (o1 == zero && o2 == zero) || (o3 == zero && o4 == zero);
+    !collinear && straddles(o1, o2) && straddles(o3, o4)
+}
+
 /// The closest points of the cores in A's frame, with bounds on their distance.
 struct CoreAnswer<V: Vector> {
     pa: V,
@@ -193,11 +236,8 @@ struct CoreAnswer<V: Vector> {
 
 impl<V: Vector> CoreAnswer<V> {
     /// A closed-form answer: exact up to the rounding of the closest-point arithmetic.
-    fn exact(pa: V, pb: V) -> Self {
+    fn exact(pa: V, pb: V, slack: V::Real) -> Self {
         let d = (pb - pa).length_safe();
-        // Twice the largest coordinate bounds the norms (by √3 <= 2) without a square root.
-        let mag = pa.abs_elem().max_elem(pb.abs_elem()).max_component() * V::Real::TWO;
-        let slack = V::Real::EPSILON * V::Real::from_usize(16) * mag;
         let status = if d == V::Real::ZERO { GjkStatus::Overlapping } else { GjkStatus::Converged };
         Self {
             pa,
@@ -304,13 +344,21 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     match algorithm {
         Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => {
             let (pa, pb) = segment_segment(p0, p1, q0, q1);
-            let (gap2, radius2) = ((pb - pa).length_squared(), radius * radius);
+            // Touching within the rounding of the closest points counts, as for every other
+            // pair: `false` only where `distance` proves a gap (its lower bound above the
+            // radii). Crossing segments, radius 0, have closest points a few ulps apart, and
+            // `gap <= 0` made them miss each other in most orders.
+            let reach = radius + segment_slack(p0, p1, q0, q1);
+            let (gap2, reach2) = ((pb - pa).length_squared(), reach * reach);
             // Squares beyond the float range compare as infinities: take the lengths then.
-            let intersects = if gap2 < V::Real::INFINITY && radius2 < V::Real::INFINITY {
-                gap2 <= radius2
+            let intersects = if gap2 < V::Real::INFINITY && reach2 < V::Real::INFINITY {
+                gap2 <= reach2
             } else {
-                (pb - pa).length_safe() <= radius
+                (pb - pa).length_safe() <= reach
             };
+            // In 2D, segments that cross intersect whatever the rounding: the signs of the
+            // four orientations decide.
+            let intersects = intersects || (V::DIM == 2 && segments_cross_2d(p0, p1, q0, q1));
             IntersectionOutput { intersects, iterations: 0, status: GjkStatus::Converged }
         }
         Algorithm::BoxBox(ha, hb) => {

@@ -131,7 +131,7 @@ fn noise_along<V: Vector>(pa: V, pb: V) -> V::Real {
 /// EPA's answer `c` (penetrating cores), checked: kept when its normal pushes B clear by
 /// its depth and the depth stands well above the rounding of the coordinates EPA worked
 /// with (`scale`: the largest support point of GJK's final simplex). Otherwise the least
-/// push found, `Converged` if it meets EPA's depth within the tolerance, else `Stalled`.
+/// push found, when it clearly beats EPA's, as `Stalled`.
 pub(crate) fn checked_penetration<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
@@ -147,8 +147,13 @@ pub(crate) fn checked_penetration<V: Vector, A: Support<V> + ?Sized, B: Support<
     if !(pa.is_finite_vec() && pb.is_finite_vec()) {
         return non_finite(pose_ab);
     }
-    let tol = V::Real::GJK_REL_TOLERANCE * depth.abs() + noise_along(pa, pb);
-    let consistent = h <= depth + tol && h.is_finite();
+    // EPA's normal on a curved surface is good to about the square root of its depth
+    // tolerance, so the push along it exceeds the depth by second-order amounts: the square
+    // root of the relative tolerance (3e-3 in f32, 3e-5 in f64), plus rounding, is
+    // "consistent". What this catches is an answer off by more (4e-4 to 100x on the probe's
+    // ellipsoids).
+    let margin = V::Real::GJK_REL_TOLERANCE.sqrt() * depth.abs();
+    let consistent = h <= depth + margin + noise_along(pa, pb) && h.is_finite();
     // EPA's polytope is made of points as large as `scale`: a depth within a few dozen of
     // their ulps is rounding, whatever EPA's status says.
     let precise = V::Real::EPSILON * V::Real::from_usize(64) * scale < depth;
@@ -156,13 +161,23 @@ pub(crate) fn checked_penetration<V: Vector, A: Support<V> + ?Sized, B: Support<
         return c;
     }
     let (push, normal, point_a) = least_push(a, b, pose_ab, c.normal);
-    if !push.is_finite() || (consistent && push >= h) {
-        // No fixed direction does better than EPA's own normal: its answer stands.
+    // (The push found already carries its own rounding; EPA's may be noisier than its
+    // depth, as on the probe's ellipsoid in f32, and is not given the benefit of it.)
+    if !push.is_finite() || (consistent && push >= h - margin) {
+        // No direction found does clearly better than EPA's own normal: its answer, with
+        // its points on both shapes, stands.
         return c;
     }
-    let status =
-        if precise && push <= depth + tol { ContactStatus::Converged } else { ContactStatus::Stalled };
-    CoreContact { distance: -push, normal, point_a, point_b: point_a - normal * push, status }
+    // The least push found: a valid upper bound of the depth along a direction that
+    // separates, but with A's extreme point and its image on B's supporting plane for
+    // points (off B when B meets that plane in a face): `Stalled`, as documented.
+    CoreContact {
+        distance: -push,
+        normal,
+        point_a,
+        point_b: point_a - normal * push,
+        status: ContactStatus::Stalled,
+    }
 }
 
 /// GJK's answer `c` for cores it could not finish on (`Stalled`, `MaxIterations`): apart by
