@@ -168,16 +168,7 @@ pub(crate) fn checked_penetration<V: Vector, A: Support<V> + ?Sized, B: Support<
         // its points on both shapes, stands.
         return c;
     }
-    // The least push found: a valid upper bound of the depth along a direction that
-    // separates, but with A's extreme point and its image on B's supporting plane for
-    // points (off B when B meets that plane in a face): `Stalled`, as documented.
-    CoreContact {
-        distance: -push,
-        normal,
-        point_a,
-        point_b: point_a - normal * push,
-        status: ContactStatus::Stalled,
-    }
+    stalled_push(push, normal, point_a)
 }
 
 /// GJK's answer `c` for cores it could not finish on (`Stalled`, `MaxIterations`): apart by
@@ -209,6 +200,13 @@ pub(crate) fn checked_apart<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?
     if !(push.is_finite() && push > V::Real::ZERO) {
         return c;
     }
+    stalled_push(push, normal, point_a)
+}
+
+/// The least push found as the answer: a valid upper bound of the depth along a direction
+/// that separates, with A's extreme point and its image on B's supporting plane for points
+/// (off B when B meets that plane in a face): `Stalled`, as documented.
+fn stalled_push<V: Vector>(push: V::Real, normal: V, point_a: V) -> CoreContact<V> {
     CoreContact {
         distance: -push,
         normal,
