@@ -314,11 +314,6 @@ impl<V: Dim> Scene<V> {
     fn radii(&self) -> f64 {
         self.a.radius() + self.b.radius()
     }
-
-    /// Two segments in 2D (see [`Exempt::crossing_segments`]).
-    fn segments_2d(&self) -> bool {
-        V::DIM == 2 && matches!((&self.a, &self.b), (Spec::Segment(..), Spec::Segment(..)))
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -378,13 +373,10 @@ impl Tol {
     }
 }
 
-/// The known library bugs the property runs step around; each has an ignored test below
-/// that runs the sub-case it exempts, and the runs count what they skipped.
+/// The known library limitations the property runs step around; each has an ignored test
+/// below that runs the sub-case it exempts, and the runs count what they skipped.
 #[derive(Clone, Copy, Debug)]
 struct Exempt {
-    /// Do not compare `intersects` for two segments in 2D: it is wrong on crossing
-    /// segments (`crossing_segments_intersect`).
-    crossing_segments: bool,
     /// Do not compare the points of a contact that has a point proven off its shape (by
     /// more than the length tolerance): the least-push fallback builds such points
     /// (`contact_points_lie_on_the_shapes`). Its distance and normal are still compared.
@@ -392,7 +384,7 @@ struct Exempt {
 }
 
 impl Exempt {
-    const KNOWN_BUGS: Self = Self { crossing_segments: false, fallback_points: true };
+    const KNOWN_BUGS: Self = Self { fallback_points: true };
 }
 
 /// The worst deviation of each check, as a fraction of its tolerance, and the sample's mix.
@@ -538,10 +530,8 @@ impl<V: Dim> Pair<'_, V> {
 
 /// Compares `distance` and `intersects` answers that must be equal (`want` carried over by
 /// the relation). `intersects` may go either way on pairs within `len` of touching.
-#[allow(clippy::too_many_arguments)]
-fn compare_distance<V: Dim>(
+fn compare_distance(
     rec: &mut Record,
-    sc: &Scene<V>,
     want: (f64, bool),
     got: (f64, bool),
     signed: f64,
@@ -550,7 +540,7 @@ fn compare_distance<V: Dim>(
 ) {
     let full = || format!("{}\n  distances: want {}, got {}", ctx(), want.0, got.0);
     rec.check("distance", (want.0 - got.0).abs(), tol.len, &full);
-    if signed.abs() > tol.len && !(rec.exempt.crossing_segments && sc.segments_2d()) {
+    if signed.abs() > tol.len {
         assert_eq!(want.1, got.1, "intersects differ, signed distance {signed:e}: {}", ctx());
     }
 }
@@ -618,7 +608,6 @@ fn swap<V: Dim>(seed: u64, exempt: Exempt) {
         rec.count(signed);
         compare_distance(
             &mut rec,
-            &sc,
             dist_int(a, pa, b, pb, 1.0),
             dist_int(b, pb, a, pa, 1.0),
             signed,
@@ -654,7 +643,6 @@ fn rigid_motion<V: Dim>(seed: u64, exempt: Exempt) {
         rec.count(signed);
         compare_distance(
             &mut rec,
-            &sc,
             dist_int(a, pa, b, pb, 1.0),
             dist_int(a, qa, b, qb, 1.0),
             signed,
@@ -696,7 +684,6 @@ fn scale<V: Dim>(seed: u64, exempt: Exempt) {
             rec.count(signed);
             compare_distance(
                 &mut rec,
-                &sc,
                 dist_int(a, pa, b, pb, s),
                 dist_int(sa, &qa, sb, &qb, 1.0),
                 signed,
@@ -730,7 +717,6 @@ fn hull_equivalence<V: Dim>(seed: u64, exempt: Exempt) {
         rec.count(signed);
         compare_distance(
             &mut rec,
-            &sc,
             dist_int(a, pa, b, pb, 1.0),
             dist_int(hull, pa, b, pb, 1.0),
             signed,
@@ -742,7 +728,6 @@ fn hull_equivalence<V: Dim>(seed: u64, exempt: Exempt) {
         let got = contact_all(b, pb, hull, pa, 1.0);
         compare_distance(
             &mut rec,
-            &sc,
             dist_int(b, pb, a, pa, 1.0),
             dist_int(b, pb, hull, pa, 1.0),
             signed,
@@ -781,7 +766,6 @@ fn rounded<V: Dim>(seed: u64, exempt: Exempt) {
         rec.count(signed);
         compare_distance(
             &mut rec,
-            &sc,
             grown(dist_int(core, pa, b, pb, 1.0)),
             dist_int(a, pa, b, pb, 1.0),
             signed,
@@ -795,7 +779,6 @@ fn rounded<V: Dim>(seed: u64, exempt: Exempt) {
         let got = contact_all(b, pb, a, pa, 1.0);
         compare_distance(
             &mut rec,
-            &sc,
             grown(dist_int(b, pb, core, pa, 1.0)),
             dist_int(b, pb, a, pa, 1.0),
             signed,
@@ -887,14 +870,8 @@ fn crossing_segments_intersect() {
     crossing_truth::<DVec2>();
     crossing_truth::<Vec3>();
     crossing_truth::<DVec3>();
-    // The sub-case the properties exempt: 2D segment pairs.
-    let segments = Exempt { crossing_segments: false, ..Exempt::KNOWN_BUGS };
-    swap::<Vec2>(0x5A00, segments);
-    swap::<DVec2>(0x5A01, segments);
-    rigid_motion::<Vec2>(0x5B00, segments);
-    rigid_motion::<DVec2>(0x5B01, segments);
-    scale::<Vec2>(0x5C00, segments);
-    scale::<DVec2>(0x5C01, segments);
+    // (The property runs above compare `intersects` on 2D segment pairs too, as they once
+    // could not.)
 }
 
 /// Random segment pairs in the plane `z = 0` (in 3D too) that cross by a margin (each
@@ -992,7 +969,7 @@ fn contact_points_lie_on_the_shapes() {
     );
 
     // The sub-case the properties exempt: points proven off their shapes.
-    let all_points = Exempt { fallback_points: false, ..Exempt::KNOWN_BUGS };
+    let all_points = Exempt { fallback_points: false };
     swap::<DVec3>(0x5A03, all_points);
     swap::<Vec3>(0x5A02, all_points);
     hull_equivalence::<Vec2>(0x5D00, all_points);
