@@ -8,21 +8,9 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod answer;
-mod cast_answer;
-mod composite_json;
-mod contact_answer;
-mod demo;
-mod demo_svg;
-mod json;
-mod move_scene;
-mod run;
-mod shape_json;
-mod space;
-
-use answer::Precision;
 use clap::{Parser, Subcommand};
-use run::RunError;
+use kollide_cli::run::RunError;
+use kollide_cli::{demo, move_scene, run, Precision};
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::PathBuf;

@@ -20,6 +20,7 @@ const MAX_STEPS: u64 = 100_000_000;
 
 /// A scene read and checked: the world, the character and its start, the settings, the
 /// steps (repeats kept as counts).
+#[derive(Debug)]
 pub struct Scene {
     world: World<DVec3, Shape3<DVec3>>,
     /// `bodies[k]` is the index in `"world"` of the body with `BodyId(k)`.
@@ -140,6 +141,12 @@ fn steps(v: &Value) -> Result<Vec<(DVec3, u64)>> {
 }
 
 impl Scene {
+    /// The number of steps the scene asks for, repeats included.
+    #[must_use]
+    pub fn step_count(&self) -> u64 {
+        self.steps.iter().map(|&(_, n)| n).sum()
+    }
+
     /// Runs the steps, writing one JSON line each; returns the number of steps that failed.
     ///
     /// # Errors

@@ -1,0 +1,21 @@
+//! The library behind the `kollide` binary: the JSON-lines query reader
+//! ([`respond`]), the mover's scene reader ([`move_scene`]), the query runner ([`run`]) and
+//! the demo world ([`demo`]). The binary is a thin layer over these; they are public so the
+//! fuzz harness (`crates/kollide-fuzz`) can drive the same readers on arbitrary input.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod answer;
+mod cast_answer;
+mod composite_json;
+mod contact_answer;
+pub mod demo;
+mod demo_svg;
+mod json;
+pub mod move_scene;
+pub mod run;
+mod shape_json;
+mod space;
+
+pub use answer::{respond, Precision, Reply};
