@@ -8,7 +8,7 @@ use super::query::{box_in, OnPart};
 use super::Composite;
 use crate::math::{at_least, Aabb, Pose, Real, Vector};
 use crate::query::cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Ray, RayHit, RayOutcome};
-use crate::shape::{local_bounding_box, Support};
+use crate::shape::{local_bounding_box, Support, Transformed};
 
 /// A ray result in the composite's frame placed in the world.
 fn hit_to_world<V: Vector>(pose: &Pose<V>, h: RayHit<V>) -> RayHit<V> {
@@ -158,13 +158,18 @@ pub fn composite_shape_cast<V: Vector, C: Composite<V> + ?Sized, B: Support<V> +
     let target = if input.target_distance > zero { input.target_distance } else { zero };
     let mut best: Option<OnPart<CastOutput<V>>> = None;
     let mut failed: Option<OnPart<CastOutput<V>>> = None;
+    let turning_c = V::angular_speed(input.motion_a.angular_velocity) > zero;
     let mut offer = |i: u32, limit: V::Real| -> Option<V::Real> {
-        let pose_p = super::query::part_pose(c, i, pose_c);
-        // A part off the composite's origin moves with the velocity of the point it sits on.
-        let mut motion_a = input.motion_a;
-        motion_a.velocity = input.motion_a.point_velocity(pose_c, pose_p.translation);
-        let part_input = CastInput { max_toi: limit, motion_a, ..*input };
-        let out = shape_cast(&c.part(i), &pose_p, b, pose_b, &part_input);
+        let part_input = CastInput { max_toi: limit, ..*input };
+        let out = match c.part_pose(i) {
+            // A turning composite carries its parts on arcs about its origin: the part is
+            // cast as a shape of the composite's frame, moving with the composite.
+            Some(local) if turning_c => {
+                shape_cast(&Transformed { shape: c.part(i), pose: local }, pose_c, b, pose_b, &part_input)
+            }
+            // Without turning every point of the composite has its velocity.
+            _ => shape_cast(&c.part(i), &super::query::part_pose(c, i, pose_c), b, pose_b, &part_input),
+        };
         match out.status {
             CastStatus::Miss => None,
             CastStatus::Failed => {
@@ -183,7 +188,6 @@ pub fn composite_shape_cast<V: Vector, C: Composite<V> + ?Sized, B: Support<V> +
         }
     };
     let pose_cb = pose_c.inv_compose(pose_b);
-    let turning_c = V::angular_speed(input.motion_a.angular_velocity) > zero;
     let turning_b = V::angular_speed(input.motion_b.angular_velocity) > zero;
     // B's velocity relative to the composite, in the composite's frame (exact when the
     // composite does not turn).

@@ -98,7 +98,8 @@ impl<V: Vector2> ConcavePolygon<V> {
         let m = (0..n)
             .min_by(|&i, &j| {
                 let (p, q) = (ex.p[i], ex.p[j]);
-                p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1]))
+                // `+ 0.0`: -0.0 and 0.0 are one coordinate (as in the convex hull's sort).
+                (p[0] + 0.0).total_cmp(&(q[0] + 0.0)).then((p[1] + 0.0).total_cmp(&(q[1] + 0.0)))
             })
             .unwrap_or(0);
         let clockwise_input = ex.orient((m + n - 1) % n, m, (m + 1) % n) < 0;

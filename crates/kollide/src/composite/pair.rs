@@ -11,6 +11,7 @@ use super::Composite;
 use crate::math::{Aabb, Pose, Real, Vector};
 use crate::query::cast::{CastInput, CastOutput, CastStatus};
 use crate::query::{Contact, DistanceOutput, GjkStatus, Manifold};
+use crate::shape::Transformed;
 
 /// An answer between two composites and the part of each it came from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -163,12 +164,21 @@ pub fn composite_pair_cast<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> 
     let mut best: Option<OnParts<CastOutput<V>>> = None;
     let mut failed: Option<OnParts<CastOutput<V>>> = None;
     let mut limit = input.max_toi;
+    let turning_b = V::angular_speed(input.motion_b.angular_velocity) > V::Real::ZERO;
     for j in 0..b.part_count() as u32 {
-        let pose_p = part_pose(b, j, pose_b);
-        let mut motion_b = input.motion_b;
-        motion_b.velocity = input.motion_b.point_velocity(pose_b, pose_p.translation);
-        let part_input = CastInput { max_toi: limit, motion_b, ..*input };
-        let Some(on) = composite_shape_cast(a, pose_a, &b.part(j), &pose_p, &part_input) else {
+        let part_input = CastInput { max_toi: limit, ..*input };
+        let on = match b.part_pose(j) {
+            // A turning B carries its parts on arcs about its origin (see composite_shape_cast).
+            Some(local) if turning_b => composite_shape_cast(
+                a,
+                pose_a,
+                &Transformed { shape: b.part(j), pose: local },
+                pose_b,
+                &part_input,
+            ),
+            _ => composite_shape_cast(a, pose_a, &b.part(j), &part_pose(b, j, pose_b), &part_input),
+        };
+        let Some(on) = on else {
             continue;
         };
         let found = OnParts { part_a: on.part, part_b: j, value: on.value };
