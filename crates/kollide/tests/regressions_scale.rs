@@ -414,3 +414,45 @@ fn bounds_stay_ordered_far_from_the_origin() {
         assert!(d.lower_bound <= d.distance && d.distance <= d.upper_bound, "convex, at {far:e}: {d:?}");
     }
 }
+
+/// A distance under its own certified lower bound (found by the fuzz target `queries`).
+///
+/// A cone flattened to a disk 2.9e13 wide and a speck of a cone 4 units away: GJK's points
+/// are combinations of support points 1e13 out, so they carry rounding of about
+/// `ε × 1e13 = 6e-3`, and the gap between them (4.05115) fell under the lower bound that
+/// GJK certified with that rounding counted (4.05141). The bounds were right; the reported
+/// distance was not within them. It is now never below the lower bound, in either order.
+#[test]
+fn a_distance_is_never_below_its_lower_bound() {
+    use kollide::math::DQuat;
+    use kollide::query::distance;
+    use kollide::shape::Cone;
+    let q = |x, y, z, w| DQuat::from_xyzw(x, y, z, w);
+    let disk = Cone::new(2.8627450980392167e-15, 28627450980392.168);
+    let disk_at = DPose3::new(
+        DVec3::new(-0.9949950408178836, 0.0, 0.0),
+        q(-0.5835767164923374, 0.16837861646052543, 0.16837861646052543, 0.7763604182373678),
+    )
+    .compose(&DPose3::new(
+        DVec3::new(0.0, 2.8627450980392167e-15, -9.988403143358511e-15),
+        q(-0.30834919754042056, -0.30834919754042056, -0.30715410032251766, 0.8458710914834614),
+    ));
+    let speck = Cone::new(2.8648813611047542e-15, 8.038605325398642e-15);
+    let speck_at = DPose3::new(
+        DVec3::new(0.0, 0.0, -3.968749523155566),
+        q(0.5768920458279859, 0.5768920458279859, 0.5773225393326813, -0.033012429466288414),
+    )
+    .compose(&DPose3::new(
+        DVec3::new(2.8627450980392167e-15, -2.4498359655146106e-15, -1e-14),
+        q(-0.37510930004611476, -0.3761707723129816, 0.10634913717223334, 0.8405227088538955),
+    ));
+    // The truth, by the disk's plane (its axis is its local y; it is 6e-15 thick): the
+    // speck's centre stands that far off it, far inside the rim, and is 1e-14 in size.
+    let axis = disk_at.rotation * DVec3::Y;
+    let height = axis.dot(speck_at.translation - disk_at.translation).abs();
+    for o in [distance(&disk, &disk_at, &speck, &speck_at), distance(&speck, &speck_at, &disk, &disk_at)] {
+        assert!(o.lower_bound <= o.distance && o.distance <= o.upper_bound, "{o:?}");
+        // Within the rounding of a shape 3e13 wide (ε × 3e13 = 6e-3).
+        assert!((o.distance - height).abs() < 1e-2, "{o:?} against {height}");
+    }
+}

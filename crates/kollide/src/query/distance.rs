@@ -11,8 +11,10 @@ use crate::shape::{Primitive, Support};
 /// the two poses are given in).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DistanceOutput<V: Vector> {
-    /// The distance between the shapes, `0` when they touch or overlap. Equals
-    /// `upper_bound` (the distance realized by `point_a` and `point_b`).
+    /// The distance between the shapes, `0` when they touch or overlap: the gap between
+    /// `point_a` and `point_b`, and never outside `[lower_bound, upper_bound]` (where
+    /// rounding of the points at the shapes' size would put that gap under the certified
+    /// lower bound, the lower bound is reported).
     pub distance: V::Real,
     /// A proven lower bound on the true distance (GJK's duality gap, with rounding slack).
     pub lower_bound: V::Real,
@@ -282,7 +284,10 @@ impl<V: Vector> CoreAnswer<V> {
         let distance = match status {
             GjkStatus::NonFiniteSupport => upper,
             GjkStatus::Overlapping => zero,
-            _ => (len - radius).max(zero),
+            // Never below the certified lower bound: on shapes whose size dwarfs the gap (a
+            // disk 3e13 wide 4 units from a speck) the points carry rounding of that size,
+            // and their gap fell under the bound (found by the fuzz target `queries`).
+            _ => (len - radius).max(lower),
         };
         let (point_a, point_b, normal) = match frame {
             Some(pose) => {

@@ -93,7 +93,11 @@ impl<V: Vector2> ConvexPolygon<V> {
         let normals: Vec<V> = (0..n)
             .map(|i| {
                 let e = vertices[(i + 1) % n] - vertices[i];
+                // Normalized after scaling by a power of two (exact): an edge 1e-300 long has
+                // a square that underflows to 0, and the normal was infinite (found by the
+                // fuzz target `shapes`); a subnormal one loses its digits.
                 let out = V::new2(e[1], -e[0]);
+                let out = out * out.abs_elem().max_component().recip_pow2();
                 out / out.length()
             })
             .collect();
@@ -107,7 +111,7 @@ impl<V: Vector2> ConvexPolygon<V> {
             }
             best as u32
         });
-        let outer = vertices.iter().fold(V::Real::ZERO, |m, p| m.max(p.length()));
+        let outer = vertices.iter().fold(V::Real::ZERO, |m, p| m.max(p.length_safe()));
         // Between two edge normals the support value is `|v| cos(θ - φ)` for one vertex v,
         // concave while positive: with the origin inside, its least value is at a normal.
         let inner = vertices.iter().zip(&normals).fold(V::Real::MAX, |m, (p, n): (&V, &V)| m.min(n.dot(*p)));
@@ -194,8 +198,11 @@ fn octant_of<V: Vector2>(d: V) -> usize {
 /// point. Collinear and duplicate points are dropped by the `<= 0` turn test.
 fn monotone_chain<V: Vector2>(points: &[V]) -> Vec<V> {
     let mut pts: Vec<V> = points.to_vec();
-    // Coordinates were checked finite, so the order is total.
-    pts.sort_by(|p, q| p[0].to_f64().total_cmp(&q[0].to_f64()).then(p[1].to_f64().total_cmp(&q[1].to_f64())));
+    // Coordinates were checked finite, so the order is total. `+ 0.0` makes -0.0 equal to
+    // 0.0: total_cmp puts -0.0 first, which put (-0, 8) before (0, 0) on the same vertical
+    // and the chain dropped it from the hull (found by the fuzz target `shapes`).
+    let key = |p: &V, i: usize| p[i].to_f64() + 0.0;
+    pts.sort_by(|p, q| key(p, 0).total_cmp(&key(q, 0)).then(key(p, 1).total_cmp(&key(q, 1))));
     pts.dedup();
     if pts.len() < 3 {
         return pts;
