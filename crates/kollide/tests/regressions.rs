@@ -310,3 +310,61 @@ fn manifolds_of_vanishing_capsules_are_finite() {
         }
     }
 }
+
+/// A convex polygon lost a corner to a negative zero (found by the fuzz target `shapes`).
+///
+/// Andrew's monotone chain sorts the points by x, then y. The sort used `total_cmp`, which
+/// orders -0.0 before 0.0, so (-0, 8) came before (0, 0) although both lie on x = 0: the
+/// chain then met them out of order and dropped (-0, 8), the top of the hull, leaving a
+/// sliver. The concave polygon's lowest-leftmost vertex (which gives its winding) had the
+/// same order. Every input point must lie in the hull, and the top must be a vertex.
+#[test]
+fn a_negative_zero_does_not_drop_a_hull_corner() {
+    use kollide::composite::ConcavePolygon;
+    use kollide::math::Vec2;
+    use kollide::shape::{ConvexPolygon, Support};
+    let points = [
+        Vec2::new(-0.45357442, 0.0),
+        Vec2::new(0.0, 0.0),
+        Vec2::new(-0.0, 0.0),
+        Vec2::new(-1.7235066, 0.0),
+        Vec2::new(-0.0, 8.0),
+        Vec2::new(-0.94967574, -8.17258e-15),
+    ];
+    let poly = ConvexPolygon::try_from_points(&points).unwrap();
+    assert!(poly.vertices().iter().any(|v| *v == Vec2::new(0.0, 8.0)), "{poly:?}");
+    for p in points {
+        for n in poly.normals() {
+            assert!(n.dot(p) <= n.dot(poly.support(*n)) + 1e-6, "{p} outside {poly:?}");
+        }
+    }
+    // The same triangle as a concave polygon, its corner at the origin written as -0.0
+    // (counter-clockwise either way round): its area is the triangle's, 1.7235066 * 8 / 2.
+    for corners in [
+        [Vec2::new(-0.0, 0.0), Vec2::new(-0.0, 8.0), Vec2::new(-1.7235066, 0.0)],
+        [Vec2::new(-1.7235066, 0.0), Vec2::new(-0.0, 8.0), Vec2::new(0.0, 0.0)],
+    ] {
+        let concave = ConcavePolygon::try_new(&corners).unwrap();
+        assert!((concave.area() - 1.7235066 * 4.0).abs() < 1e-5, "{}", concave.area());
+    }
+}
+
+/// A convex polygon with an edge 1e-300 long had an infinite normal (found by the fuzz
+/// target `shapes`): the edge's squared length underflowed to 0. The normal is now unit,
+/// computed after an exact power-of-two rescale.
+#[test]
+fn a_tiny_polygon_edge_has_a_unit_normal() {
+    use kollide::math::DVec2;
+    use kollide::shape::ConvexPolygon;
+    let poly = ConvexPolygon::try_from_points(&[
+        DVec2::new(-3.48, -0.43),
+        DVec2::new(0.0, -18.5),
+        DVec2::new(4.549782558937971e-301, -9.500724803540093e-301),
+        DVec2::new(0.0, 0.0),
+        DVec2::new(-1.85e-11, 1.85e-11),
+    ])
+    .unwrap();
+    for n in poly.normals() {
+        assert!((n.length() - 1.0).abs() < 1e-12, "{poly:?}");
+    }
+}
