@@ -456,3 +456,30 @@ fn a_distance_is_never_below_its_lower_bound() {
         assert!((o.distance - height).abs() < 1e-2, "{o:?} against {height}");
     }
 }
+
+/// Crossing capsules 2e17 long in f32 got a normal along neither segment's square (found by
+/// the fuzz target `queries`): the test for crossing segments compared `|d1 × d2|²`, of
+/// degree four in the coordinates, which overflowed (4e34² > 3.4e38), so the crossing was
+/// taken for collinear and the normal made up; moving B out by the reported depth (2e17,
+/// twice the radius) left the capsules overlapping. The test is now made on unit
+/// directions. Two capsules with one centre: depth 2r along the common perpendicular of the
+/// axes, at unit scale and at 1e17 alike.
+#[test]
+fn crossing_capsules_2e17_long_in_f32_get_the_common_perpendicular() {
+    use glam::Quat;
+    for s in [1.0f32, 1e17] {
+        let cap = kollide::shape::Capsule::new(s, s);
+        let pa = Pose3::new(
+            Vec3::splat(s),
+            Quat::from_xyzw(0.5750937, 0.5750937, 0.5750937, 0.0883281).normalize(),
+        );
+        let pb = Pose3::from_translation(Vec3::splat(s));
+        let c = contact(&cap, &pa, &cap, &pb, 0.0).unwrap();
+        let perpendicular = (pa.rotation * Vec3::Y).cross(Vec3::Y).normalize();
+        assert!((c.distance + 2.0 * s).abs() <= 1e-5 * s, "{s}: {c:?}");
+        assert!(c.normal.dot(perpendicular).abs() > 1.0 - 1e-5, "{s}: {c:?}");
+        // Moved out by the depth (and a hair), B is clear of A.
+        let out = Pose3::from_translation(pb.translation - c.normal * c.distance * 1.001);
+        assert!(distance(&cap, &pa, &cap, &out).distance > 0.0, "{s}");
+    }
+}

@@ -394,14 +394,19 @@ fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
     // way (3D): decide from the segments' directions instead. (The `√ε` bound used for
     // every pair made long capsules 0.33 apart "penetrate" by their radii: probe F6.)
     let (d1, d2) = (p1 - p0, q1 - q0);
-    let (l1, l2) = (d1.length(), d2.length());
+    // Lengths and the sine of the angle from unit directions: the products of the raw
+    // directions are of degree four, which overflow f32 for segments 2e17 long (crossing
+    // capsules got a normal along neither segment's square: found by the fuzz target
+    // `queries`).
+    let (l1, l2) = (d1.length_safe(), d2.length_safe());
+    let unit = |d: V, l: V::Real| if l > zero { d / l } else { V::ZERO };
+    let (u1, u2) = (unit(d1, l1), unit(d2, l2));
     let root_eps = V::Real::EPSILON.sqrt();
     let accuracy = if l1 <= noise || l2 <= noise {
         noise
     } else {
-        let cross =
-            if V::DIM == 3 { d1.cross_or_zero(d2).length() } else { (d1[0] * d2[1] - d1[1] * d2[0]).abs() };
-        let sin = cross / (l1 * l2);
+        let sin =
+            if V::DIM == 3 { u1.cross_or_zero(u2).length() } else { (u1[0] * u2[1] - u1[1] * u2[0]).abs() };
         if sin > root_eps {
             noise / sin
         } else {
@@ -437,8 +442,13 @@ fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
         }
     };
     if V::DIM == 3 {
-        let c = d1.cross_or_zero(d2);
-        if c.length_squared() > (noise * noise) * (d1.length_squared() + d2.length_squared()) {
+        // |d1 × d2|² > noise² (|d1|² + |d2|²), divided by |d1|² |d2|² (see above).
+        let c = u1.cross_or_zero(u2);
+        let (n1, n2) = (
+            if l1 > zero { noise / l1 } else { V::Real::INFINITY },
+            if l2 > zero { noise / l2 } else { V::Real::INFINITY },
+        );
+        if c.length_squared() > n1 * n1 + n2 * n2 {
             // Crossing or nearly so in 3D: the parallelogram is flat, and the distance is
             // measured along its normal, oriented by the gap or, when the cores cross, from
             // A's centre towards B's.
