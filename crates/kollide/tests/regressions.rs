@@ -368,3 +368,41 @@ fn a_tiny_polygon_edge_has_a_unit_normal() {
         assert!((n.length() - 1.0).abs() < 1e-12, "{poly:?}");
     }
 }
+
+/// A segment through a concave polygon was reported apart from it (found by the fuzz
+/// target `queries`).
+///
+/// The polygon's contact prefers piece contacts that do not push the other shape out
+/// through a diagonal between pieces; the preference ranked every contact that does not
+/// (apart ones included) before every one that does, so when the only penetrating piece's
+/// contact left through a diagonal, a piece 0.8 away won and the pair was "apart". A
+/// penetrating contact now always comes before one apart (and the manifold's reference
+/// likewise). The truth: the segment's midpoint lies inside the polygon (winding number).
+#[test]
+fn a_segment_through_a_concave_polygon_penetrates_it() {
+    use kollide::composite::{compound_contact, compound_manifold, ConcavePolygon};
+    use kollide::math::{Pose2, Vec2};
+    use kollide::shape::Segment;
+    let corners = [
+        Vec2::new(0.8126192, 11.5),
+        Vec2::new(-11.75, -0.05680934),
+        Vec2::new(0.0, -2.0),
+        Vec2::new(-0.030376898, -0.2491455),
+    ];
+    let polygon = ConcavePolygon::new(&corners);
+    let segment = Segment::new(Vec2::new(-7.9379873, 0.0), Vec2::ZERO);
+    let at = Pose2::from_translation(Vec2::new(0.18360037, 0.6985733));
+    // Independent truth: the midpoint's winding number about the polygon is not zero.
+    let mid = at.transform_point(Vec2::new(-7.9379873 / 2.0, 0.0));
+    let winding: f32 = (0..4)
+        .map(|i| {
+            let (p, q) = (corners[i] - mid, corners[(i + 1) % 4] - mid);
+            p.perp_dot(q).atan2(p.dot(q))
+        })
+        .sum();
+    assert!(winding.abs() > 1.0, "the midpoint is inside: winding {winding}");
+    let c = compound_contact(&polygon, &Pose2::IDENTITY, &segment, &at, 0.0).expect("a contact");
+    assert!(c.distance < 0.0, "{c:?}");
+    let m = compound_manifold(&polygon, &Pose2::IDENTITY, &segment, &at, 0.0);
+    assert!(m.deepest().is_some_and(|p| p.distance < 0.0), "{m:?}");
+}

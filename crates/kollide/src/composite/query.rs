@@ -271,20 +271,25 @@ pub fn composite_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?S
 ) -> Option<OnPart<Contact<V>>> {
     let margin = margin.max(V::Real::ZERO);
     let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
-    // The deepest contact, preferring those that do not push B out through the inside.
-    let mut best: Option<(bool, OnPart<Contact<V>>)> = None;
+    // The deepest contact, preferring those that do not push B out through the inside, but
+    // a penetrating one always before one apart: an apart piece beside the one a segment
+    // crosses must not make the pair apart (found by the fuzz target `queries`).
+    let mut best: Option<((bool, bool), OnPart<Contact<V>>)> = None;
     c.visit_overlaps(&bb, |i| {
         let Some(found) = part_contact(c, i, pose_c, b, pose_b, margin) else {
             return true;
         };
         if found.status == ContactStatus::NonFiniteSupport {
-            best = Some((false, OnPart { part: i, value: found }));
+            best = Some(((false, false), OnPart { part: i, value: found }));
             return false;
         }
-        let inside = inside(c, i, pose_c, found.distance, found.point_a, found.normal);
-        let key = (inside, found.distance.to_f64());
-        if best.as_ref().is_none_or(|(d, o)| key < (*d, o.value.distance.to_f64())) {
-            best = Some((inside, OnPart { part: i, value: found }));
+        let rank = (
+            found.distance >= V::Real::ZERO,
+            inside(c, i, pose_c, found.distance, found.point_a, found.normal),
+        );
+        let key = (rank, found.distance.to_f64());
+        if best.as_ref().is_none_or(|(r, o)| key < (*r, o.value.distance.to_f64())) {
+            best = Some((rank, OnPart { part: i, value: found }));
         }
         true
     });
@@ -422,9 +427,12 @@ fn part_manifold<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
 fn merge<V: Vector, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, bool, Manifold<V>)]) -> PartManifold<V> {
     let mut out = PartManifold { manifold: Manifold::empty(), parts: [0; MAX_MANIFOLD_POINTS] };
     let depth = |m: &Manifold<V>| m.deepest().map_or(f64::INFINITY, |p| p.distance.to_f64());
-    let Some((_, _, reference)) =
-        found.iter().min_by(|x, y| x.1.cmp(&y.1).then(depth(&x.2).total_cmp(&depth(&y.2))))
-    else {
+    let Some((_, _, reference)) = found.iter().min_by(|x, y| {
+        // Penetrating before apart, then not through the inside, then the deepest (as
+        // composite_contact).
+        let rank = |f: &(u32, bool, Manifold<V>)| (depth(&f.2) >= 0.0, f.1);
+        rank(x).cmp(&rank(y)).then(depth(&x.2).total_cmp(&depth(&y.2)))
+    }) else {
         return out;
     };
     let normal = reference.normal;
