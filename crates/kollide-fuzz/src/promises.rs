@@ -436,6 +436,7 @@ pub fn check_cast<V: Space>(pair: &Pair<V>, input: &CastInput<V>) {
         CastStatus::Hit => {
             let t = out.toi.to_f64();
             promise(t >= 0.0 && t <= max * (1.0 + 1e-6), "toi in [0, max_toi]", ctx);
+            promise((len(f(out.normal)) - 1.0).abs() < 1e-3, "unit cast normal", ctx);
             // (A pair that starts within the target and moves apart is free to go, so only a
             // pair that started clear is judged at the toi.)
             if let Some(g) = gap_at(t).filter(|_| start > target + tol) {
