@@ -71,6 +71,9 @@ pub trait Space: Vector {
     /// The convex parts of a composite with their poses in its frame (for brute force);
     /// `None` for a convex shape.
     fn parts(s: &Self::Shape) -> Option<Vec<(Pose<Self>, Self::Convex)>>;
+    /// Whether the shape's contact is its deepest part's (every composite but the concave
+    /// polygon, whose contact prefers pieces that do not push out through a diagonal).
+    fn deepest_part_contact(s: &Self::Shape) -> bool;
     /// A rotation (turns by an arbitrary angle).
     fn rotation(b: &mut Bytes) -> Self::Rotation;
     /// An angular velocity of ordinary size (zero half the time).
@@ -211,6 +214,9 @@ macro_rules! space3 {
                     Shape3::Compound(c) => c.parts().to_vec(),
                 })
             }
+            fn deepest_part_contact(_: &Self::Shape) -> bool {
+                true
+            }
             fn rotation(b: &mut Bytes) -> Self::Rotation {
                 let axis = <$v>::new(b.tame(1.0) as _, b.tame(1.0) as _, b.tame(1.0) as _);
                 <$q>::from_axis_angle(axis.try_normalize().unwrap_or(<$v>::X), b.tame(4.0) as _)
@@ -264,6 +270,9 @@ macro_rules! space2 {
                         p.pieces().iter().map(|q| (id, Convex2::ConvexPolygon(Arc::new(q.clone())))).collect()
                     }
                 })
+            }
+            fn deepest_part_contact(s: &Self::Shape) -> bool {
+                !matches!(s, Shape2::ConcavePolygon(_))
             }
             fn rotation(b: &mut Bytes) -> Self::Rotation {
                 kollide::math::Rot2::from_angle(b.tame(4.0) as $r)

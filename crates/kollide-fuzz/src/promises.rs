@@ -311,6 +311,14 @@ impl<V: Space> Pair<'_, V> {
                 best = best.min(c.distance.to_f64());
             }
         }
+        if !(V::deepest_part_contact(self.a) && V::deepest_part_contact(self.b)) {
+            // A concave polygon may answer with a shallower piece (documented), but never
+            // apart when a piece penetrates.
+            promise(best >= -tol || cd < 0.0, "a penetrating piece makes a penetrating contact", || {
+                format!("composite {cd}, brute force {best}\n{}", self.describe())
+            });
+            return;
+        }
         promise((best - cd).abs() <= 4.0 * tol, "composite contact = deepest part's", || {
             format!("composite {cd}, brute force {best}\n{}", self.describe())
         });

@@ -215,7 +215,12 @@ fn part_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     // (the deepest part is the answer, as brute force over the parts says). Where the face
     // normal gives another depth the part's contact stands; on a flat seam the neighbour's
     // face contact is at least as deep and is the one kept.
-    let tol = V::Real::from_f64(1e-6) * (found.distance.abs() + V::Real::ONE);
+    // Relative to the depth and to the coordinates' rounding, not absolute: a tolerance of
+    // 1e-6 let a polyline 1e-12 across answer 1.4e-12 deep where its deepest segment is
+    // 1e-12 deep (found by the fuzz target `queries`).
+    let mag = found.point_a.abs_elem().max_elem(found.point_b.abs_elem()).max_component();
+    let tol =
+        V::Real::from_f64(1e-6) * found.distance.abs() + V::Real::EPSILON * V::Real::from_usize(64) * mag;
     if (along.distance - found.distance).abs() <= tol {
         Some(to_world(&pose_p, &along))
     } else {
