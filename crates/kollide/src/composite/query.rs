@@ -279,7 +279,9 @@ pub fn composite_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?S
     // The deepest contact, preferring those that do not push B out through the inside, but
     // a penetrating one always before one apart: an apart piece beside the one a segment
     // crosses must not make the pair apart (found by the fuzz target `queries`).
-    let mut best: Option<((bool, bool), OnPart<Contact<V>>)> = None;
+    // (apart, through the inside): the rank, lower first.
+    type Rank = (bool, bool);
+    let mut best: Option<(Rank, OnPart<Contact<V>>)> = None;
     c.visit_overlaps(&bb, |i| {
         let Some(found) = part_contact(c, i, pose_c, b, pose_b, margin) else {
             return true;
