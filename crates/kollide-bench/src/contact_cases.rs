@@ -2,9 +2,9 @@
 //! same pairs, checked against each other, then timed.
 //!
 //! Margin (parry's "prediction") is 0: separated pairs give no contact on either side.
-//! parry's manifolds are kept per pair across repetitions, the way a physics engine keeps
-//! them from frame to frame (so parry never re-allocates); kollide's manifold is a plain
-//! value computed afresh.
+//! In the `manifold` and `manifold-moving` rows each library keeps its per-pair state from
+//! one call to the next, the way a physics engine does from frame to frame: parry its
+//! manifolds and workspaces, kollide a `ManifoldCache`. In `manifold-cold` neither does.
 
 use crate::report::Row;
 use crate::timing;
@@ -52,11 +52,168 @@ fn agree(k: Option<f64>, p: Option<f64>) -> bool {
     }
 }
 
+/// Steps of each pair's trajectory in the `manifold-moving` rows.
+const MOVING_STEPS: usize = 32;
+
+/// The deepest signed distance over parry's manifolds of one pair, if any point.
+macro_rules! parry_deepest {
+    ($manifolds:expr) => {
+        $manifolds.iter().flat_map(|m| m.points.iter()).map(|p| f64::from(p.dist)).reduce(f64::min)
+    };
+}
+
+/// The `manifold` rows of a case: kollide's `manifold_cached` with one `ManifoldCache` per
+/// pair against parry keeping its manifolds per pair, on standing pairs (`manifold`) and
+/// along creeping trajectories (`manifold-moving`); and both computing afresh
+/// (`manifold-cold`: kollide's plain `manifold`, parry's manifolds cleared first). The
+/// disagreements count pairs (or steps) whose deepest points differ beyond the bench
+/// tolerance.
+macro_rules! manifold_rows {
+    ($parry:ident, $name:expr, $scene:expr, $ka:expr, $kb:expr, $pa:expr, $pb:expr, $kp:expr, $pp:expr, $target:expr) => {{
+        use kollide::query::{manifold, manifold_cached, ManifoldCache};
+        use kollide_bench::scene::Drifting as _;
+        use $parry::query::PersistentQueryDispatcher as _;
+        let (name, scene, ka, kb, pa, pb, kp, pp, target) = ($name, $scene, $ka, $kb, $pa, $pb, $kp, $pp, $target);
+        let n = kp.len();
+        let dispatcher = $parry::query::DefaultQueryDispatcher;
+        let pos12: Vec<_> = pp.iter().map(|(ia, ib, p)| (*ia, *ib, p[0].inv_mul(&p[1]))).collect();
+        let mut kept: Vec<Vec<$parry::query::ContactManifold<(), ()>>> = vec![Vec::new(); n];
+        let mut workspaces: Vec<Option<$parry::query::ContactManifoldsWorkspace>> = (0..n).map(|_| None).collect();
+        let mut caches = vec![ManifoldCache::default(); n];
+        let (mut counts, mut differ, mut touching) = ((0usize, 0usize), 0, 0);
+        for (j, ((ia, ib, k), (_, _, p12))) in kp.iter().zip(&pos12).enumerate() {
+            let m = manifold_cached(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0, &mut caches[j]);
+            counts.0 += m.len();
+            touching += usize::from(!m.is_empty());
+            let _ = dispatcher.contact_manifolds(p12, &pa[*ia], &pb[*ib], 0.0, &mut kept[j], &mut workspaces[j]);
+            counts.1 += kept[j].iter().map(|m| m.points.len()).sum::<usize>();
+            differ += usize::from(!agree(m.deepest().map(|p| f64::from(p.distance)), parry_deepest!(kept[j])));
+        }
+        eprintln!(
+            "  {name}: manifold points per pair: kollide {:.2}, parry {:.2} (kollide keeps at most {MAX_MANIFOLD_POINTS}); deepest points differ on {differ} pairs",
+            counts.0 as f64 / n as f64,
+            counts.1 as f64 / n as f64
+        );
+        let row = |query, t: &[f64], pairs, touching: usize, disagreements| Row {
+            case: name.to_string(),
+            query,
+            overlap: touching as f64 / pairs as f64,
+            pairs,
+            disagreements,
+            distance_detail: None,
+            kollide_ns: t[0],
+            parry_ns: t[1],
+            target,
+        };
+        let mut rows = Vec::new();
+        {
+            let mut k_run = || {
+                for (j, (ia, ib, k)) in black_box(kp).iter().enumerate() {
+                    black_box(manifold_cached(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0, &mut caches[j]));
+                }
+            };
+            let mut p_run = || {
+                for (j, (ia, ib, p12)) in black_box(&pos12).iter().enumerate() {
+                    let _ = black_box(dispatcher.contact_manifolds(
+                        p12, &pa[*ia], &pb[*ib], 0.0, &mut kept[j], &mut workspaces[j],
+                    ));
+                }
+            };
+            let t = timing::measure(n, &mut [&mut k_run, &mut p_run]);
+            rows.push(row("manifold", &t, n, touching, differ));
+        }
+        {
+            // Both without temporal coherence: kollide's plain `manifold`; parry's manifolds
+            // cleared before each call, as for a pair met for the first time.
+            let mut k_cold = || {
+                for (ia, ib, k) in black_box(kp) {
+                    black_box(manifold(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0));
+                }
+            };
+            let mut cold: Vec<Vec<$parry::query::ContactManifold<(), ()>>> = vec![Vec::new(); n];
+            let mut cold_ws: Vec<Option<$parry::query::ContactManifoldsWorkspace>> = (0..n).map(|_| None).collect();
+            let mut p_cold = || {
+                for (j, (ia, ib, p12)) in black_box(&pos12).iter().enumerate() {
+                    cold[j].clear();
+                    let _ = black_box(dispatcher.contact_manifolds(
+                        p12, &pa[*ia], &pb[*ib], 0.0, &mut cold[j], &mut cold_ws[j],
+                    ));
+                }
+            };
+            let t = timing::measure(n, &mut [&mut k_cold, &mut p_cold]);
+            rows.push(row("manifold-cold", &t, n, touching, differ));
+        }
+        {
+            // Every pair creeps along its own line for MOVING_STEPS steps; each library keeps
+            // one cache per pair across the steps (and across repetitions: a repetition
+            // starts with a jump back to step 0, for both).
+            let seeds: Vec<u64> = (0..n as u64).map(|j| 0x5eed_0000 + j).collect();
+            let k_steps: Vec<Vec<_>> = scene
+                .pairs
+                .iter()
+                .zip(&seeds)
+                .map(|(p, &seed)| (0..MOVING_STEPS).map(|k| p.drifted(k, seed).kollide()).collect())
+                .collect();
+            let p_steps: Vec<Vec<_>> = scene
+                .pairs
+                .iter()
+                .zip(&seeds)
+                .map(|(p, &seed)| {
+                    (0..MOVING_STEPS)
+                        .map(|k| {
+                            let q = p.drifted(k, seed).parry();
+                            q[0].inv_mul(&q[1])
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut caches = vec![ManifoldCache::default(); n];
+            let mut kept: Vec<Vec<$parry::query::ContactManifold<(), ()>>> = vec![Vec::new(); n];
+            let mut workspaces: Vec<Option<$parry::query::ContactManifoldsWorkspace>> =
+                (0..n).map(|_| None).collect();
+            let (mut differ, mut touching, mut reused) = (0, 0, 0);
+            for (j, (ia, ib, _)) in kp.iter().enumerate() {
+                for (k, p12) in k_steps[j].iter().zip(&p_steps[j]) {
+                    let m = manifold_cached(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0, &mut caches[j]);
+                    reused += usize::from(caches[j].reused());
+                    touching += usize::from(!m.is_empty());
+                    let _ = dispatcher.contact_manifolds(p12, &pa[*ia], &pb[*ib], 0.0, &mut kept[j], &mut workspaces[j]);
+                    differ +=
+                        usize::from(!agree(m.deepest().map(|p| f64::from(p.distance)), parry_deepest!(kept[j])));
+                }
+            }
+            let steps = n * MOVING_STEPS;
+            eprintln!(
+                "  {name}: manifold-moving: {steps} steps, {touching} touching, kollide re-projected {reused} ({:.0}% of touching); deepest points differ on {differ} steps",
+                100.0 * reused as f64 / touching.max(1) as f64
+            );
+            let mut k_run = || {
+                for (j, (ia, ib, _)) in black_box(kp).iter().enumerate() {
+                    for k in &k_steps[j] {
+                        black_box(manifold_cached(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0, &mut caches[j]));
+                    }
+                }
+            };
+            let mut p_run = || {
+                for (j, (ia, ib, _)) in black_box(&pos12).iter().enumerate() {
+                    for p12 in &p_steps[j] {
+                        let _ = black_box(dispatcher.contact_manifolds(
+                            p12, &pa[*ia], &pb[*ib], 0.0, &mut kept[j], &mut workspaces[j],
+                        ));
+                    }
+                }
+            };
+            let t = timing::measure(steps, &mut [&mut k_run, &mut p_run]);
+            rows.push(row("manifold-moving", &t, steps, touching, differ));
+        }
+        rows
+    }};
+}
+
 macro_rules! run_contact_case {
     ($fn_name:ident, $scene:ident, $spec:ident, $parry:ident) => {
         /// Checks then times one case's `contact` (and `manifold`) queries.
         pub fn $fn_name<A: $spec, B: $spec>(name: &str, scene: &$scene<A, B>, targets: ContactTargets) -> Vec<Row> {
-            use $parry::query::PersistentQueryDispatcher as _;
             let ka: Vec<A::Kollide> = scene.shapes_a.iter().map(|s| s.kollide()).collect();
             let kb: Vec<B::Kollide> = scene.shapes_b.iter().map(|s| s.kollide()).collect();
             let pa: Vec<A::Parry> = scene.shapes_a.iter().map(|s| s.parry()).collect();
@@ -115,67 +272,7 @@ macro_rules! run_contact_case {
             let mut rows = vec![row("contact", &t, differ, targets.contact)];
 
             if let Some(target) = targets.manifold {
-                let pos12: Vec<_> = pp.iter().map(|(ia, ib, p)| (*ia, *ib, p[0].inv_mul(&p[1]))).collect();
-                let mut kept: Vec<Vec<$parry::query::ContactManifold<(), ()>>> = vec![Vec::new(); n];
-                let mut workspaces: Vec<Option<$parry::query::ContactManifoldsWorkspace>> = (0..n).map(|_| None).collect();
-                let mut counts = (0usize, 0usize);
-                for (j, (ia, ib, k)) in kp.iter().enumerate() {
-                    let m = kollide::query::manifold(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0);
-                    counts.0 += m.len();
-                    let (_, _, p12) = &pos12[j];
-                    let _ = $parry::query::DefaultQueryDispatcher.contact_manifolds(
-                        p12,
-                        &pa[*ia],
-                        &pb[*ib],
-                        0.0,
-                        &mut kept[j],
-                        &mut workspaces[j],
-                    );
-                    counts.1 += kept[j].iter().map(|m| m.points.len()).sum::<usize>();
-                }
-                eprintln!(
-                    "  {name}: manifold points per pair: kollide {:.2}, parry {:.2} (kollide keeps at most {MAX_MANIFOLD_POINTS})",
-                    counts.0 as f64 / n as f64,
-                    counts.1 as f64 / n as f64
-                );
-                let mut k_run = || {
-                    for (ia, ib, k) in black_box(&kp) {
-                        black_box(kollide::query::manifold(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0));
-                    }
-                };
-                let mut p_run = || {
-                    for (j, (ia, ib, p12)) in black_box(&pos12).iter().enumerate() {
-                        let _ = black_box($parry::query::DefaultQueryDispatcher.contact_manifolds(
-                            p12,
-                            &pa[*ia],
-                            &pb[*ib],
-                            0.0,
-                            &mut kept[j],
-                            &mut workspaces[j],
-                        ));
-                    }
-                };
-                // parry without temporal coherence: the pair's manifolds cleared before each
-                // call, as for a pair met for the first time (parry then allocates them anew).
-                let mut cold: Vec<Vec<$parry::query::ContactManifold<(), ()>>> = vec![Vec::new(); n];
-                let mut cold_ws: Vec<Option<$parry::query::ContactManifoldsWorkspace>> = (0..n).map(|_| None).collect();
-                let mut p_cold = || {
-                    for (j, (ia, ib, p12)) in black_box(&pos12).iter().enumerate() {
-                        cold[j].clear();
-                        let _ = black_box($parry::query::DefaultQueryDispatcher.contact_manifolds(
-                            p12,
-                            &pa[*ia],
-                            &pb[*ib],
-                            0.0,
-                            &mut cold[j],
-                            &mut cold_ws[j],
-                        ));
-                    }
-                };
-                let t = timing::measure(n, &mut [&mut k_run, &mut p_run]);
-                rows.push(row("manifold", &t, 0, target));
-                let t = timing::measure(n, &mut [&mut k_run, &mut p_cold]);
-                rows.push(row("manifold-cold", &t, 0, target));
+                rows.extend(manifold_rows!($parry, name, scene, &ka, &kb, &pa, &pb, &kp, &pp, target));
             }
             rows
         }

@@ -162,3 +162,45 @@ impl<A: Spec2, B: Spec2> Scene<A, B, Pair2> {
         })
     }
 }
+
+/// How far B moves per step of a [`Drifting::drifted`] trajectory, in length units (the
+/// shapes are about 1 to 2 across): a body creeping at 3 cm/s at 60 frames per second.
+pub const DRIFT_STEP: f32 = 5.0e-4;
+/// How far B turns per step, in radians.
+pub const TURN_STEP: f32 = 5.0e-4;
+
+/// Pairs whose B creeps along a straight line while turning about a fixed axis: the
+/// `manifold-moving` rows, where both libraries keep their per-pair caches frame to frame.
+pub trait Drifting: Sized {
+    /// The pair after `k` steps, the line and axis drawn from `seed`.
+    fn drifted(&self, k: usize, seed: u64) -> Self;
+}
+
+impl Drifting for Pair3 {
+    fn drifted(&self, k: usize, seed: u64) -> Self {
+        let mut rng = gen::rng(seed);
+        let (dir, axis) = (gen::unit_vec3(&mut rng), gen::unit_vec3(&mut rng));
+        let s = k as f32;
+        let b = (
+            self.b.0 + dir * (DRIFT_STEP * s),
+            (Quat::from_axis_angle(axis, TURN_STEP * s) * self.b.1).normalize(),
+        );
+        Self { b, ..*self }
+    }
+}
+
+impl Drifting for Pair2 {
+    fn drifted(&self, k: usize, seed: u64) -> Self {
+        let mut rng = gen::rng(seed);
+        let angle: f32 = rng.random_range(0.0..core::f32::consts::TAU);
+        let turn: f32 = if rng.random_bool(0.5) { TURN_STEP } else { -TURN_STEP };
+        let s = k as f32;
+        let (c0, s0) = self.b.1;
+        let (st, ct) = (turn * s).sin_cos();
+        let b = (
+            self.b.0 + Vec2::new(angle.cos(), angle.sin()) * (DRIFT_STEP * s),
+            (c0 * ct - s0 * st, s0 * ct + c0 * st),
+        );
+        Self { b, ..*self }
+    }
+}

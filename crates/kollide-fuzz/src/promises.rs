@@ -10,7 +10,9 @@
 use crate::build::Space;
 use kollide::math::{Pose, Real, Vector};
 use kollide::query::cast::{CastInput, CastStatus, Ray, RayOutcome};
-use kollide::query::{distance as convex_distance, ContactStatus, GjkStatus};
+use kollide::query::{
+    distance as convex_distance, manifold_cached, ContactStatus, GjkStatus, Manifold, ManifoldCache,
+};
 use kollide::shape::Support;
 use kollide::world::{self, RuntimeShape};
 
@@ -336,6 +338,24 @@ impl<V: Space> Pair<'_, V> {
             let all = [f(p.point_a), f(p.point_b)];
             promise(all.iter().flatten().all(|x| x.is_finite()), "finite manifold points", ctx);
             promise(p.distance.to_f64() <= margin.to_f64() + tol, "manifold point within the margin", ctx);
+        }
+        self.check_manifold_cache(margin, &mf, tol);
+    }
+
+    /// A manifold cache's first answer is the plain manifold's; asked again at the same
+    /// poses it re-projects to the same points (ids, distances).
+    fn check_manifold_cache(&self, margin: V::Real, mf: &Manifold<V>, tol: f64) {
+        let (Some(ca), Some(cb)) = (V::as_convex(self.a), V::as_convex(self.b)) else { return };
+        let mut cache = ManifoldCache::default();
+        let first = manifold_cached(ca, &self.pa, cb, &self.pb, margin, &mut cache);
+        let again = manifold_cached(ca, &self.pa, cb, &self.pb, margin, &mut cache);
+        let ctx = || format!("plain {mf:?}\nfirst {first:?}\nagain {again:?}\n{}", self.describe());
+        promise(first == *mf, "a manifold cache's first answer is the plain manifold", ctx);
+        promise(again.len() == mf.len(), "a standing pair's cached manifold keeps its points", ctx);
+        for (p, q) in again.points().iter().zip(mf.points()) {
+            promise(p.id == q.id, "a standing pair's cached manifold keeps its ids", ctx);
+            let off = (p.distance.to_f64() - q.distance.to_f64()).abs();
+            promise(off <= tol, "a standing pair's cached manifold keeps its distances", ctx);
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm, Question};
-use super::gjk::{self, GjkSettings, GjkStatus, Goal};
+use super::gjk::{self, GjkSettings, GjkStatus, Goal, SimplexCache};
 use super::least_push::{checked_apart, checked_penetration, non_finite};
 use super::sat::{segment_box, SatOutcome};
 use crate::math::{Pose, Real, Vector};
@@ -214,6 +214,18 @@ pub(crate) fn contact_local<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?
     pose_ab: &Pose<V>,
     margin: V::Real,
 ) -> Option<CoreContact<V>> {
+    contact_local_warm(a, b, pose_ab, margin, None)
+}
+
+/// [`contact_local`] whose GJK (when it runs) starts from and refills `warm`, the pair's
+/// simplex cache (a manifold cache's recomputation after the pair moved).
+pub(crate) fn contact_local_warm<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    margin: V::Real,
+    warm: Option<&mut SimplexCache<V>>,
+) -> Option<CoreContact<V>> {
     let (ra, rb) = (a.radius(), b.radius());
     // The cores are of interest up to this far apart.
     let threshold = margin.max(V::Real::ZERO) + ra + rb;
@@ -222,16 +234,16 @@ pub(crate) fn contact_local<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?
         Algorithm::Polytopes => match V::polytope_contact(a.primitive(), b.primitive(), pose_ab, threshold) {
             SatOutcome::Separated => return None,
             SatOutcome::Penetrating(c) => c,
-            SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold),
+            SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold, warm),
         },
         Algorithm::BoxSegment { box_is_a } => {
             match box_segment(a.primitive(), b.primitive(), pose_ab, box_is_a, threshold) {
                 SatOutcome::Separated => return None,
                 SatOutcome::Penetrating(c) => c,
-                SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold),
+                SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold, warm),
             }
         }
-        Algorithm::BoxBox(..) | Algorithm::Gjk => gjk_epa(a, b, pose_ab, threshold),
+        Algorithm::BoxBox(..) | Algorithm::Gjk => gjk_epa(a, b, pose_ab, threshold, warm),
     };
     if core.distance > threshold {
         return None;
@@ -275,9 +287,10 @@ fn gjk_epa<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     b: &B,
     pose_ab: &Pose<V>,
     threshold: V::Real,
+    warm: Option<&mut SimplexCache<V>>,
 ) -> CoreContact<V> {
     let settings = GjkSettings::default();
-    let r = gjk::run(a, b, pose_ab, None, &settings, Goal::DistanceWithin { threshold }, None);
+    let r = gjk::run(a, b, pose_ab, warm, &settings, Goal::DistanceWithin { threshold }, None);
     let zero = V::Real::ZERO;
     match r.status {
         GjkStatus::NonFiniteSupport => non_finite(pose_ab),

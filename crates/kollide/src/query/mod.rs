@@ -20,7 +20,10 @@ pub use distance::{
     IntersectionOutput,
 };
 pub use gjk::{GjkSettings, GjkStatus, GjkStep, SimplexCache};
-pub use manifold::{manifold, ContactId, Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
+pub use manifold::{
+    manifold, manifold_cached, ContactId, Manifold, ManifoldCache, ManifoldPoint, ToleranceError,
+    MAX_MANIFOLD_POINTS,
+};
 
 /// The status of a distance query (the same as GJK's).
 pub type DistanceStatus = GjkStatus;

@@ -352,7 +352,7 @@ mod tests {
             let (a, b) = (Cuboid::new(ha), Cuboid::new(hb));
             let margin = V::Real::from_f64(if k % 3 == 0 { 0.05 } else { 0.0 });
             let m = manifold(&a, &pa, &b, &pb, margin);
-            let g = general(&a, &pa, &b, &pa.inv_compose(&pb), margin);
+            let g = general(&a, &pa, &b, &pa.inv_compose(&pb), margin, None);
             agree(&m, &g, tol, &format!("pair {k}"));
             done += usize::from(!m.is_empty());
         }

@@ -8,12 +8,16 @@
 //! four are kept: the deepest and those spanning the largest area.
 
 mod box3d;
+mod cache;
 pub(crate) mod clip2d;
 pub(crate) mod clip3d;
 
-use super::contact::{contact_local, ContactStatus, CoreContact};
+use super::contact::{contact_local_warm, ContactStatus, CoreContact};
+use super::gjk::SimplexCache;
 use crate::math::{Pose, Real, Vector};
 use crate::shape::{Feature, Primitive, Support, SupportFace};
+
+pub use cache::{manifold_cached, ManifoldCache, ToleranceError};
 
 /// How many points a manifold holds (4; 2D manifolds use at most 2).
 pub const MAX_MANIFOLD_POINTS: usize = 4;
@@ -161,6 +165,18 @@ pub fn manifold<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_b: &Pose<V>,
     margin: V::Real,
 ) -> Manifold<V> {
+    manifold_warm(a, pose_a, b, pose_b, margin, None)
+}
+
+/// [`manifold`] whose GJK (when it runs) starts from and refills `warm`.
+pub(crate) fn manifold_warm<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+    warm: Option<&mut SimplexCache<V>>,
+) -> Manifold<V> {
     // As in `contact`: a negative or NaN margin counts as 0 (the clip filters by it too).
     let margin = margin.max(V::Real::ZERO);
     let pose_ab = pose_a.inv_compose(pose_b);
@@ -174,7 +190,7 @@ pub fn manifold<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             }
         }
     }
-    general(a, pose_a, b, &pose_ab, margin)
+    general(a, pose_a, b, &pose_ab, margin, warm)
 }
 
 /// [`manifold`] by support faces and [`Vector::clip_faces`], for any pair of shapes.
@@ -185,8 +201,9 @@ pub(crate) fn general<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
     b: &B,
     pose_ab: &Pose<V>,
     margin: V::Real,
+    warm: Option<&mut SimplexCache<V>>,
 ) -> Manifold<V> {
-    let Some(c) = contact_local(a, b, pose_ab, margin) else {
+    let Some(c) = contact_local_warm(a, b, pose_ab, margin, warm) else {
         return Manifold::empty();
     };
     let mut out = clip_contact(a, b, pose_ab, &c, margin);

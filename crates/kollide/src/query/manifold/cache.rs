@@ -1,0 +1,464 @@
+//! Persistent manifolds: a pair's manifold kept from one frame to the next and re-projected
+//! while the pair has barely moved (temporal coherence, as physics engines keep theirs).
+
+use core::fmt;
+
+use super::{manifold_warm, ContactId, Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
+use crate::math::{Pose, Real, Rotation, Vector};
+use crate::query::gjk::SimplexCache;
+use crate::query::{distance_cached, ContactStatus};
+use crate::shape::{local_bounding_box, Feature, Support};
+
+/// The drift allowed by [`ManifoldCache::default`], as a fraction of the pair's size (the
+/// longest side of the smaller shape's local bounding box): 1 mm for a 1 m box on any floor.
+pub const DEFAULT_RELATIVE_DRIFT: f64 = 1.0e-3;
+/// The turn of the normal allowed by [`ManifoldCache::default`], in radians (1 degree).
+pub const DEFAULT_MAX_TURN: f64 = core::f64::consts::PI / 180.0;
+
+/// How far a kept manifold may drift before [`manifold_cached`] recomputes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Drift<R> {
+    /// A fraction of the pair's size, measured once per pair.
+    Relative(R),
+    /// A length, in the shapes' units.
+    Absolute(R),
+}
+
+/// A tolerance given to [`ManifoldCache::with_tolerance`] that is negative, NaN or infinite.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ToleranceError {
+    /// Which tolerance: `"drift"` or `"max_turn"`.
+    pub name: &'static str,
+    /// The value given.
+    pub value: f64,
+}
+
+impl fmt::Display for ToleranceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "manifold cache tolerance `{}` is {}: it must be finite and >= 0", self.name, self.value)
+    }
+}
+
+impl std::error::Error for ToleranceError {}
+
+/// What [`manifold_cached`] keeps about **one pair of shapes** between frames: the last
+/// computed manifold, each point stored on its own shape (A's points in A's frame, B's in
+/// B's), the normal as seen from both shapes, and GJK's [`SimplexCache`] for the next
+/// recomputation.
+///
+/// While the pair has barely moved the kept points are re-projected instead of recomputed:
+/// each of B's points is placed by B's new pose (it is a point of B); its motion relative
+/// to A since the computation splits into a part along the kept normal, which changes the
+/// point's signed distance, and a part across it, by which A's point slides along A's
+/// contact plane. The manifold is recomputed from scratch when any of these fails:
+///
+/// - the normal, carried by B's rotation, turned by more than `max_turn` (radians);
+/// - a point of A slid more than `drift` from where it was when the manifold was last
+///   computed (drift is measured from that computation, so it never accumulates);
+/// - a point changed between penetrating and apart, or moved beyond the margin;
+/// - the margin changed, or the kept manifold was empty or had a non-finite status.
+///
+/// A pair found farther apart than the margin keeps a separating axis instead (the direction
+/// of their closest points): while the shapes' extreme points along it are still more than
+/// the margin apart, the manifold is empty without further work (a proof, not an
+/// estimate: two support points per frame).
+///
+/// So a re-projected manifold is the recomputed one of at most a few frames ago, with B's
+/// points exact, A's points within `drift` of A's surface, the same ids, and a normal within
+/// `max_turn`. [`ManifoldCache::default`] allows a drift of [`DEFAULT_RELATIVE_DRIFT`] of the
+/// pair's size and a turn of 1 degree; [`ManifoldCache::with_tolerance`] takes a drift in
+/// length units, and a zero drift re-projects only when nothing moved.
+///
+/// Start with `ManifoldCache::default()` and pass the same cache every frame while the pair
+/// exists. A cache used with another pair answers for the old one until it recomputes:
+/// call [`ManifoldCache::clear`] when the pair changes.
+///
+/// ```
+/// use kollide::query::{manifold_cached, ManifoldCache};
+/// use kollide::shape::Cuboid;
+/// use kollide::math::{DPose3, DVec3};
+/// let floor = Cuboid::new(DVec3::new(5.0, 0.5, 5.0));
+/// let cube = Cuboid::new(DVec3::splat(0.5));
+/// let mut cache = ManifoldCache::default();
+/// for frame in 0..3 {
+///     // The cube rests 0.01 deep and creeps along x by 1 µm a frame.
+///     let pose = DPose3::from_translation(DVec3::new(1e-6 * frame as f64, 0.99, 0.0));
+///     let m = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &pose, 0.0, &mut cache);
+///     assert_eq!(m.len(), 4);
+///     assert!(m.points().iter().all(|p| (p.distance + 0.01).abs() < 1e-12));
+///     // The first frame computes; the next two re-project.
+///     assert_eq!(cache.reused(), frame > 0);
+/// }
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ManifoldCache<V: Vector> {
+    drift: Drift<V::Real>,
+    /// `cos(max_turn)`.
+    min_cos_turn: V::Real,
+    /// The drift in length units, once the pair's size is known (negative: not yet).
+    drift_length: V::Real,
+    /// The last computed manifold can be re-projected.
+    kept: bool,
+    /// A separating axis in A's frame (unit), kept while the pair is apart (else zero).
+    axis_in_a: V,
+    margin: V::Real,
+    status: ContactStatus,
+    /// The normal in A's frame and in B's frame.
+    normal_in_a: V,
+    normal_in_b: V,
+    len: usize,
+    /// Points on A, in A's frame; points on B, in B's frame and in A's frame; distances.
+    point_a: [V; MAX_MANIFOLD_POINTS],
+    point_b: [V; MAX_MANIFOLD_POINTS],
+    point_b_in_a: [V; MAX_MANIFOLD_POINTS],
+    distance: [V::Real; MAX_MANIFOLD_POINTS],
+    id: [ContactId; MAX_MANIFOLD_POINTS],
+    simplex: SimplexCache<V>,
+    reused: bool,
+}
+
+impl<V: Vector> Default for ManifoldCache<V> {
+    /// An empty cache with the default tolerances (a drift of [`DEFAULT_RELATIVE_DRIFT`] of
+    /// the pair's size, a turn of [`DEFAULT_MAX_TURN`]).
+    fn default() -> Self {
+        Self::with_drift(
+            Drift::Relative(V::Real::from_f64(DEFAULT_RELATIVE_DRIFT)),
+            V::Real::from_f64(DEFAULT_MAX_TURN.cos()),
+        )
+    }
+}
+
+impl<V: Vector> ManifoldCache<V> {
+    fn with_drift(drift: Drift<V::Real>, min_cos_turn: V::Real) -> Self {
+        let unknown = ContactId { a: Feature::Unknown, b: Feature::Unknown };
+        Self {
+            drift,
+            min_cos_turn,
+            drift_length: -V::Real::ONE,
+            kept: false,
+            axis_in_a: V::ZERO,
+            margin: V::Real::ZERO,
+            status: ContactStatus::Converged,
+            normal_in_a: V::ZERO,
+            normal_in_b: V::ZERO,
+            len: 0,
+            point_a: [V::ZERO; MAX_MANIFOLD_POINTS],
+            point_b: [V::ZERO; MAX_MANIFOLD_POINTS],
+            point_b_in_a: [V::ZERO; MAX_MANIFOLD_POINTS],
+            distance: [V::Real::ZERO; MAX_MANIFOLD_POINTS],
+            id: [unknown; MAX_MANIFOLD_POINTS],
+            simplex: SimplexCache::default(),
+            reused: false,
+        }
+    }
+
+    /// An empty cache that re-projects while A's points stay within `drift` (a length) of
+    /// where they were last computed and the normal turns by at most `max_turn` radians.
+    ///
+    /// # Errors
+    /// [`ToleranceError`] when either is negative, NaN or infinite.
+    pub fn with_tolerance(drift: V::Real, max_turn: V::Real) -> Result<Self, ToleranceError> {
+        for (name, x) in [("drift", drift), ("max_turn", max_turn)] {
+            if !x.is_finite() || x < V::Real::ZERO {
+                return Err(ToleranceError { name, value: x.to_f64() });
+            }
+        }
+        // Turns beyond a half turn allow every normal.
+        let cos = if max_turn.to_f64() >= core::f64::consts::PI { -2.0 } else { max_turn.to_f64().cos() };
+        Ok(Self::with_drift(Drift::Absolute(drift), V::Real::from_f64(cos)))
+    }
+
+    /// Forgets the kept manifold and simplex (the tolerances stay): the next query computes
+    /// afresh. Call it when the cache is given to another pair.
+    pub fn clear(&mut self) {
+        *self = Self::with_drift(self.drift, self.min_cos_turn);
+    }
+
+    /// `true` when the last [`manifold_cached`] re-projected the kept manifold, `false` when
+    /// it computed the manifold afresh.
+    #[must_use]
+    pub fn reused(&self) -> bool {
+        self.reused
+    }
+
+    /// The drift in length units: the absolute tolerance, or the relative one times the
+    /// pair's size (measured on first use; a pair of unbounded size gets 0).
+    fn drift_length<A: Support<V> + ?Sized, B: Support<V> + ?Sized>(&mut self, a: &A, b: &B) -> V::Real {
+        if self.drift_length < V::Real::ZERO {
+            self.drift_length = match self.drift {
+                Drift::Absolute(d) => d,
+                Drift::Relative(r) => {
+                    // The smaller shape's size: a pebble on a plain must not drift by the
+                    // plain's 1e-3.
+                    let size = longest_side(a).min(longest_side(b));
+                    let d = r * size;
+                    if d.is_finite() {
+                        d
+                    } else {
+                        V::Real::ZERO
+                    }
+                }
+            };
+        }
+        self.drift_length
+    }
+
+    /// `true` when the kept separating axis still separates the shapes by more than
+    /// `margin`: their extreme points along it are farther apart (radii included).
+    fn still_apart<A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+        &self,
+        a: &A,
+        pose_a: &Pose<V>,
+        b: &B,
+        pose_b: &Pose<V>,
+        margin: V::Real,
+    ) -> bool {
+        if self.axis_in_a == V::ZERO || margin != self.margin {
+            return false;
+        }
+        let axis = pose_a.transform_vector(self.axis_in_a);
+        let on_a = pose_a.transform_point(a.support(self.axis_in_a));
+        let on_b = pose_b.transform_point(b.support(pose_b.inverse_transform_vector(-axis)));
+        let gap = (on_b - on_a).dot(axis) - a.radius() - b.radius();
+        // The gap's rounding: a few ulps of the coordinates it was computed from.
+        let slack = V::Real::from_f64(8.0) * V::Real::EPSILON * (on_a.length() + on_b.length());
+        gap - slack > margin
+    }
+
+    /// Keeps `m` (world frame) for re-projection, with A's and B's poses; an empty `m` gets
+    /// a separating axis when GJK finds the shapes apart beyond the margin.
+    fn keep<A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+        &mut self,
+        m: &Manifold<V>,
+        (a, pose_a): (&A, &Pose<V>),
+        (b, pose_b): (&B, &Pose<V>),
+        margin: V::Real,
+    ) {
+        self.margin = margin;
+        self.axis_in_a = V::ZERO;
+        if m.is_empty() {
+            self.kept = false;
+            let d = distance_cached(a, pose_a, b, pose_b, &mut self.simplex);
+            if d.lower_bound > margin && d.lower_bound.is_finite() {
+                let axis = pose_a.inverse_transform_vector(d.normal);
+                if axis.is_finite_vec() && (axis.length_squared() - V::Real::ONE).abs() < V::Real::HALF {
+                    self.axis_in_a = axis;
+                }
+            }
+            return;
+        }
+        self.status = m.status;
+        self.len = m.len();
+        self.normal_in_a = pose_a.inverse_transform_vector(m.normal);
+        self.normal_in_b = pose_b.inverse_transform_vector(m.normal);
+        let mut finite = self.normal_in_a.is_finite_vec() && self.normal_in_b.is_finite_vec();
+        for (i, p) in m.points().iter().enumerate() {
+            self.point_a[i] = pose_a.inverse_transform_point(p.point_a);
+            self.point_b[i] = pose_b.inverse_transform_point(p.point_b);
+            self.point_b_in_a[i] = pose_a.inverse_transform_point(p.point_b);
+            self.distance[i] = p.distance;
+            self.id[i] = p.id;
+            finite &= self.point_a[i].is_finite_vec() && self.point_b[i].is_finite_vec();
+        }
+        self.kept = finite && !m.is_empty() && m.status != ContactStatus::NonFiniteSupport;
+    }
+
+    /// The kept manifold re-projected under the new poses, or `None` when it must be
+    /// recomputed (see the type's docs).
+    fn reproject(
+        &self,
+        pose_a: &Pose<V>,
+        pose_b: &Pose<V>,
+        margin: V::Real,
+        drift: V::Real,
+    ) -> Option<Manifold<V>> {
+        // `!=` is also true for a NaN margin, which `manifold` reads as 0: recompute.
+        if !self.kept || margin != self.margin {
+            return None;
+        }
+        // The rotations as matrices in 3D: a dozen points and vectors are placed below.
+        let (rot_a, rot_b) = (pose_a.rotation.applied(), pose_b.rotation.applied());
+        let place_a = |p: V| V::Rotation::apply(&rot_a, p) + pose_a.translation;
+        let place_b = |p: V| V::Rotation::apply(&rot_b, p) + pose_b.translation;
+        let normal = V::Rotation::apply(&rot_a, self.normal_in_a);
+        if normal.dot(V::Rotation::apply(&rot_b, self.normal_in_b)) < self.min_cos_turn {
+            return None;
+        }
+        let mut out = Manifold::empty();
+        out.normal = normal;
+        out.status = self.status;
+        let drift_squared = drift * drift;
+        for i in 0..self.len {
+            // B's point moved by `shift` relative to A since the manifold was computed: its
+            // part along the normal changes the distance, the rest slides A's point along
+            // A's contact plane (the drift). Standing still, nothing changes at all.
+            let point_b = place_b(self.point_b[i]);
+            let shift = point_b - place_a(self.point_b_in_a[i]);
+            let along = shift.dot(normal);
+            let slide = shift - normal * along;
+            let point_a = place_a(self.point_a[i]) + slide;
+            let distance = self.distance[i] + along;
+            let within = distance <= margin && slide.length_squared() <= drift_squared;
+            // A NaN anywhere makes `within` false: recompute.
+            if !within || (distance < V::Real::ZERO) != (self.distance[i] < V::Real::ZERO) {
+                return None;
+            }
+            out.push(ManifoldPoint { point_a, point_b, distance, id: self.id[i] });
+        }
+        Some(out)
+    }
+}
+
+/// The longest side of a shape's bounding box in its own frame.
+fn longest_side<V: Vector, S: Support<V> + ?Sized>(shape: &S) -> V::Real {
+    let bounds = local_bounding_box(shape);
+    let sides = bounds.max - bounds.min;
+    (0..V::DIM).fold(V::Real::ZERO, |m, i| m.max(sides.dot(V::axis(i))))
+}
+
+/// [`super::manifold`] with temporal coherence: re-projects the pair's kept manifold while
+/// the shapes have barely moved relative to each other, and recomputes it (GJK warm-started
+/// from the cache) when they moved more than the cache's tolerances. See [`ManifoldCache`]
+/// for the tolerances and what a re-projected manifold promises; ids are those of the last
+/// computation, so they stay the same while the contact does.
+///
+/// Poses and results are in the **world frame**; `margin` as in [`super::manifold`].
+#[must_use]
+pub fn manifold_cached<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+    cache: &mut ManifoldCache<V>,
+) -> Manifold<V> {
+    if cache.still_apart(a, pose_a, b, pose_b, margin) {
+        cache.reused = true;
+        return Manifold::empty();
+    }
+    let drift = cache.drift_length(a, b);
+    if let Some(m) = cache.reproject(pose_a, pose_b, margin, drift) {
+        cache.reused = true;
+        return m;
+    }
+    let m = manifold_warm(a, pose_a, b, pose_b, margin, Some(&mut cache.simplex));
+    cache.keep(&m, (a, pose_a), (b, pose_b), margin);
+    cache.reused = false;
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{DPose2, DPose3, DVec2, DVec3};
+    use crate::query::manifold;
+    use crate::shape::{ConvexPolygon, Cuboid};
+    use glam::DQuat;
+
+    #[test]
+    fn bad_tolerances_are_named() {
+        let e = ManifoldCache::<DVec3>::with_tolerance(-1.0, 0.1).unwrap_err();
+        assert_eq!(e.name, "drift");
+        let e = ManifoldCache::<DVec3>::with_tolerance(0.1, f64::NAN).unwrap_err();
+        assert_eq!(e.name, "max_turn");
+        assert!(e.to_string().contains("max_turn"));
+        assert!(ManifoldCache::<DVec3>::with_tolerance(0.0, 0.0).is_ok());
+    }
+
+    #[test]
+    fn standing_still_reprojects_the_same_manifold() {
+        let floor = Cuboid::new(DVec3::new(5.0, 0.5, 5.0));
+        let cube = Cuboid::new(DVec3::splat(0.5));
+        let pose = DPose3::new(DVec3::new(0.3, 0.98, -0.2), DQuat::from_rotation_y(0.4));
+        let fresh = manifold(&floor, &DPose3::IDENTITY, &cube, &pose, 0.0);
+        let mut cache = ManifoldCache::default();
+        for frame in 0..3 {
+            let m = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &pose, 0.0, &mut cache);
+            assert_eq!(cache.reused(), frame > 0);
+            assert_eq!(m.len(), fresh.len());
+            for (p, q) in m.points().iter().zip(fresh.points()) {
+                assert_eq!(p.id, q.id);
+                assert!((p.point_a - q.point_a).length() < 1e-12);
+                assert!((p.distance - q.distance).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn a_jump_a_turn_or_a_margin_change_recomputes() {
+        let floor = Cuboid::new(DVec3::new(5.0, 0.5, 5.0));
+        let cube = Cuboid::new(DVec3::splat(0.5));
+        let at = |x: f64, angle: f64| DPose3::new(DVec3::new(x, 0.99, 0.0), DQuat::from_rotation_y(angle));
+        let mut cache = ManifoldCache::default();
+        let _ = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(0.0, 0.0), 0.0, &mut cache);
+        // The pair's size is 1 (the cube; the floor is 10), so the default drift is 0.001.
+        let _ = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(0.0009, 0.0), 0.0, &mut cache);
+        assert!(cache.reused());
+        let _ = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(0.0011, 0.0), 0.0, &mut cache);
+        assert!(!cache.reused(), "drifted 0.0011 from the last computation");
+        let _ = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(0.0011, 0.0), 0.1, &mut cache);
+        assert!(!cache.reused(), "the margin changed");
+        // A turn about the vertical keeps the normal but moves the corners: 0.0012 at 0.7.
+        let _ = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(0.0011, 0.0017), 0.1, &mut cache);
+        assert!(!cache.reused(), "corners moved beyond the drift");
+    }
+
+    #[test]
+    fn lifting_off_recomputes_and_reports_empty() {
+        let floor = Cuboid::new(DVec3::new(5.0, 0.5, 5.0));
+        let cube = Cuboid::new(DVec3::splat(0.5));
+        let mut cache = ManifoldCache::with_tolerance(0.1, 0.1).unwrap();
+        let at = |y: f64| DPose3::from_translation(DVec3::new(0.0, y, 0.0));
+        assert_eq!(manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(0.999), 0.0, &mut cache).len(), 4);
+        // 0.001 above: apart, beyond the margin 0, although well within the drift.
+        let m = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(1.001), 0.0, &mut cache);
+        assert!(m.is_empty() && !cache.reused());
+    }
+
+    #[test]
+    fn apart_pairs_keep_a_separating_axis() {
+        let floor = Cuboid::new(DVec3::new(5.0, 0.5, 5.0));
+        let cube = Cuboid::new(DVec3::splat(0.5));
+        let at = |y: f64| DPose3::new(DVec3::new(0.0, y, 0.0), DQuat::from_rotation_y(0.3));
+        let mut cache = ManifoldCache::default();
+        assert!(manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(1.5), 0.1, &mut cache).is_empty());
+        assert!(!cache.reused());
+        // Still 0.1 + 0.3 apart along the kept axis: no recomputation.
+        assert!(manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(1.4), 0.1, &mut cache).is_empty());
+        assert!(cache.reused());
+        // Within the margin: the axis no longer proves it, the manifold is computed.
+        let m = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(1.05), 0.1, &mut cache);
+        assert_eq!(m.len(), 4);
+        assert!(!cache.reused());
+    }
+
+    #[test]
+    fn polygons_in_2d() {
+        let square = ConvexPolygon::try_from_points(&[
+            DVec2::new(-1.0, -1.0),
+            DVec2::new(1.0, -1.0),
+            DVec2::new(1.0, 1.0),
+            DVec2::new(-1.0, 1.0),
+        ])
+        .unwrap();
+        let small =
+            ConvexPolygon::try_from_points(&square.vertices().iter().map(|&v| v * 0.5).collect::<Vec<_>>())
+                .unwrap();
+        let mut cache = ManifoldCache::default();
+        for k in 0..4 {
+            let pose = DPose2::from_angle(DVec2::new(1e-4 * f64::from(k), 1.45), 0.0);
+            let m = manifold_cached(&square, &DPose2::IDENTITY, &small, &pose, 0.0, &mut cache);
+            let fresh = manifold(&square, &DPose2::IDENTITY, &small, &pose, 0.0);
+            assert_eq!(cache.reused(), k > 0);
+            assert_eq!(m.len(), 2);
+            // B's corners inside A's top face: the same ids, points within the drift (1e-3
+            // of the size, 2): the kept points of A are where B's corners project.
+            for (p, q) in m.points().iter().zip(fresh.points()) {
+                assert_eq!(p.id, q.id);
+                assert!((p.point_b - q.point_b).length() <= 2e-3, "{p:?} {q:?}");
+                assert!((p.point_a - q.point_a).length() <= 2e-3, "{p:?} {q:?}");
+                assert!((p.distance - q.distance).abs() < 1e-12);
+            }
+        }
+    }
+}
