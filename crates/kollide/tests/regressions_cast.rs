@@ -83,3 +83,61 @@ fn a_turning_compound_carries_its_parts_on_arcs() {
     assert_eq!(out.status, CastStatus::Hit, "{out:?}");
     assert!((out.toi - edge).abs() < 1e-5, "mesh toi {} expected {edge}", out.toi);
 }
+
+/// A 2D ray hit a sliver triangle 7.7 units away from it (found by the fuzz target `casts`
+/// on a compound; `crates/kollide-fuzz/corpus/casts/`).
+///
+/// The triangle is 2 long and 1e-12 thick (its third corner 1e-12 off the line of the
+/// other two), in f32. The solid 2D triangle was clipped by its three edge lines, which
+/// here are parallel within rounding; the ray runs nearly along them, so it crossed each
+/// line far from the triangle, and the rounding of the ray's origin in the triangle's frame
+/// (1e-6) against a thickness of 1e-12 left a span [6.49, ...] that lies on no line at all.
+/// A sliver is now answered by its edges as flat segments, like a collinear triangle.
+#[test]
+fn a_ray_along_a_sliver_triangle_misses_it() {
+    use kollide::math::{Pose2, Rot2, Vec2};
+    use kollide::shape::Triangle;
+    let tri = Triangle::new(Vec2::new(0.0, 0.0), Vec2::new(0.0, -1.9924315), Vec2::new(1e-12, -1.082353));
+    let part = Pose2::new(Vec2::new(0.91668576, 0.3274281), Rot2 { cos: 0.45919666, sin: -0.88833463 });
+    let body = Pose2::new(Vec2::new(0.22217518, 1e-12), Rot2 { cos: -0.9480551, sin: -0.3181062 });
+    let pose = body.compose(&part);
+    // The triangle spans y in [-0.61, 0.83]; the ray stays above y = 7.7 within max_toi.
+    let ray = Ray::new(Vec2::new(-1.2486458, 8.0), Vec2::new(1.3748989, -0.019691767));
+    assert!(matches!(ray_cast(&tri, &pose, &ray, 15.375), RayOutcome::Miss));
+    // And a ray that does cross it, square to its length, still hits it on its long side.
+    let mid = pose.transform_point(Vec2::new(0.0, -1.0));
+    let across = pose.transform_vector(Vec2::X);
+    let ray = Ray::new(mid - across * 3.0, across);
+    let RayOutcome::Hit(hit) = ray_cast(&tri, &pose, &ray, 10.0) else { panic!("must hit") };
+    assert!((hit.toi - 3.0).abs() < 1e-5, "{hit:?}");
+    assert!((hit.normal + across).length() < 1e-5, "{hit:?}");
+}
+
+/// A 3D ray 3.3e9 away from a triangle reported hitting it (f32; found by the fuzz target
+/// `casts`).
+///
+/// The triangle (1.6 across, near z = 15) was crossed by the Plücker test: the signs of
+/// `d · (p × q)` for its edges seen from the ray's origin. With the origin at z = 3.3e9
+/// the corners seen from it are nearly equal vectors 3.3e9 long, whose cross products
+/// cancel to noise (eps |o|² = 6e11 against a true 5e9), so the three signs agreed by
+/// chance. A crossing is now also required to lie within rounding of the triangle's
+/// bounding box: this one lay 1e10 away.
+#[test]
+fn a_far_ray_does_not_cross_a_triangle_by_rounding() {
+    use glam::Quat;
+    use kollide::shape::Triangle;
+    let tri = Triangle::new(Vec3::new(0.0, 0.0, -0.4998932), Vec3::ZERO, Vec3::new(1.5781796, 0.0, 0.0));
+    let pose = Pose3::new(
+        Vec3::new(-0.02972839, 1e-12, 15.25),
+        Quat::from_xyzw(-0.37025803, -0.71342176, 0.5844034, 0.111405335),
+    );
+    let ray =
+        Ray::new(Vec3::new(-0.044834822, 1.375, 3333333200.0), Vec3::new(3333333200.0, -1964599000.0, 1e-12));
+    assert!(matches!(ray_cast(&tri, &pose, &ray, 10.375), RayOutcome::Miss));
+    // The same ray moved next to the triangle, aimed through its centroid, still hits.
+    let centroid = pose.transform_point((tri.a + tri.b + tri.c) / 3.0);
+    let dir = ray.direction().normalize();
+    let near = Ray::new(centroid - dir * 5.0, dir);
+    let RayOutcome::Hit(hit) = ray_cast(&tri, &pose, &near, 10.0) else { panic!("must hit") };
+    assert!((hit.toi - 5.0).abs() < 1e-4, "{hit:?}");
+}

@@ -453,11 +453,18 @@ fn clip<V: Vector>(
 }
 
 /// A triangle: flat in 3D (hit at 0 from a start on it; degenerate ones by their edges), a
-/// solid in 2D (its three edge lines; a collinear one is flat, by its edges).
+/// solid in 2D (its three edge lines; a collinear one or a sliver is flat, by its edges).
 pub(super) fn triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     if V::DIM == 2 {
         let area = cross2(b - a, c - a);
-        if area == V::Real::ZERO {
+        // A sliver (height within a few hundred ulps of its longest side, collinear ones
+        // included) by its edges: its three edge lines are then almost parallel, and a ray
+        // along them crossed each far from the triangle, where rounding put the entry (a
+        // triangle 1e-12 thick in f32 was hit 7.7 units off; tests/regressions_cast.rs).
+        let longest = (b - a).length_squared().max((c - b).length_squared()).max((a - c).length_squared());
+        let solid = area.abs() > V::Real::from_usize(256) * V::Real::EPSILON * longest;
+        if !solid {
+            // (NaN included.)
             return edges(a, b, c, o, d, max_toi);
         }
         // Outward normals: the edge turned a quarter turn clockwise for a counter-clockwise
@@ -513,6 +520,20 @@ fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> C
     }
     let t = pa.dot(n) / den;
     if !(t >= zero && t <= max_toi) {
+        return Cast::Miss;
+    }
+    // The signed volumes are products of the corners seen from the origin: from far away
+    // (|o| of 3e9 in f32 against a triangle 1.6 across) they cancel to noise, and a ray
+    // 3e9 away "crossed" (tests/regressions_cast.rs). A true crossing lies on the
+    // triangle, so within rounding of its bounding box; anything else is that noise.
+    let hit = o + d * t;
+    let reach = V::Real::from_usize(64) * eps * (o.length() + t * d.length() + pa.length() + ab.length());
+    let on_box = (0..V::DIM).all(|i| {
+        let lo = a[i].min(b[i]).min(c[i]) - reach;
+        let hi = a[i].max(b[i]).max(c[i]) + reach;
+        hit[i] >= lo && hit[i] <= hi
+    });
+    if !on_box {
         return Cast::Miss;
     }
     let unit = n / nn.sqrt();
