@@ -483,3 +483,37 @@ fn crossing_capsules_2e17_long_in_f32_get_the_common_perpendicular() {
         assert!(distance(&cap, &pa, &cap, &out).distance > 0.0, "{s}");
     }
 }
+
+/// A box and a triangle 1e-12 across in f32, touching: the contact had NaN points and a
+/// normal 0.9926 long, reported `Converged` (found by the fuzz target `queries`, on a
+/// compound's part; `crates/kollide-fuzz/corpus/queries/`).
+///
+/// EPA's face normals are cross products of differences of support points (1e-24 here)
+/// and their validity test compares squares of those with products of squared edges: the
+/// fourth powers of the size, 1e-48, below the smallest f32. EPA now runs on the points
+/// multiplied by a power of two that brings them near 1, and divides its answer back.
+/// Truth: the triangle's edge from (1e-12, 1e-12, 1e-12) to (1e-12, 2e-12, 2e-12) lies
+/// exactly on the box's face x = 1e-12, the rest of the triangle outside: depth 0, normal
+/// -x (from the box towards the triangle), the contact point on that edge. The same query
+/// scaled by 1e3, 1e6 and 1e12 gives the same answer scaled.
+#[test]
+fn a_tiny_box_and_triangle_touch_with_finite_points_in_f32() {
+    for k in [1.0f32, 1e3, 1e6, 1e12] {
+        let cuboid = Cuboid::new(Vec3::new(1e-12, 1e-12, 2.627451e-11) * k);
+        let tri =
+            Triangle::new(Vec3::new(-1e-12, 0.0, 0.0) * k, Vec3::ZERO, Vec3::new(0.0, 1e-12, 1e-12) * k);
+        let pa = Pose3::from_translation(Vec3::splat(2e-12 * k));
+        let pb = Pose3::from_translation(Vec3::splat(1e-12 * k));
+        let c = contact(&cuboid, &pa, &tri, &pb, 0.0).expect("touching");
+        assert!(c.distance.abs() <= 1e-18 * k, "scale {k}: {c:?}");
+        assert!((c.normal - Vec3::NEG_X).length() < 1e-6, "scale {k}: {c:?}");
+        for p in [c.point_a, c.point_b] {
+            // Within 1e-5 of the size: a few ulps of f32.
+            let on_edge = (p.x - 1e-12 * k).abs() < 1e-17 * k
+                && (p.y - p.z).abs() < 1e-17 * k
+                && p.y >= 0.999e-12 * k
+                && p.y <= 2.001e-12 * k;
+            assert!(on_edge, "scale {k}: {c:?}");
+        }
+    }
+}

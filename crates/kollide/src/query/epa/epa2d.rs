@@ -7,7 +7,7 @@
 
 use super::{
     blow_up, clamp_weights, degenerate, finite, from_face, non_finite, rel_tolerance, track_upper,
-    unfinished, Cores, EpaResult, EpaStatus, Start, MAX_FLAT_STEPS, MAX_ITERATIONS, MAX_VERTICES,
+    unfinished, Cores, EpaResult, EpaStatus, Scaled, Start, MAX_FLAT_STEPS, MAX_ITERATIONS, MAX_VERTICES,
 };
 use crate::math::{Pose, Real, Rotation, Vector2};
 use crate::query::gjk::{Simplex, SimplexVertex};
@@ -40,7 +40,22 @@ where
     // Implied by `Vector`, but the compiler loses it once `Vector2` fixes the rotation type.
     V::Rotation: Rotation<V>,
 {
-    let mut cores = Cores::new(a, b, pose_ab, simplex);
+    let scaled = Scaled::new(pose_ab, simplex);
+    scaled.unscale(penetration_scaled(a, b, pose_ab, &scaled))
+}
+
+/// [`penetration`] on the points multiplied by `scaled.scale`, answered at that scale.
+fn penetration_scaled<V: Vector2, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    scaled: &Scaled<V>,
+) -> EpaResult<V>
+where
+    V::Rotation: Rotation<V>,
+{
+    let simplex = &scaled.simplex;
+    let mut cores = Cores::new(a, b, pose_ab, simplex, scaled.scale);
     let start = match blow_up(&mut cores, simplex) {
         Start::Done(r) => return r,
         Start::Simplex(s) => s,

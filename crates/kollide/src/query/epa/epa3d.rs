@@ -13,7 +13,7 @@
 
 use super::{
     blow_up, clamp_weights, degenerate, finite, from_face, non_finite, rel_tolerance, track_upper,
-    unfinished, Cores, EpaResult, EpaStatus, Start, MAX_FLAT_STEPS, MAX_ITERATIONS, MAX_VERTICES,
+    unfinished, Cores, EpaResult, EpaStatus, Scaled, Start, MAX_FLAT_STEPS, MAX_ITERATIONS, MAX_VERTICES,
 };
 use crate::math::{Pose, Real, Vector3};
 use crate::query::gjk::{Simplex, SimplexVertex};
@@ -112,7 +112,19 @@ pub(crate) fn penetration<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?S
     pose_ab: &Pose<V>,
     simplex: &Simplex<V>,
 ) -> EpaResult<V> {
-    let mut cores = Cores::new(a, b, pose_ab, simplex);
+    let scaled = Scaled::new(pose_ab, simplex);
+    scaled.unscale(penetration_scaled(a, b, pose_ab, &scaled))
+}
+
+/// [`penetration`] on the points multiplied by `scaled.scale`, answered at that scale.
+fn penetration_scaled<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    scaled: &Scaled<V>,
+) -> EpaResult<V> {
+    let simplex = &scaled.simplex;
+    let mut cores = Cores::new(a, b, pose_ab, simplex, scaled.scale);
     let start = match blow_up(&mut cores, simplex) {
         Start::Done(r) => return r,
         Start::Simplex(s) => s,

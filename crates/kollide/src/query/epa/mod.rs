@@ -100,11 +100,15 @@ pub(crate) struct Cores<'a, V: Vector, A: ?Sized, B: ?Sized> {
     hint_a: u32,
     hint_b: u32,
     scale2: V::Real,
+    /// The power of two every support point is multiplied by.
+    scale: V::Real,
 }
 
 impl<'a, V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized> Cores<'a, V, A, B> {
-    pub(crate) fn new(a: &'a A, b: &'a B, pose_ab: &Pose<V>, simplex: &Simplex<V>) -> Self {
-        let mut scale2 = pose_ab.translation.length_squared();
+    /// The cores of `a` and `b` seen at `scale` (see [`Scaled`]): every support point is
+    /// multiplied by it, `simplex` must already be.
+    pub(crate) fn new(a: &'a A, b: &'a B, pose_ab: &Pose<V>, simplex: &Simplex<V>, scale: V::Real) -> Self {
+        let mut scale2 = (pose_ab.translation * scale).length_squared();
         for s in simplex.vertices() {
             scale2 = scale2.max(s.a.length_squared()).max(s.b.length_squared());
         }
@@ -116,6 +120,7 @@ impl<'a, V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized> Cores<'a, V,
             hint_a: NO_HINT,
             hint_b: NO_HINT,
             scale2,
+            scale,
         }
     }
 
@@ -125,6 +130,7 @@ impl<'a, V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized> Cores<'a, V,
         let pa = self.a.support_hinted(dir, &mut self.hint_a);
         let local = self.b.support_hinted(V::Rotation::apply_inverse(&self.rotation, -dir), &mut self.hint_b);
         let pb = V::Rotation::apply(&self.rotation, local) + self.translation;
+        let (pa, pb) = (pa * self.scale, pb * self.scale);
         let m = pa.length_squared().max(pb.length_squared());
         if m > self.scale2 {
             self.scale2 = m;
@@ -136,6 +142,45 @@ impl<'a, V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized> Cores<'a, V,
     #[inline]
     pub(crate) fn noise(&self) -> V::Real {
         V::Real::EPSILON * V::Real::from_usize(NOISE_ULPS) * self.scale2.sqrt()
+    }
+}
+
+/// EPA at a scale near 1. Its face normals are cross products of differences of support
+/// points and its tests compare their squares with products of squared edge lengths: the
+/// fourth and sixth powers of the shapes' size, which underflow for shapes of 1e-12 in
+/// `f32` (a contact with NaN points and a normal 0.99 long, `tests/regressions_scale.rs`)
+/// and overflow for huge ones. So EPA runs on the support points multiplied by a power of
+/// two that brings the largest GJK point near 1 (exact: every operation then rounds as
+/// it would have at the original scale, minus the underflow and overflow), and its answer
+/// is divided back.
+pub(crate) struct Scaled<V: Vector> {
+    /// The power of two the points are multiplied by.
+    pub(crate) scale: V::Real,
+    /// GJK's simplex at that scale.
+    pub(crate) simplex: Simplex<V>,
+}
+
+impl<V: Vector> Scaled<V> {
+    pub(crate) fn new(pose_ab: &Pose<V>, simplex: &Simplex<V>) -> Self {
+        let mut m = pose_ab.translation.length_squared();
+        for v in simplex.vertices() {
+            m = m.max(v.a.length_squared()).max(v.b.length_squared());
+        }
+        // A largest norm of 0 (everything at the origin), or beyond the floats, stays as is.
+        let m = m.sqrt();
+        let scale = if m > V::Real::ZERO && m.is_finite() { m.recip_pow2() } else { V::Real::ONE };
+        let mut simplex = *simplex;
+        for v in &mut simplex.verts[..simplex.count] {
+            *v = SimplexVertex { w: v.w * scale, a: v.a * scale, b: v.b * scale };
+        }
+        simplex.v = simplex.v * scale;
+        Self { scale, simplex }
+    }
+
+    /// `r` (computed at the scale) at the original scale.
+    pub(crate) fn unscale(&self, r: EpaResult<V>) -> EpaResult<V> {
+        let back = V::Real::ONE / self.scale;
+        EpaResult { depth: r.depth * back, point_a: r.point_a * back, point_b: r.point_b * back, ..r }
     }
 }
 
