@@ -406,3 +406,34 @@ fn a_segment_through_a_concave_polygon_penetrates_it() {
     let m = compound_manifold(&polygon, &Pose2::IDENTITY, &segment, &at, 0.0);
     assert!(m.deepest().is_some_and(|p| p.distance < 0.0), "{m:?}");
 }
+
+/// A polygon of f32 points 1e-23 across left one of its points, the origin, 6e-24 outside
+/// (8% of its size; fuzz target `shapes`, input in `crates/kollide-fuzz/corpus/shapes/`).
+///
+/// The monotone chain's turn test multiplied coordinate differences in f32: products of
+/// 1e-46 are subnormal there (the smallest normal f32 is 1.2e-38), rounded to a few bits,
+/// and a left turn read as none. The turn test is now the exact orientation predicate of
+/// the concave polygons (in f64, where every f32 product is exact). Truth: the origin lies
+/// inside the hull of these points, checked in f64 against the hull's edges below.
+#[test]
+fn a_tiny_f32_polygon_holds_all_its_points() {
+    use kollide::math::Vec2;
+    use kollide::shape::ConvexPolygon;
+    let points = [
+        Vec2::new(2.6677348e-23, 2.7058822e-23),
+        Vec2::new(-7.17525e-23, -0.0),
+        Vec2::new(0.0, 6.1766995e-23),
+        Vec2::new(2.4715037e-23, 8.1681545e-24),
+        Vec2::ZERO,
+    ];
+    let polygon = ConvexPolygon::try_from_points(&points).unwrap();
+    let v = polygon.vertices();
+    for p in points {
+        for i in 0..v.len() {
+            let (a, b) = (v[i].as_dvec2(), v[(i + 1) % v.len()].as_dvec2());
+            // Counter-clockwise: every point on or left of every edge, exactly in f64.
+            let cross = (b - a).perp_dot(p.as_dvec2() - a);
+            assert!(cross >= 0.0, "{p:?} right of edge {a:?} -> {b:?}: {v:?}");
+        }
+    }
+}

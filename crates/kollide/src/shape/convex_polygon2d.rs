@@ -1,6 +1,7 @@
 //! Convex polygon (2D): the convex hull of a point set.
 
 use super::error::check_points;
+use super::predicates2d::Exact;
 use super::{Feature, Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector2};
 
@@ -207,23 +208,25 @@ fn monotone_chain<V: Vector2>(points: &[V]) -> Vec<V> {
     if pts.len() < 3 {
         return pts;
     }
-    let turn = |o: V, a: V, b: V| (a - o).perp_dot2(b - o);
-    let mut hull: Vec<V> = Vec::with_capacity(2 * pts.len());
+    // The turn test is the exact orientation predicate: in plain arithmetic its products
+    // underflowed for f32 points of 1e-23 (left the origin outside the hull: fuzz target
+    // `shapes`). Every f32 input and f64 inputs spanning up to 2^450 are decided exactly.
+    let exact = Exact::new(pts.iter().map(|p| [p[0].to_f64(), p[1].to_f64()]));
+    let left_turn = |o: usize, a: usize, b: usize| exact.orient(o, a, b) > 0;
+    let mut hull: Vec<usize> = Vec::with_capacity(2 * pts.len());
     for pass in 0..2 {
         let start = hull.len();
-        let iter: Box<dyn Iterator<Item = &V>> =
-            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
-        for &p in iter {
-            while hull.len() >= start + 2
-                && turn(hull[hull.len() - 2], hull[hull.len() - 1], p) <= V::Real::ZERO
-            {
+        let order: Box<dyn Iterator<Item = usize>> =
+            if pass == 0 { Box::new(0..pts.len()) } else { Box::new((0..pts.len()).rev()) };
+        for i in order {
+            while hull.len() >= start + 2 && !left_turn(hull[hull.len() - 2], hull[hull.len() - 1], i) {
                 hull.pop();
             }
-            hull.push(p);
+            hull.push(i);
         }
         hull.pop(); // the last point of each chain starts the other one
     }
-    hull
+    hull.into_iter().map(|i| pts[i]).collect()
 }
 
 impl<V: Vector2> Support<V> for ConvexPolygon<V> {
