@@ -517,3 +517,39 @@ fn a_tiny_box_and_triangle_touch_with_finite_points_in_f32() {
         }
     }
 }
+
+/// A tetrahedron hull with one corner at 1e-12 beside corners up to 18 units out, against
+/// an ellipsoid 1e-12 across next to that corner (f32): `Overlapping`, with both witness
+/// points 750 units from either shape (fuzz target `queries`, input in
+/// `crates/kollide-fuzz/corpus/queries/`).
+///
+/// GJK's last triangle mixed the 1e-12 corner with the far ones; its weights came out
+/// (493, 1, 3.9), all positive but summing to 498, and the witnesses `Σ λ a` landed
+/// nowhere. Weights that are negative or do not sum to 1 now give way to the simplex
+/// vertex nearest the origin. Truth: the shapes meet (if at all) within a few 1e-12 of the
+/// tiny corner, so the reported common point must lie within that of both shapes: checked
+/// by its distance to A's tiny corner and to B's centre.
+#[test]
+fn overlap_witnesses_stay_on_a_hull_with_a_tiny_corner() {
+    use kollide::math::Quat;
+    use kollide::shape::ConvexHull;
+    let corners = [
+        Vec3::new(-1.5093614, -0.19430457, 0.0),
+        Vec3::new(0.0, -0.07028687, -3.649897),
+        Vec3::new(18.5, 0.0, -0.68763256),
+        Vec3::splat(1e-12),
+    ];
+    let hull = ConvexHull::try_from_points(&corners).unwrap();
+    let ellipsoid = Ellipsoid::new(Vec3::splat(1e-12));
+    let pa = Pose3::from_translation(Vec3::splat(1e-12));
+    let pb = Pose3::new(
+        Vec3::new(-1e-12, 0.0, 0.0),
+        Quat::from_xyzw(-0.54502904, -0.54502904, 0.5267824, -0.3583114),
+    );
+    let d = distance(&hull, &pa, &ellipsoid, &pb);
+    assert_eq!(d.status, GjkStatus::Overlapping, "{d:?}");
+    for p in [d.point_a, d.point_b] {
+        assert!((p - Vec3::splat(2e-12)).length() < 1e-11, "{d:?}");
+        assert!((p - pb.translation).length() < 1e-11, "{d:?}");
+    }
+}
