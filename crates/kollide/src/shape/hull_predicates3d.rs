@@ -29,7 +29,8 @@ pub(super) fn cross(a: P, b: P) -> P {
 }
 
 /// The plane of triangle `a b c`, set up for the filtered orientation test. The fields the
-/// hot loop reads come first and fill one cache line.
+/// hot loop reads come first. `b` and `c` are not kept (the exact fallbacks take them from
+/// the caller): a million-point hull holds hundreds of thousands of planes at once.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(super) struct Plane {
@@ -43,7 +44,6 @@ pub(super) struct Plane {
     coarse: f64,
     /// Per component, the weight of `|q_i|` in the rounding bound.
     w: P,
-    bc: [P; 2],
 }
 
 impl Plane {
@@ -60,7 +60,7 @@ impl Plane {
             w[k] = ERR1 * n[k].abs() + ERR2 * (p1.abs() + p2.abs());
         }
         let coarse = 2.0 * (w[0] + w[1] + w[2]);
-        Self { n, a, len: dot(n, n).sqrt(), coarse, w, bc: [b, c] }
+        Self { n, a, len: dot(n, n).sqrt(), coarse, w }
     }
 
     /// The orientation determinant `((b-a) × (c-a)) · (p-a)` in floating point, and a bound on
@@ -72,18 +72,19 @@ impl Plane {
         (dot(self.n, q), bound)
     }
 
-    /// The determinant to about 16 digits, exact in sign.
-    pub(super) fn exact(&self, p: P) -> f64 {
-        orient_exact(self.a, self.bc[0], self.bc[1], p)
+    /// The determinant to about 16 digits, exact in sign; `bc` are the triangle's other two
+    /// corners.
+    pub(super) fn exact(&self, bc: &[P; 2], p: P) -> f64 {
+        orient_exact(self.a, bc[0], bc[1], p)
     }
 
     /// The exact sign of the determinant: `p` is strictly above the plane.
-    pub(super) fn sees(&self, p: P) -> bool {
+    pub(super) fn sees(&self, bc: &[P; 2], p: P) -> bool {
         let (det, bound) = self.eval(p);
         if det.abs() > bound {
             det > 0.0
         } else {
-            self.exact(p) > 0.0
+            self.exact(bc, p) > 0.0
         }
     }
 
@@ -111,8 +112,8 @@ impl Plane {
     }
 
     /// The distance from `p` to the triangle (not its plane), in floating point.
-    pub(super) fn triangle_distance(&self, p: P) -> f64 {
-        let abc = [self.a, self.bc[0], self.bc[1]];
+    pub(super) fn triangle_distance(&self, bc: &[P; 2], p: P) -> f64 {
+        let abc = [self.a, bc[0], bc[1]];
         let (mut inside, mut edge) = (true, f64::INFINITY);
         for k in 0..3 {
             let (u, e) = (abc[k], sub(abc[(k + 1) % 3], abc[k]));
@@ -131,7 +132,7 @@ impl Plane {
     }
 
     /// `true` when `p` is at most `tol` above the plane (exactly, up to the rounding of `len`).
-    pub(super) fn at_most(&self, p: P, tol: f64) -> bool {
+    pub(super) fn at_most(&self, bc: &[P; 2], p: P, tol: f64) -> bool {
         let (det, bound) = self.eval(p);
         let lim = tol * self.len;
         if det + bound <= lim {
@@ -139,12 +140,12 @@ impl Plane {
         } else if det - bound > lim {
             false
         } else {
-            self.exact(p) <= lim
+            self.exact(bc, p) <= lim
         }
     }
 
     /// `true` when `p` is within `tol` of the plane.
-    pub(super) fn near(&self, p: P, tol: f64) -> bool {
+    pub(super) fn near(&self, bc: &[P; 2], p: P, tol: f64) -> bool {
         let (det, bound) = self.eval(p);
         let lim = tol * self.len;
         if det.abs() + bound <= lim {
@@ -152,7 +153,7 @@ impl Plane {
         } else if det.abs() - bound > lim {
             false
         } else {
-            self.exact(p).abs() <= lim
+            self.exact(bc, p).abs() <= lim
         }
     }
 }
