@@ -72,6 +72,9 @@ struct FacePlane {
 pub(crate) struct HullMesh {
     pub(crate) vertices: Vec<u32>,
     pub(crate) triangles: Vec<[u32; 3]>,
+    /// The triangle across each edge: `adjacent[t][k]` shares the edge from `triangles[t][k]`
+    /// to `triangles[t][k + 1]`.
+    pub(crate) adjacent: Vec<[u32; 3]>,
     /// Every vertex is a corner (touches three facets). Hill climbing on the support function
     /// relies on it; the clean-up ends with `true` except when it hits its round cap.
     pub(crate) clean: bool,
@@ -83,7 +86,8 @@ pub(crate) struct Flat;
 
 /// The convex hull of `points` (finite, any count). `eps` is the relative precision of the
 /// caller's scalar: points within `3 eps (max|x| + max|y| + max|z|)` of a face count as on it.
-pub(crate) fn convex_hull(points: &[P], eps: f64) -> Result<HullMesh, Flat> {
+/// Takes the points by value to free them once they are copied in build order.
+pub(crate) fn convex_hull(points: Vec<P>, eps: f64) -> Result<HullMesh, Flat> {
     let max_abs = points.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
     if points.len() < 4 || max_abs == 0.0 {
         return Err(Flat);
@@ -94,12 +98,13 @@ pub(crate) fn convex_hull(points: &[P], eps: f64) -> Result<HullMesh, Flat> {
     let (s1, s2) = (2f64.powi(exp / 2), 2f64.powi(exp - exp / 2));
     // The points in Morton order: the build reads the points of one face, and they are
     // close together, so they are close in memory too (2x faster on a million points).
-    let order = morton_order(points);
+    let order = morton_order(&points);
     let pts: Vec<P> = order.iter().map(|&i| points[i as usize].map(|x| x * s1 * s2)).collect();
+    let n = points.len();
+    drop(points);
     let sums: P = from_fn(|k| pts.iter().fold(0.0f64, |m, p| m.max(p[k].abs())));
     let tol = 3.0 * eps * (sums[0] + sums[1] + sums[2]);
 
-    let n = points.len();
     let mut ids: Vec<u32> = (0..n as u32).collect();
     // Points of earlier hulls this one may not contain (non-corners the clean-up removed,
     // points a rebuild dropped), and those the clean-up may not remove (it did, wrongly).
@@ -572,8 +577,16 @@ impl<'a> Builder<'a> {
 
     /// The live faces, re-indexed: vertices in order of first use.
     fn mesh(&self) -> HullMesh {
+        let mut triangle_of = vec![NONE; self.faces.len()];
+        let mut count = 0;
+        for f in self.live() {
+            triangle_of[f as usize] = count;
+            count += 1;
+        }
         let mut local = vec![NONE; self.pts.len()];
-        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
+        let mut vertices = Vec::new();
+        let (mut triangles, mut adjacent) =
+            (Vec::with_capacity(count as usize), Vec::with_capacity(count as usize));
         for face in self.faces.iter().filter(|f| !f.is_dead()) {
             triangles.push(face.v.map(|v| {
                 if local[v as usize] == NONE {
@@ -582,8 +595,9 @@ impl<'a> Builder<'a> {
                 }
                 local[v as usize]
             }));
+            adjacent.push(face.adj.map(|g| triangle_of[g as usize]));
         }
-        HullMesh { vertices, triangles, clean: false }
+        HullMesh { vertices, triangles, adjacent, clean: false }
     }
 }
 
