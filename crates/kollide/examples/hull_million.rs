@@ -31,17 +31,18 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let scalar = args.next().unwrap_or_else(|| "f64".into());
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
+    // Consumed by the conversion below: the process holds one copy of the input.
     let pts = sphere_points(n);
     match scalar.as_str() {
         "f32" => {
-            let pts: Vec<Vec3> = pts.iter().map(|p| DVec3::from_array(*p).as_vec3()).collect();
+            let pts: Vec<Vec3> = pts.into_iter().map(|p| DVec3::from_array(p).as_vec3()).collect();
             let start = Instant::now();
             let hull = ConvexHull::try_from_points(&pts).expect("a sphere has volume");
             let secs = start.elapsed().as_secs_f64();
             report("f32", n, secs, hull.vertices().len(), hull.triangles().len(), hull.face_count());
         }
         _ => {
-            let pts: Vec<DVec3> = pts.iter().map(|p| DVec3::from_array(*p)).collect();
+            let pts: Vec<DVec3> = pts.into_iter().map(DVec3::from_array).collect();
             let start = Instant::now();
             let hull = ConvexHull::try_from_points(&pts).expect("a sphere has volume");
             let secs = start.elapsed().as_secs_f64();

@@ -20,7 +20,7 @@
 //!   facets; a vertex inside one facet or on the edge of two is not a corner, and the hull is
 //!   rebuilt from the corners alone.
 
-use super::hull_predicates3d::{cross, dot, sub, Plane, Side, P};
+use super::hull_predicates3d::{certainly_off_plane, cross, dot, orient, sub, Plane, Side, P};
 use core::array::from_fn;
 
 const NONE: u32 = u32::MAX;
@@ -209,6 +209,8 @@ struct Builder<'a> {
     next_point: Vec<u32>,
     /// Search stamp of the current [`Builder::insert`].
     stamp: u32,
+    /// Scratch of [`Builder::assign`].
+    assign_planes: Vec<Plane>,
 }
 
 impl<'a> Builder<'a> {
@@ -224,6 +226,7 @@ impl<'a> Builder<'a> {
             free_planes: Vec::new(),
             next_point: vec![NONE; pts.len()],
             stamp: 0,
+            assign_planes: Vec::new(),
         };
         // `d` is below `a b c`; face k's edge i borders face ADJ[k][i].
         const ADJ: [[u32; 3]; 4] = [[1, 2, 3], [3, 2, 0], [1, 3, 0], [2, 1, 0]];
@@ -276,8 +279,11 @@ impl<'a> Builder<'a> {
 
     /// `p` is strictly above face `f` (exact sign).
     fn sees(&self, f: u32, p: P) -> bool {
-        let [_, b, c] = self.corners_of(f);
-        self.plane_of(f).sees(&[b, c], p)
+        let [a, b, c] = self.corners_of(f);
+        match self.faces[f as usize].plane {
+            NONE => orient(a, b, c, p) > 0.0,
+            slot => self.planes[slot as usize].plane.sees(&[b, c], p),
+        }
     }
 
     /// A new face with its plane stored (it is about to be given points).
@@ -353,6 +359,10 @@ impl<'a> Builder<'a> {
     /// may be above; otherwise (close to their planes but far from the triangles: beyond a
     /// sharp ridge) it goes to the face it is above the most. The faces' planes are stored.
     fn assign(&mut self, points: &[u32], faces: &[u32], skip: u32) {
+        // The planes side by side: the loop below reads each once per point.
+        let mut local = core::mem::take(&mut self.assign_planes);
+        local.clear();
+        local.extend(faces.iter().map(|&f| self.planes[self.faces[f as usize].plane as usize].plane));
         for &p in points {
             if p == skip {
                 continue;
@@ -360,8 +370,7 @@ impl<'a> Builder<'a> {
             let x = self.pts[p as usize];
             let (mut best, mut best_d) = (NONE, 0.0);
             let mut near_dist = f64::INFINITY;
-            for &f in faces {
-                let plane = &self.planes[self.faces[f as usize].plane as usize].plane;
+            for (&f, plane) in faces.iter().zip(&local) {
                 match plane.classify(x, self.tol) {
                     Side::Above(d) if best == NONE || d > best_d => (best, best_d) = (f, d),
                     Side::Near if best == NONE => {
@@ -389,6 +398,7 @@ impl<'a> Builder<'a> {
                 self.give(best, p, best_d);
             }
         }
+        self.assign_planes = local;
         for &f in faces {
             self.release_plane_if_empty(f);
         }
@@ -511,11 +521,15 @@ impl<'a> Builder<'a> {
         // Fast path (a sphere): no face has a neighbour in its plane, so no facet has two
         // faces and every vertex, on at least three faces, is a corner.
         let flat_pair = self.live().any(|f| {
-            let plane = self.plane_of(f);
-            self.faces[f as usize]
-                .adj
-                .iter()
-                .any(|&g| self.faces[g as usize].v.iter().all(|&v| near(f, &plane, v)))
+            let face = &self.faces[f as usize];
+            let [a, b, c] = self.corners_of(f);
+            let off =
+                |v: u32| !face.v.contains(&v) && certainly_off_plane(a, b, c, self.pts[v as usize], self.tol);
+            let maybe = face.adj.iter().any(|&g| !self.faces[g as usize].v.iter().any(|&v| off(v)));
+            maybe && {
+                let plane = self.plane_of(f);
+                face.adj.iter().any(|&g| self.faces[g as usize].v.iter().all(|&v| near(f, &plane, v)))
+            }
         });
         if !flat_pair {
             return None;
