@@ -354,7 +354,9 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Gives each point to the face among `faces` it is farthest above by more than `tol`.
+    /// Gives each point to the first face among `faces` it is above by more than `tol` (any
+    /// such face is visible from it, which is all quickhull needs; stopping there halves the
+    /// tests on a sphere, where no point is ever inside).
     /// A point above none is dropped when it is inside or within `DROP * tol` of the faces it
     /// may be above; otherwise (close to their planes but far from the triangles: beyond a
     /// sharp ridge) it goes to the face it is above the most. The faces' planes are stored.
@@ -372,7 +374,10 @@ impl<'a> Builder<'a> {
             let mut near_dist = f64::INFINITY;
             for (&f, plane) in faces.iter().zip(&local) {
                 match plane.classify(x, self.tol) {
-                    Side::Above(d) if best == NONE || d > best_d => (best, best_d) = (f, d),
+                    Side::Above(d) => {
+                        (best, best_d) = (f, d);
+                        break;
+                    }
                     Side::Near if best == NONE => {
                         let [_, b, c] = self.corners_of(f);
                         near_dist = near_dist.min(plane.triangle_distance(&[b, c], x));
