@@ -23,6 +23,8 @@
 use super::hull_predicates3d::{certainly_off_plane, cross, dot, orient, sub, Plane, Side, P};
 use core::array::from_fn;
 
+mod covers;
+
 const NONE: u32 = u32::MAX;
 /// A point not certainly more than `tol` above any face is dropped when it is within
 /// `DROP * tol` of the surface (Euclidean distance, not plane distance: near a sharp ridge a
@@ -211,6 +213,9 @@ struct Builder<'a> {
     stamp: u32,
     /// Scratch of [`Builder::assign`].
     assign_planes: Vec<Plane>,
+    /// A point strictly inside every hull of the build, normally: the centre of the first
+    /// tetrahedron (see `covers.rs`).
+    centre: P,
 }
 
 impl<'a> Builder<'a> {
@@ -227,6 +232,7 @@ impl<'a> Builder<'a> {
             next_point: vec![NONE; pts.len()],
             stamp: 0,
             assign_planes: Vec::new(),
+            centre: from_fn(|k| [a, b, c, d].iter().map(|&i| pts[i as usize][k]).sum::<f64>() / 4.0),
         };
         // `d` is below `a b c`; face k's edge i borders face ADJ[k][i].
         const ADJ: [[u32; 3]; 4] = [[1, 2, 3], [3, 2, 0], [1, 3, 0], [2, 1, 0]];
@@ -539,25 +545,33 @@ impl<'a> Builder<'a> {
         if !flat_pair {
             return None;
         }
-        let lens: Vec<f64> = (0..self.faces.len() as u32)
-            .map(|f| if self.faces[f as usize].is_dead() { 0.0 } else { self.plane_of(f).len })
-            .collect();
-        let mut seeds: Vec<u32> = self.live().collect();
-        seeds.sort_by(|&f, &g| lens[g as usize].total_cmp(&lens[f as usize]));
+        // Largest first, ties in face order; the keys beside the faces (no lookups while
+        // sorting).
+        let mut by_size: Vec<(f64, u32)> = self.live().map(|f| (self.plane_of(f).len, f)).collect();
+        by_size.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        let seeds: Vec<u32> = by_size.into_iter().map(|(_, f)| f).collect();
         let mut facet = vec![NONE; self.faces.len()];
         let mut queue = Vec::new();
         for &seed in &seeds {
             if facet[seed as usize] != NONE {
                 continue;
             }
-            let plane = self.plane_of(seed);
+            // The seed's plane only once a neighbour passes the cheap filter (most do not).
+            let [a, b, c] = self.corners_of(seed);
+            let seed_v = self.faces[seed as usize].v;
+            let mut plane = None;
+            let mut joins = |v: u32| {
+                seed_v.contains(&v)
+                    || (!certainly_off_plane(a, b, c, self.pts[v as usize], self.tol)
+                        && near(seed, plane.get_or_insert_with(|| self.plane_of(seed)), v))
+            };
             facet[seed as usize] = seed;
             queue.clear();
             queue.push(seed);
             while let Some(f) = queue.pop() {
                 for g in self.faces[f as usize].adj {
                     let face = &self.faces[g as usize];
-                    if facet[g as usize] == NONE && face.v.iter().all(|&v| near(seed, &plane, v)) {
+                    if facet[g as usize] == NONE && face.v.iter().all(|&v| joins(v)) {
                         facet[g as usize] = seed;
                         queue.push(g);
                     }
@@ -580,18 +594,6 @@ impl<'a> Builder<'a> {
             _ => true,
         };
         Some(incidences.chunk_by(|x, y| x.0 == y.0).filter(|run| corner(run)).map(|run| run[0].0).collect())
-    }
-
-    /// For each point of `points`, `true` when it is at most `tol` above every face.
-    fn covers(&self, points: &[u32], tol: f64) -> Vec<bool> {
-        let mut inside = vec![true; points.len()];
-        for f in self.live() {
-            let (plane, [_, b, c]) = (self.plane_of(f), self.corners_of(f));
-            for (k, &v) in points.iter().enumerate() {
-                inside[k] &= plane.at_most(&[b, c], self.pts[v as usize], tol);
-            }
-        }
-        inside
     }
 
     /// The live faces, re-indexed: vertices in order of first use.
