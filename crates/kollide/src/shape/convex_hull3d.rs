@@ -135,12 +135,16 @@ impl<V: Vector3> ConvexHull<V> {
         // The build tolerance, in the input's units (see `hull_build3d::convex_hull`).
         let sums = (0..3).map(|k| f64s.iter().fold(0.0f64, |m, p| m.max(p[k].abs()))).sum::<f64>();
         let tol = 3.0 * V::Real::EPSILON.to_f64() * sums;
-        let faces = hull_faces(&f64s, &mesh.triangles, &mesh.adjacent, &unit_normals, tol);
-        drop(mesh.adjacent);
-        let normals = unit_normals.into_iter().map(V::from_f64_array).collect();
-        let (neighbour_start, neighbours) = adjacency(vertices.len(), &mesh.triangles);
+        // The adjacency is handed over and freed inside, before the incidence is built: the
+        // largest of these arrays coexist here, at the peak of a big build's memory.
+        let faces = hull_faces(&f64s, &mesh.triangles, mesh.adjacent, &unit_normals, tol);
         let n = f64s.len() as f64;
         let centroid = f64s.iter().fold([0.0; 3], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n, s[2] + p[2] / n]);
+        let extent =
+            f64s.iter().map(|p| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt()).fold(0.0, f64::max);
+        drop(f64s);
+        let normals = unit_normals.into_iter().map(V::from_f64_array).collect();
+        let (neighbour_start, neighbours) = adjacency(vertices.len(), &mesh.triangles);
         let climb = mesh.clean && vertices.len() > SCAN_LIMIT;
         Ok(Self {
             faces_are_triangles: faces.are_triangles,
@@ -151,10 +155,8 @@ impl<V: Vector3> ConvexHull<V> {
             edges: faces.edges,
             vertex_face_start: faces.vertex_face_start,
             vertex_faces: faces.vertex_faces,
-            extent: V::splat(V::Real::from_f64(
-                f64s.iter().map(|p| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt()).fold(0.0, f64::max),
-            )),
-            starts: if climb { cube_map(&f64s, &neighbour_start, &neighbours) } else { Vec::new() },
+            extent: V::splat(V::Real::from_f64(extent)),
+            starts: if climb { cube_map(&vertices, &neighbour_start, &neighbours) } else { Vec::new() },
             climb,
             interior: V::from_f64_array(centroid),
             vertices,
@@ -354,8 +356,11 @@ fn cell_direction(index: usize) -> [f64; 3] {
 /// direction: where a climb starts, a few steps from the answer for any direction in the
 /// cell. Each cell's answer is found by climbing from the previous cell's (neighbouring
 /// cells have nearby answers), so the table costs little more than its size to build.
-fn cube_map(points: &[[f64; 3]], start: &[u32], neighbours: &[u32]) -> Vec<u32> {
-    let dot = |p: &[f64; 3], d: &[f64; 3]| p[0] * d[0] + p[1] * d[1] + p[2] * d[2];
+fn cube_map<V: Vector3>(points: &[V], start: &[u32], neighbours: &[u32]) -> Vec<u32> {
+    let dot = |p: &V, d: &[f64; 3]| {
+        let p = p.to_f64_array();
+        p[0] * d[0] + p[1] * d[1] + p[2] * d[2]
+    };
     let mut table = Vec::with_capacity(6 * CELLS * CELLS);
     let mut i = 0usize;
     for cell in 0..6 * CELLS * CELLS {

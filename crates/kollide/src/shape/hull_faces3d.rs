@@ -142,7 +142,7 @@ const NONE: u32 = u32::MAX;
 pub(crate) fn hull_faces(
     points: &[[f64; 3]],
     triangles: &[[u32; 3]],
-    adjacent: &[[u32; 3]],
+    adjacent: Vec<[u32; 3]>,
     unit_normals: &[[f64; 3]],
     tol: f64,
 ) -> HullFaces {
@@ -157,11 +157,12 @@ pub(crate) fn hull_faces(
         faces.offsets.iter_mut().for_each(|d| *d /= p);
         return faces;
     }
-    let mut faces = if any_merge(points, triangles, adjacent, tol) {
-        merged_faces(points, triangles, adjacent, tol)
+    let mut faces = if any_merge(points, triangles, &adjacent, tol) {
+        merged_faces(points, triangles, &adjacent, tol)
     } else {
-        triangle_faces(points, triangles, adjacent, unit_normals)
+        triangle_faces(points, triangles, &adjacent, unit_normals)
     };
+    drop(adjacent);
     faces.vertex_faces(points.len(), triangles);
     faces
 }
