@@ -2,7 +2,7 @@
 
 use super::error::check_points;
 use super::hull_build3d::convex_hull;
-use super::hull_faces3d::{hull_faces, triangle_unit_normals};
+use super::hull_faces3d::hull_faces;
 use super::{Feature, Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector3};
 
@@ -131,19 +131,19 @@ impl<V: Vector3> ConvexHull<V> {
         let vertices: Vec<V> = mesh.vertices.iter().map(|&i| points[i as usize]).collect();
         let f64s: Vec<[f64; 3]> = mesh.vertices.iter().map(|&i| points[i as usize].to_f64_array()).collect();
         drop(mesh.vertices);
-        let unit_normals = triangle_unit_normals(&f64s, &mesh.triangles);
         // The build tolerance, in the input's units (see `hull_build3d::convex_hull`).
         let sums = (0..3).map(|k| f64s.iter().fold(0.0f64, |m, p| m.max(p[k].abs()))).sum::<f64>();
         let tol = 3.0 * V::Real::EPSILON.to_f64() * sums;
         // The adjacency is handed over and freed inside, before the incidence is built: the
         // largest of these arrays coexist here, at the peak of a big build's memory.
-        let faces = hull_faces(&f64s, &mesh.triangles, mesh.adjacent, &unit_normals, tol);
+        let mut faces = hull_faces(&f64s, &mesh.triangles, mesh.adjacent, tol);
         let n = f64s.len() as f64;
         let centroid = f64s.iter().fold([0.0; 3], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n, s[2] + p[2] / n]);
         let extent =
             f64s.iter().map(|p| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt()).fold(0.0, f64::max);
         drop(f64s);
-        let normals = unit_normals.into_iter().map(V::from_f64_array).collect();
+        let normals =
+            core::mem::take(&mut faces.triangle_normals).into_iter().map(V::from_f64_array).collect();
         let (neighbour_start, neighbours) = adjacency(vertices.len(), &mesh.triangles);
         let climb = mesh.clean && vertices.len() > SCAN_LIMIT;
         Ok(Self {

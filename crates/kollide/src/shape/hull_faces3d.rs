@@ -53,6 +53,8 @@ pub(crate) struct HullFaces {
     pub(crate) loops: Vec<u32>,
     /// Outward unit normal of each face (the sum of its triangles' normals).
     pub(crate) normals: Vec<[f64; 3]>,
+    /// Outward unit normal of each triangle, robust to slivers (see [`triangle_normal`]).
+    pub(crate) triangle_normals: Vec<[f64; 3]>,
     /// `max over the loop of normal · vertex`: the face plane is `normal · x = offset`.
     pub(crate) offsets: Vec<f64>,
     /// Each edge once: its two vertices (lower first) and the faces on either side, the
@@ -70,19 +72,10 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-/// The outward unit normal of each triangle, robust to slivers (see [`triangle_normal`])
-/// and to coordinates whose products overflow or underflow (scaled by a power of two).
-pub(crate) fn triangle_unit_normals(points: &[[f64; 3]], triangles: &[[u32; 3]]) -> Vec<[f64; 3]> {
-    let m = points.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
-    let p = if m > 1e100 || (m < 1e-100 && m > 0.0) { m.recip_pow2() } else { 1.0 };
-    triangles
-        .iter()
-        .map(|t| {
-            let n = triangle_normal(t.map(|i| points[i as usize].map(|x| x * p)));
-            let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
-            n.map(|x| x / l)
-        })
-        .collect()
+/// `n` scaled to unit length (a zero vector stays zero).
+fn unit(n: [f64; 3]) -> [f64; 3] {
+    let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
+    n.map(|x| x / l)
 }
 
 /// The normal of triangle `p` (counter-clockwise seen from where it points), twice its
@@ -135,15 +128,14 @@ fn det2(a: f64, b: f64, c: f64, d: f64) -> f64 {
 /// "No such triangle or face".
 const NONE: u32 = u32::MAX;
 
-/// Merges the triangles of a closed convex mesh into faces. `adjacent[t][k]` is the triangle
-/// across edge `k` of triangle `t` (the edge from `t[k]` to `t[k + 1]`), `unit_normals` are
-/// the triangles' [`triangle_unit_normals`], and `tol` is the hull's build tolerance (a vertex
-/// within `tol` of a plane counts as on it).
+/// Merges the triangles of a closed convex mesh into faces, and gives each triangle its
+/// unit normal. `adjacent[t][k]` is the triangle across edge `k` of triangle `t` (the edge
+/// from `t[k]` to `t[k + 1]`), and `tol` is the hull's build tolerance (a vertex within `tol`
+/// of a plane counts as on it).
 pub(crate) fn hull_faces(
     points: &[[f64; 3]],
     triangles: &[[u32; 3]],
     adjacent: Vec<[u32; 3]>,
-    unit_normals: &[[f64; 3]],
     tol: f64,
 ) -> HullFaces {
     // Coordinates whose products overflow (beyond ~1e150) or lose digits (below ~1e-150)
@@ -153,14 +145,14 @@ pub(crate) fn hull_faces(
     if m > 1e100 || (m < 1e-100 && m > 0.0) {
         let p = m.recip_pow2();
         let scaled: Vec<[f64; 3]> = points.iter().map(|q| q.map(|x| x * p)).collect();
-        let mut faces = hull_faces(&scaled, triangles, adjacent, unit_normals, tol * p);
+        let mut faces = hull_faces(&scaled, triangles, adjacent, tol * p);
         faces.offsets.iter_mut().for_each(|d| *d /= p);
         return faces;
     }
     let mut faces = if any_merge(points, triangles, &adjacent, tol) {
         merged_faces(points, triangles, &adjacent, tol)
     } else {
-        triangle_faces(points, triangles, &adjacent, unit_normals)
+        triangle_faces(points, triangles, &adjacent)
     };
     drop(adjacent);
     faces.vertex_faces(points.len(), triangles);
@@ -180,15 +172,12 @@ fn any_merge(points: &[[f64; 3]], triangles: &[[u32; 3]], adjacent: &[[u32; 3]],
 }
 
 /// The faces when no triangles merge: face `t` is triangle `t`, with its unit normal.
-fn triangle_faces(
-    points: &[[f64; 3]],
-    triangles: &[[u32; 3]],
-    adjacent: &[[u32; 3]],
-    unit_normals: &[[f64; 3]],
-) -> HullFaces {
+fn triangle_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], adjacent: &[[u32; 3]]) -> HullFaces {
+    let unit_normals: Vec<[f64; 3]> =
+        triangles.iter().map(|t| unit(triangle_normal(t.map(|i| points[i as usize])))).collect();
     let offsets = triangles
         .iter()
-        .zip(unit_normals)
+        .zip(&unit_normals)
         .map(|(t, &n)| t.iter().map(|&v| dot(n, points[v as usize])).fold(f64::MIN, f64::max))
         .collect();
     let mut edges = Vec::with_capacity(3 * triangles.len() / 2 + 1);
@@ -202,7 +191,7 @@ fn triangle_faces(
         }
     }
     edges.sort_unstable();
-    HullFaces { are_triangles: true, offsets, edges, ..HullFaces::default() }
+    HullFaces { are_triangles: true, offsets, edges, triangle_normals: unit_normals, ..HullFaces::default() }
 }
 
 /// Coplanar neighbouring triangles merged into faces.
@@ -271,8 +260,7 @@ fn merged_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], adjacent: &[[u32; 3
             let m = tri_normals[t as usize];
             n = [n[0] + m[0], n[1] + m[1], n[2] + m[2]];
         }
-        let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
-        let n = n.map(|x| x / l);
+        let n = unit(n);
         faces.offsets.push(lp.iter().map(|&v| dot(n, points[v as usize])).fold(f64::MIN, f64::max));
         faces.normals.push(n);
         for &t in members {
@@ -333,6 +321,14 @@ fn merged_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], adjacent: &[[u32; 3
     }
     edges.sort_unstable();
     faces.edges = edges;
+    faces.triangle_normals = tri_normals.into_iter().map(unit).collect();
+    // The hull keeps these for its lifetime: no growth slack (30 MB on a million points).
+    for v in [&mut faces.start, &mut faces.loops] {
+        v.shrink_to_fit();
+    }
+    faces.normals.shrink_to_fit();
+    faces.offsets.shrink_to_fit();
+    faces.edges.shrink_to_fit();
     faces
 }
 
