@@ -107,11 +107,16 @@ pub(crate) fn convex_hull(points: Vec<P>, eps: f64) -> Result<HullMesh, Flat> {
     // close together, so they are close in memory too (2x faster on a million points).
     let order = morton_order(&points);
     let pts: Vec<P> = order.iter().map(|&i| points[i as usize].map(|x| x * s1 * s2)).collect();
-    let n = points.len();
     drop(points);
     let sums: P = from_fn(|k| pts.iter().fold(0.0f64, |m, p| m.max(p[k].abs())));
     let tol = 3.0 * eps * (sums[0] + sums[1] + sums[2]);
+    // Every return path of the build gives indices into `pts`: renumber them here, once.
+    cleaned_hull(&pts, tol).map(|mesh| mesh.renumbered(&order))
+}
 
+/// The hull of `pts` with the clean-up rounds (see the module doc); its vertices index `pts`.
+fn cleaned_hull(pts: &[P], tol: f64) -> Result<HullMesh, Flat> {
+    let n = pts.len();
     let mut ids: Vec<u32> = (0..n as u32).collect();
     // Points of earlier hulls this one may not contain (non-corners the clean-up removed,
     // points a rebuild dropped), and those the clean-up may not remove (it did, wrongly).
@@ -121,7 +126,7 @@ pub(crate) fn convex_hull(points: Vec<P>, eps: f64) -> Result<HullMesh, Flat> {
     let (mut removed, mut pinned) = (Vec::new(), vec![false; n]);
     let mut last = None;
     for round in 0..MAX_ROUNDS {
-        let hull = match Builder::run(&pts, &ids, tol) {
+        let hull = match Builder::run(pts, &ids, tol) {
             Ok(h) => h,
             // A rebuild from the corners alone cannot be flatter than the hull it came from;
             // if rounding says otherwise, keep that hull.
@@ -158,12 +163,12 @@ pub(crate) fn convex_hull(points: Vec<P>, eps: f64) -> Result<HullMesh, Flat> {
             }
             _ => {
                 mesh.clean = true;
-                return Ok(mesh.renumbered(&order));
+                return Ok(mesh);
             }
         }
     }
     // Only after MAX_ROUNDS rounds of clean-up: a valid hull that may keep a few non-corners.
-    last.map(|mesh| mesh.renumbered(&order)).ok_or(Flat)
+    last.ok_or(Flat)
 }
 
 impl HullMesh {
