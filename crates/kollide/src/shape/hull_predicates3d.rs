@@ -162,6 +162,13 @@ impl Plane {
 /// (Shewchuk's `o3derrboundA` is `(7 + 56 ε) ε` with `ε` half of `f64::EPSILON`).
 const ORIENT_ERR: f64 = 4.0 * f64::EPSILON;
 
+/// Absolute slack added to the filters' bounds. The relative bounds hold only while no
+/// product underflows: the points are scaled below 1, so a cloud spanning 1e15 with
+/// coordinates of 1e-300 (the fuzz corpus has them) has subnormal coordinates and products
+/// whose rounding is absolute (up to `2^-1075` each), not relative. The smallest normal is far
+/// above the sum of those errors and far below any determinant of a real face.
+const UNDERFLOW: f64 = f64::MIN_POSITIVE;
+
 /// The plain orientation determinant `((b-a) × (c-a)) · (p-a)`, its rounding bound, and
 /// `(|n|, bound on |n|'s error)` for the plain normal `n = (b-a) × (c-a)`: a filter that
 /// costs a tenth of [`Plane::new`], for faces tested once.
@@ -174,7 +181,7 @@ fn orient_filter(a: P, b: P, c: P, p: P) -> (f64, f64, P, f64) {
         (e[i] * f[j]).abs() + (e[j] * f[i]).abs()
     });
     let det = dot(n, q);
-    let bound = ORIENT_ERR * (perm[0] * q[0].abs() + perm[1] * q[1].abs() + perm[2] * q[2].abs());
+    let bound = ORIENT_ERR * (perm[0] * q[0].abs() + perm[1] * q[1].abs() + perm[2] * q[2].abs()) + UNDERFLOW;
     (det, bound, n, perm[0] + perm[1] + perm[2])
 }
 
@@ -196,7 +203,7 @@ pub(super) fn certainly_off_plane(a: P, b: P, c: P, p: P, tol: f64) -> bool {
     let (det, bound, n, perm) = orient_filter(a, b, c, p);
     // `Plane::len` is `|n|` for the nearly exact normal: within the plain normal's rounding
     // (a few ulps of each product) of `|n|` here; the factor covers the remaining roundings.
-    let len_hi = dot(n, n).sqrt() + 8.0 * f64::EPSILON * perm;
+    let len_hi = dot(n, n).sqrt() + 8.0 * f64::EPSILON * perm + UNDERFLOW;
     det.abs() - bound > tol * len_hi * (1.0 + 1e-12)
 }
 
