@@ -719,3 +719,66 @@ fn huge_and_tiny_hulls_have_unit_face_normals() {
         }
     }
 }
+
+/// Fuzz corpus input `shapes/37c9b665`: 38 points mixing magnitudes (one at 2e15, the rest
+/// below 16, offsets of 1e-11, coordinates of 1e-300, many duplicates of the origin). The
+/// first hull had a non-corner to clean up and the rebuild from its corners came out flat
+/// (rounding), so the build returned the previous round's hull. That hull's vertices were
+/// still numbered in the build's internal (Morton) order, not renumbered to the caller's:
+/// faces on the wrong points, with points 7.7e14 outside a face (tolerance 2e6) and, on
+/// sibling inputs, zero normals. Every return of the clean-up loop is now renumbered once.
+#[test]
+fn morton_order_is_undone_when_a_rebuild_is_flat() {
+    let raw: [P; 38] = [
+        [8.0, 8.0, 0.0],
+        [8.00000000002675, 7.99999999997325, 1.33750000129221e-11],
+        [0.20349813076981765, -5.235309376668956, -0.25],
+        [-7.99487296864271, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [8.00000000002675, 7.99999999997325, 1.33750000129221e-11],
+        [-2024619774664296.3, 2024619774664312.3, -1012303922546653.1],
+        [-7.99487296864271, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [-0.9994354161898222, 6.375, 1.136217288471809],
+        [0.0, 0.0, -0.4961089494163424],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.8615548943312734, 0.0],
+        [0.0, 3.0, 0.0],
+        [-1.5366822481155396e-8, 15.249999985098839, -9.8632791638056e-301],
+        [5.058823529411765e-301, 5.058823529411765e-301, 5.058823529411765e-301],
+        [-1e-300, 0.0, -0.1892156862745098],
+        [0.0, 0.0, -0.4961089494163424],
+        [-4.452046908028489, 0.0, 0.0],
+        [-6.892561226825361, 0.222480354009308, -1.4945906767376211],
+        [0.0, 0.0, -3.9091172655832764],
+        [-0.3784313725490196, -6.0549019607843135, -2.0548409246967267],
+        [-6.0549019607843135, -6.0549019607843135, -6.0549019607843135],
+        [8.00000000002675, 7.99999999997325, 1.33750000129221e-11],
+        [0.0, 0.0, 0.0],
+        [-7.99487296864271, 0.0, 0.0],
+        [8.0, 8.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+    ];
+    let pts: Vec<DVec3> = raw.iter().map(|&p| DVec3::from(p)).collect();
+    let hull = ConvexHull::try_from_points(&pts).unwrap();
+    check_valid(&pts, &hull, SLACK);
+    let tol = tolerance(&pts);
+    for f in 0..hull.face_count() {
+        let (n, d) = hull.face_plane(f);
+        assert!((n.length() - 1.0).abs() < 1e-12, "face {f}: normal {n}");
+        for p in &pts {
+            let out = n.dot(*p) - d - 8.0 * f64::EPSILON * p.length();
+            assert!(out <= SLACK * tol, "face {f}: {p} is {out:e} outside (tol {tol:e})");
+        }
+    }
+}

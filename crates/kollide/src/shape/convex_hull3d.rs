@@ -2,7 +2,7 @@
 
 use super::error::check_points;
 use super::hull_build3d::convex_hull;
-use super::hull_faces3d::{hull_faces, triangle_unit_normals};
+use super::hull_faces3d::hull_faces;
 use super::{Feature, Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector3};
 
@@ -80,12 +80,18 @@ pub struct ConvexHull<V> {
     /// Hill climbing is used (many vertices, all of them corners); otherwise a scan.
     climb: bool,
     interior: V,
+    /// No triangles merged: face `f` is triangle `f`, its normal `normals[f]`, and
+    /// `face_start`, `face_loops` and `merged_normals` are empty (on a million-point sphere
+    /// this saves a quarter of the hull's memory).
+    faces_are_triangles: bool,
     /// Merged polygonal faces: face `f`'s loop is `face_loops[face_start[f]..face_start[f + 1]]`.
     face_start: Vec<u32>,
     face_loops: Vec<u32>,
-    /// Outward unit normal and plane offset (in every component: the struct has no `Vector`
-    /// bound to name the scalar) of each merged face.
-    planes: Vec<(V, V)>,
+    /// Outward unit normal of each merged face.
+    merged_normals: Vec<V>,
+    /// Each face's plane offset, in `f64` (the struct has no `Vector` bound to name the
+    /// scalar; converted when read).
+    offsets: Vec<f64>,
     /// Each edge once: vertices (lower first) and the two faces beside it.
     edges: Vec<([u32; 2], [u32; 2])>,
     /// Vertex-to-face incidence (CSR).
@@ -120,35 +126,37 @@ impl<V: Vector3> ConvexHull<V> {
             return Err(ShapeError::TooManyPoints { count: points.len(), max: u32::MAX as usize - 1 });
         }
         let coords: Vec<[f64; 3]> = points.iter().map(|p| p.to_f64_array()).collect();
-        let mesh = convex_hull(&coords, V::Real::EPSILON.to_f64())
+        let mesh = convex_hull(coords, V::Real::EPSILON.to_f64())
             .map_err(|_| ShapeError::Coplanar { count: points.len() })?;
         let vertices: Vec<V> = mesh.vertices.iter().map(|&i| points[i as usize]).collect();
-        let f64s: Vec<[f64; 3]> = mesh.vertices.iter().map(|&i| coords[i as usize]).collect();
-        let normals =
-            triangle_unit_normals(&f64s, &mesh.triangles).into_iter().map(V::from_f64_array).collect();
-        let (neighbour_start, neighbours) = adjacency(vertices.len(), &mesh.triangles);
-        let n = f64s.len() as f64;
-        let centroid = f64s.iter().fold([0.0; 3], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n, s[2] + p[2] / n]);
-        let climb = mesh.clean && vertices.len() > SCAN_LIMIT;
+        let f64s: Vec<[f64; 3]> = mesh.vertices.iter().map(|&i| points[i as usize].to_f64_array()).collect();
+        drop(mesh.vertices);
         // The build tolerance, in the input's units (see `hull_build3d::convex_hull`).
         let sums = (0..3).map(|k| f64s.iter().fold(0.0f64, |m, p| m.max(p[k].abs()))).sum::<f64>();
-        let faces = hull_faces(&f64s, &mesh.triangles, 3.0 * V::Real::EPSILON.to_f64() * sums);
+        let tol = 3.0 * V::Real::EPSILON.to_f64() * sums;
+        // The adjacency is handed over and freed inside, before the incidence is built: the
+        // largest of these arrays coexist here, at the peak of a big build's memory.
+        let mut faces = hull_faces(&f64s, &mesh.triangles, mesh.adjacent, tol);
+        let n = f64s.len() as f64;
+        let centroid = f64s.iter().fold([0.0; 3], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n, s[2] + p[2] / n]);
+        let extent =
+            f64s.iter().map(|p| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt()).fold(0.0, f64::max);
+        drop(f64s);
+        let normals =
+            core::mem::take(&mut faces.triangle_normals).into_iter().map(V::from_f64_array).collect();
+        let (neighbour_start, neighbours) = adjacency(vertices.len(), &mesh.triangles);
+        let climb = mesh.clean && vertices.len() > SCAN_LIMIT;
         Ok(Self {
+            faces_are_triangles: faces.are_triangles,
             face_start: faces.start,
             face_loops: faces.loops,
-            planes: faces
-                .normals
-                .iter()
-                .zip(&faces.offsets)
-                .map(|(&n, &d)| (V::from_f64_array(n), V::splat(V::Real::from_f64(d))))
-                .collect(),
+            merged_normals: faces.normals.into_iter().map(V::from_f64_array).collect(),
+            offsets: faces.offsets,
             edges: faces.edges,
             vertex_face_start: faces.vertex_face_start,
             vertex_faces: faces.vertex_faces,
-            extent: V::splat(V::Real::from_f64(
-                f64s.iter().map(|p| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt()).fold(0.0, f64::max),
-            )),
-            starts: if climb { cube_map(&f64s, &neighbour_start, &neighbours) } else { Vec::new() },
+            extent: V::splat(V::Real::from_f64(extent)),
+            starts: if climb { cube_map(&vertices, &neighbour_start, &neighbours) } else { Vec::new() },
             climb,
             interior: V::from_f64_array(centroid),
             vertices,
@@ -190,7 +198,7 @@ impl<V: Vector3> ConvexHull<V> {
     /// formula `V - E + F = 2`.
     #[must_use]
     pub fn face_count(&self) -> usize {
-        self.planes.len()
+        self.offsets.len()
     }
 
     /// The corners of face `f` (indices into [`vertices`](Self::vertices)),
@@ -200,7 +208,11 @@ impl<V: Vector3> ConvexHull<V> {
     /// When `f >= face_count()`.
     #[must_use]
     pub fn face_vertices(&self, f: usize) -> &[u32] {
-        &self.face_loops[self.face_start[f] as usize..self.face_start[f + 1] as usize]
+        if self.faces_are_triangles {
+            &self.triangles[f]
+        } else {
+            &self.face_loops[self.face_start[f] as usize..self.face_start[f + 1] as usize]
+        }
     }
 
     /// The plane of face `f` in the hull's local frame: its outward unit normal `n` and offset
@@ -211,8 +223,7 @@ impl<V: Vector3> ConvexHull<V> {
     /// When `f >= face_count()`.
     #[must_use]
     pub fn face_plane(&self, f: usize) -> (V, V::Real) {
-        let (n, d) = self.planes[f];
-        (n, d[0])
+        (self.face_normal(f), V::Real::from_f64(self.offsets[f]))
     }
 
     /// Every edge between two faces, once: `([i, j], [f, g])` joins vertices `i < j` and
@@ -246,6 +257,18 @@ impl<V: Vector3> ConvexHull<V> {
     #[must_use]
     pub fn neighbours(&self, i: usize) -> &[u32] {
         &self.neighbours[self.neighbour_start[i] as usize..self.neighbour_start[i + 1] as usize]
+    }
+}
+
+impl<V: Copy> ConvexHull<V> {
+    /// The outward unit normal of face `f`.
+    #[inline(always)]
+    fn face_normal(&self, f: usize) -> V {
+        if self.faces_are_triangles {
+            self.normals[f]
+        } else {
+            self.merged_normals[f]
+        }
     }
 }
 
@@ -333,8 +356,11 @@ fn cell_direction(index: usize) -> [f64; 3] {
 /// direction: where a climb starts, a few steps from the answer for any direction in the
 /// cell. Each cell's answer is found by climbing from the previous cell's (neighbouring
 /// cells have nearby answers), so the table costs little more than its size to build.
-fn cube_map(points: &[[f64; 3]], start: &[u32], neighbours: &[u32]) -> Vec<u32> {
-    let dot = |p: &[f64; 3], d: &[f64; 3]| p[0] * d[0] + p[1] * d[1] + p[2] * d[2];
+fn cube_map<V: Vector3>(points: &[V], start: &[u32], neighbours: &[u32]) -> Vec<u32> {
+    let dot = |p: &V, d: &[f64; 3]| {
+        let p = p.to_f64_array();
+        p[0] * d[0] + p[1] * d[1] + p[2] * d[2]
+    };
     let mut table = Vec::with_capacity(6 * CELLS * CELLS);
     let mut i = 0usize;
     for cell in 0..6 * CELLS * CELLS {
@@ -433,13 +459,13 @@ impl<V: crate::math::Vector> ConvexHull<V> {
     /// gives them, for code generic over the dimension (the ray cast).
     #[inline]
     pub(crate) fn face_planes_iter(&self) -> impl Iterator<Item = (V, V::Real)> + '_ {
-        self.planes.iter().map(|&(n, d)| (n, d[0]))
+        (0..self.offsets.len()).map(|f| (self.face_normal(f), V::Real::from_f64(self.offsets[f])))
     }
 
     /// The number of merged faces, for code generic over the dimension.
     #[inline]
     pub(crate) fn plane_count(&self) -> usize {
-        self.planes.len()
+        self.offsets.len()
     }
 }
 
@@ -456,15 +482,15 @@ impl<V: Vector3> ConvexHull<V> {
         let pick = |faces: &mut dyn Iterator<Item = usize>| {
             let mut best = (V::Real::INFINITY * -V::Real::ONE, 0usize);
             for f in faces {
-                let d = self.planes[f].0.dot(dir);
+                let d = self.face_normal(f).dot(dir);
                 if d > best.0 {
                     best = (d, f);
                 }
             }
             best.1
         };
-        if self.planes.len() <= 32 {
-            pick(&mut (0..self.planes.len()))
+        if self.offsets.len() <= 32 {
+            pick(&mut (0..self.offsets.len()))
         } else {
             let mut hint = super::NO_HINT;
             self.support_hinted(dir, &mut hint);

@@ -18,10 +18,17 @@
 //! - **Clean-up.** A point inserted early can end up inside a flat facet or on an edge once
 //!   the corners arrive (a cube's edge midpoints). The faces are grouped into near-planar
 //!   facets; a vertex inside one facet or on the edge of two is not a corner, and the hull is
-//!   rebuilt from the corners alone.
+//!   rebuilt from the corners alone (`cleanup.rs`, `covers.rs`).
+//!
+//! A million points on a sphere (every one a vertex) is the size this is laid out for: the
+//! points are taken in Morton order, a face is 36 bytes, the points waiting above a face are
+//! a list threaded through one array, and only faces with waiting points keep their plane.
 
-use super::hull_predicates3d::{cross, dot, sub, Plane, Side, P};
+use super::hull_predicates3d::{cross, dot, orient, sub, Plane, Side, P};
 use core::array::from_fn;
+
+mod cleanup;
+mod covers;
 
 const NONE: u32 = u32::MAX;
 /// A point not certainly more than `tol` above any face is dropped when it is within
@@ -33,18 +40,37 @@ const DROP: f64 = 2.0;
 const MAX_ROUNDS: usize = 6;
 
 /// A triangle of the hull under construction. Edge `i` runs from `v[i]` to `v[i + 1]`.
-#[derive(Debug)]
-#[repr(C)]
+/// Kept small (36 bytes): a million-point hull has two million of them.
+#[derive(Clone, Copy, Debug)]
 struct Face {
-    plane: Plane,
+    /// The corners; `v[0] == NONE` for a dead face (its slot is on the free list).
     v: [u32; 3],
     /// The face across edge `i`.
     adj: [u32; 3],
-    alive: bool,
     /// Search stamp: `2 s` visible, `2 s + 1` not visible in search `s`.
-    mark: u64,
-    /// The points given to this face (see [`Builder::assign`]).
-    outside: Vec<u32>,
+    mark: u32,
+    /// The first of the points given to this face (see [`Builder::assign`]), or `NONE`.
+    head: u32,
+    /// Its slot in [`Builder::planes`], or `NONE` when the plane is not stored.
+    plane: u32,
+}
+
+impl Face {
+    fn is_dead(&self) -> bool {
+        self.v[0] == NONE
+    }
+    fn kill(&mut self) {
+        self.v[0] = NONE;
+    }
+}
+
+/// A stored face plane and the farthest point above it (the next apex).
+#[derive(Clone, Copy, Debug)]
+struct FacePlane {
+    plane: Plane,
+    apex: u32,
+    /// The apex's distance above the plane.
+    height: f64,
 }
 
 /// A hull as indices: `vertices` index the input points, `triangles` index `vertices`
@@ -53,6 +79,9 @@ struct Face {
 pub(crate) struct HullMesh {
     pub(crate) vertices: Vec<u32>,
     pub(crate) triangles: Vec<[u32; 3]>,
+    /// The triangle across each edge: `adjacent[t][k]` shares the edge from `triangles[t][k]`
+    /// to `triangles[t][k + 1]`.
+    pub(crate) adjacent: Vec<[u32; 3]>,
     /// Every vertex is a corner (touches three facets). Hill climbing on the support function
     /// relies on it; the clean-up ends with `true` except when it hits its round cap.
     pub(crate) clean: bool,
@@ -64,7 +93,8 @@ pub(crate) struct Flat;
 
 /// The convex hull of `points` (finite, any count). `eps` is the relative precision of the
 /// caller's scalar: points within `3 eps (max|x| + max|y| + max|z|)` of a face count as on it.
-pub(crate) fn convex_hull(points: &[P], eps: f64) -> Result<HullMesh, Flat> {
+/// Takes the points by value to free them once they are copied in build order.
+pub(crate) fn convex_hull(points: Vec<P>, eps: f64) -> Result<HullMesh, Flat> {
     let max_abs = points.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
     if points.len() < 4 || max_abs == 0.0 {
         return Err(Flat);
@@ -73,11 +103,20 @@ pub(crate) fn convex_hull(points: &[P], eps: f64) -> Result<HullMesh, Flat> {
     // Two factors, each a normal number, cover every exponent.
     let exp = -(max_abs.log2().floor() as i32 + 1);
     let (s1, s2) = (2f64.powi(exp / 2), 2f64.powi(exp - exp / 2));
-    let pts: Vec<P> = points.iter().map(|p| p.map(|x| x * s1 * s2)).collect();
+    // The points in Morton order: the build reads the points of one face, and they are
+    // close together, so they are close in memory too (2x faster on a million points).
+    let order = morton_order(&points);
+    let pts: Vec<P> = order.iter().map(|&i| points[i as usize].map(|x| x * s1 * s2)).collect();
+    drop(points);
     let sums: P = from_fn(|k| pts.iter().fold(0.0f64, |m, p| m.max(p[k].abs())));
     let tol = 3.0 * eps * (sums[0] + sums[1] + sums[2]);
+    // Every return path of the build gives indices into `pts`: renumber them here, once.
+    cleaned_hull(&pts, tol).map(|mesh| mesh.renumbered(&order))
+}
 
-    let n = points.len();
+/// The hull of `pts` with the clean-up rounds (see the module doc); its vertices index `pts`.
+fn cleaned_hull(pts: &[P], tol: f64) -> Result<HullMesh, Flat> {
+    let n = pts.len();
     let mut ids: Vec<u32> = (0..n as u32).collect();
     // Points of earlier hulls this one may not contain (non-corners the clean-up removed,
     // points a rebuild dropped), and those the clean-up may not remove (it did, wrongly).
@@ -87,13 +126,21 @@ pub(crate) fn convex_hull(points: &[P], eps: f64) -> Result<HullMesh, Flat> {
     let (mut removed, mut pinned) = (Vec::new(), vec![false; n]);
     let mut last = None;
     for round in 0..MAX_ROUNDS {
-        let hull = match Builder::run(&pts, &ids, tol) {
+        let hull = match Builder::run(pts, &ids, tol) {
             Ok(h) => h,
             // A rebuild from the corners alone cannot be flatter than the hull it came from;
             // if rounding says otherwise, keep that hull.
             Err(Flat) => return last.ok_or(Flat),
         };
-        let (kept, back): (Vec<u32>, Vec<u32>) = removed.iter().partition(|&&v| hull.covers(v, DROP * tol));
+        let covered = hull.covers(&removed, DROP * tol);
+        let (mut kept, mut back) = (Vec::new(), Vec::new());
+        for (&v, &c) in removed.iter().zip(&covered) {
+            if c {
+                kept.push(v)
+            } else {
+                back.push(v)
+            }
+        }
         if !back.is_empty() {
             back.iter().for_each(|&v| pinned[v as usize] = true);
             ids.extend(&back);
@@ -124,19 +171,79 @@ pub(crate) fn convex_hull(points: &[P], eps: f64) -> Result<HullMesh, Flat> {
     last.ok_or(Flat)
 }
 
+impl HullMesh {
+    /// The mesh with its vertices `v` replaced by `order[v]`.
+    fn renumbered(mut self, order: &[u32]) -> Self {
+        self.vertices.iter_mut().for_each(|v| *v = order[*v as usize]);
+        self
+    }
+}
+
+/// The indices of `points` sorted along a Z-order (Morton) curve over their bounding box.
+fn morton_order(points: &[P]) -> Vec<u32> {
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for p in points {
+        for k in 0..3 {
+            (lo[k], hi[k]) = (lo[k].min(p[k]), hi[k].max(p[k]));
+        }
+    }
+    const CELLS: f64 = (1u64 << 21) as f64;
+    let scale: P = from_fn(|k| if hi[k] > lo[k] { (CELLS - 1.0) / (hi[k] - lo[k]) } else { 0.0 });
+    // 21 bits per axis, spread to every third bit of a u64.
+    let spread = |x: u64| {
+        let mut x = x & 0x1f_ffff;
+        x = (x | x << 32) & 0x001f_0000_0000_ffff;
+        x = (x | x << 16) & 0x001f_0000_ff00_00ff;
+        x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
+        x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
+        (x | x << 2) & 0x1249_2492_4924_9249
+    };
+    let key = |p: &P| {
+        let cell = |k: usize| spread(((p[k] - lo[k]) * scale[k]) as u64);
+        cell(0) | cell(1) << 1 | cell(2) << 2
+    };
+    let mut keyed: Vec<(u64, u32)> = points.iter().enumerate().map(|(i, p)| (key(p), i as u32)).collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, i)| i).collect()
+}
+
 struct Builder<'a> {
     pts: &'a [P],
     tol: f64,
     faces: Vec<Face>,
+    /// Dead face slots, reused first.
     free: Vec<u32>,
-    stamp: u64,
+    /// The planes of the faces that hold points (and of the faces just made, while their
+    /// points are handed out); a face without points computes its plane when asked.
+    planes: Vec<FacePlane>,
+    free_planes: Vec<u32>,
+    /// The conflict lists: the point after each point in its face's list (`NONE` ends it).
+    next_point: Vec<u32>,
+    /// Search stamp of the current [`Builder::insert`].
+    stamp: u32,
+    /// Scratch of [`Builder::assign`].
+    assign_planes: Vec<Plane>,
+    /// A point strictly inside every hull of the build, normally: the centre of the first
+    /// tetrahedron (see `covers.rs`).
+    centre: P,
 }
 
 impl<'a> Builder<'a> {
     /// Quickhull over the points `ids` of `pts`.
     fn run(pts: &'a [P], ids: &[u32], tol: f64) -> Result<Self, Flat> {
         let [a, b, c, d] = initial_simplex(pts, ids, tol).ok_or(Flat)?;
-        let mut hull = Builder { pts, tol, faces: Vec::new(), free: Vec::new(), stamp: 0 };
+        let mut hull = Builder {
+            pts,
+            tol,
+            faces: Vec::with_capacity(2 * ids.len().min(1 << 24)),
+            free: Vec::new(),
+            planes: Vec::new(),
+            free_planes: Vec::new(),
+            next_point: vec![NONE; pts.len()],
+            stamp: 0,
+            assign_planes: Vec::new(),
+            centre: from_fn(|k| [a, b, c, d].iter().map(|&i| pts[i as usize][k]).sum::<f64>() / 4.0),
+        };
         // `d` is below `a b c`; face k's edge i borders face ADJ[k][i].
         const ADJ: [[u32; 3]; 4] = [[1, 2, 3], [3, 2, 0], [1, 3, 0], [2, 1, 0]];
         for (k, v) in [[a, b, c], [a, d, b], [b, d, c], [c, d, a]].into_iter().enumerate() {
@@ -145,6 +252,7 @@ impl<'a> Builder<'a> {
         }
         let rest: Vec<u32> = ids.iter().copied().filter(|i| ![a, b, c, d].contains(i)).collect();
         hull.assign(&rest, &[0, 1, 2, 3], NONE);
+        drop(rest);
 
         let mut stack: Vec<u32> = vec![0, 1, 2, 3];
         let mut scratch = Scratch::default();
@@ -153,32 +261,65 @@ impl<'a> Builder<'a> {
         // or dropped, and each point is inserted or dropped at most once.
         while let Some(f) = stack.pop() {
             let face = &hull.faces[f as usize];
-            if !face.alive || face.outside.is_empty() {
+            if face.is_dead() || face.head == NONE {
                 continue;
             }
-            let height = |&p: &u32| face.plane.eval(pts[p as usize]).0;
-            let apex =
-                face.outside.iter().copied().max_by(|p, q| height(p).total_cmp(&height(q))).unwrap_or(NONE);
+            let apex = hull.planes[face.plane as usize].apex;
             if hull.insert(f, apex, &mut scratch, &mut next_of) {
                 stack.extend_from_slice(&scratch.new_faces);
             } else {
                 // Unreachable with exact predicates (a broken invariant, such as underflow in
                 // the exact arithmetic): drop the point rather than corrupt the mesh.
-                hull.faces[f as usize].outside.retain(|&p| p != apex);
+                hull.drop_point(f, apex);
                 stack.push(f);
             }
         }
         Ok(hull)
     }
 
+    /// The corners of face `f`.
+    fn corners_of(&self, f: u32) -> [P; 3] {
+        self.faces[f as usize].v.map(|i| self.pts[i as usize])
+    }
+
+    /// Face `f`'s plane: its stored one, or one computed now.
+    fn plane_of(&self, f: u32) -> Plane {
+        match self.faces[f as usize].plane {
+            NONE => {
+                let [a, b, c] = self.corners_of(f);
+                Plane::new(a, b, c)
+            }
+            slot => self.planes[slot as usize].plane,
+        }
+    }
+
+    /// `p` is strictly above face `f` (exact sign).
+    fn sees(&self, f: u32, p: P) -> bool {
+        let [a, b, c] = self.corners_of(f);
+        match self.faces[f as usize].plane {
+            NONE => orient(a, b, c, p) > 0.0,
+            slot => self.planes[slot as usize].plane.sees(&[b, c], p),
+        }
+    }
+
+    /// A new face with its plane stored (it is about to be given points).
     fn add_face(&mut self, v: [u32; 3]) -> u32 {
-        let plane = Plane::new(self.pts[v[0] as usize], self.pts[v[1] as usize], self.pts[v[2] as usize]);
-        let fresh = Face { plane, v, adj: [NONE; 3], alive: true, mark: 0, outside: Vec::new() };
+        let [a, b, c] = v.map(|i| self.pts[i as usize]);
+        let entry = FacePlane { plane: Plane::new(a, b, c), apex: NONE, height: 0.0 };
+        let slot = match self.free_planes.pop() {
+            Some(s) => {
+                self.planes[s as usize] = entry;
+                s
+            }
+            None => {
+                self.planes.push(entry);
+                (self.planes.len() - 1) as u32
+            }
+        };
+        let fresh = Face { v, adj: [NONE; 3], mark: 0, head: NONE, plane: slot };
         match self.free.pop() {
             Some(f) => {
-                let face = &mut self.faces[f as usize];
-                let outside = core::mem::take(&mut face.outside); // keeps its capacity
-                *face = Face { outside, ..fresh };
+                self.faces[f as usize] = fresh;
                 f
             }
             None => {
@@ -188,11 +329,58 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Gives each point to the face among `faces` it is farthest above by more than `tol`.
+    /// Gives up face `f`'s stored plane when it holds no points: it is not needed for
+    /// assignment any more, and an occasional visibility test recomputes it.
+    fn release_plane_if_empty(&mut self, f: u32) {
+        let face = &mut self.faces[f as usize];
+        if face.head == NONE && face.plane != NONE {
+            self.free_planes.push(face.plane);
+            face.plane = NONE;
+        }
+    }
+
+    /// Removes `apex` from face `f`'s points and picks the next farthest.
+    fn drop_point(&mut self, f: u32, apex: u32) {
+        let mut rest = Vec::new();
+        let mut p = self.faces[f as usize].head;
+        while p != NONE {
+            if p != apex {
+                rest.push(p);
+            }
+            p = self.next_point[p as usize];
+        }
+        self.faces[f as usize].head = NONE;
+        let slot = self.faces[f as usize].plane as usize;
+        (self.planes[slot].apex, self.planes[slot].height) = (NONE, 0.0);
+        for p in rest {
+            let d = self.planes[slot].plane.eval(self.pts[p as usize]).0 / self.planes[slot].plane.len;
+            self.give(f, p, d);
+        }
+        self.release_plane_if_empty(f);
+    }
+
+    /// Puts point `p`, `d` above face `f`, on its list (the face's plane is stored).
+    fn give(&mut self, f: u32, p: u32, d: f64) {
+        let face = &mut self.faces[f as usize];
+        self.next_point[p as usize] = face.head;
+        face.head = p;
+        let entry = &mut self.planes[face.plane as usize];
+        if entry.apex == NONE || d > entry.height {
+            (entry.apex, entry.height) = (p, d);
+        }
+    }
+
+    /// Gives each point to the first face among `faces` it is above by more than `tol` (any
+    /// such face is visible from it, which is all quickhull needs; stopping there halves the
+    /// tests on a sphere, where no point is ever inside).
     /// A point above none is dropped when it is inside or within `DROP * tol` of the faces it
     /// may be above; otherwise (close to their planes but far from the triangles: beyond a
-    /// sharp ridge) it goes to the face it is above the most.
+    /// sharp ridge) it goes to the face it is above the most. The faces' planes are stored.
     fn assign(&mut self, points: &[u32], faces: &[u32], skip: u32) {
+        // The planes side by side: the loop below reads each once per point.
+        let mut local = core::mem::take(&mut self.assign_planes);
+        local.clear();
+        local.extend(faces.iter().map(|&f| self.planes[self.faces[f as usize].plane as usize].plane));
         for &p in points {
             if p == skip {
                 continue;
@@ -200,11 +388,16 @@ impl<'a> Builder<'a> {
             let x = self.pts[p as usize];
             let (mut best, mut best_d) = (NONE, 0.0);
             let mut near_dist = f64::INFINITY;
-            for &f in faces {
-                let plane = &self.faces[f as usize].plane;
+            for (&f, plane) in faces.iter().zip(&local) {
                 match plane.classify(x, self.tol) {
-                    Side::Above(d) if best == NONE || d > best_d => (best, best_d) = (f, d),
-                    Side::Near if best == NONE => near_dist = near_dist.min(plane.triangle_distance(x)),
+                    Side::Above(d) => {
+                        (best, best_d) = (f, d);
+                        break;
+                    }
+                    Side::Near if best == NONE => {
+                        let [_, b, c] = self.corners_of(f);
+                        near_dist = near_dist.min(plane.triangle_distance(&[b, c], x));
+                    }
                     _ => {}
                 }
             }
@@ -212,9 +405,10 @@ impl<'a> Builder<'a> {
                 // Rare: keep it for the face it is exactly the most above, if any (none: it
                 // is inside the hull).
                 for &f in faces {
-                    let plane = &self.faces[f as usize].plane;
+                    let plane = &self.planes[self.faces[f as usize].plane as usize].plane;
                     if let Side::Near = plane.classify(x, self.tol) {
-                        let d = plane.exact(x) / plane.len;
+                        let [_, b, c] = self.corners_of(f);
+                        let d = plane.exact(&[b, c], x) / plane.len;
                         if d > 0.0 && (best == NONE || d > best_d) {
                             (best, best_d) = (f, d);
                         }
@@ -222,8 +416,12 @@ impl<'a> Builder<'a> {
                 }
             }
             if best != NONE {
-                self.faces[best as usize].outside.push(p);
+                self.give(best, p, best_d);
             }
+        }
+        self.assign_planes = local;
+        for &f in faces {
+            self.release_plane_if_empty(f);
         }
     }
 
@@ -232,11 +430,15 @@ impl<'a> Builder<'a> {
     fn insert(&mut self, f: u32, apex: u32, s: &mut Scratch, next_of: &mut [u32]) -> bool {
         s.clear();
         let p = self.pts[apex as usize];
-        if !self.faces[f as usize].plane.sees(p) {
+        if !self.sees(f, p) {
             return false;
         }
+        if self.stamp >= u32::MAX / 2 - 1 {
+            self.faces.iter_mut().for_each(|face| face.mark = 0);
+            self.stamp = 0;
+        }
         self.stamp += 1;
-        let (vis, invis) = (2 * self.stamp, 2 * self.stamp + 1); // u64: never wraps
+        let (vis, invis) = (2 * self.stamp, 2 * self.stamp + 1);
         self.faces[f as usize].mark = vis;
         s.visible.push(f);
         let mut head = 0;
@@ -249,7 +451,7 @@ impl<'a> Builder<'a> {
                 if mark == vis {
                     continue;
                 }
-                if mark != invis && self.faces[g as usize].plane.sees(p) {
+                if mark != invis && self.sees(g, p) {
                     self.faces[g as usize].mark = vis;
                     s.visible.push(g);
                 } else {
@@ -304,9 +506,15 @@ impl<'a> Builder<'a> {
             self.faces[nf].adj[2] = s.new_faces[(k + h - 1) % h];
         }
         for &vf in &s.visible {
+            let mut q = self.faces[vf as usize].head;
+            while q != NONE {
+                s.orphans.push(q);
+                q = self.next_point[q as usize];
+            }
             let face = &mut self.faces[vf as usize];
-            face.alive = false;
-            s.orphans.append(&mut face.outside);
+            face.head = NONE;
+            self.release_plane_if_empty(vf);
+            self.faces[vf as usize].kill();
             self.free.push(vf);
         }
         let (orphans, new_faces) = (core::mem::take(&mut s.orphans), core::mem::take(&mut s.new_faces));
@@ -315,85 +523,9 @@ impl<'a> Builder<'a> {
         true
     }
 
-    /// The vertices that are corners: their faces span at least three near-planar facets;
-    /// `None` when every vertex is one.
-    ///
-    /// Facets grow from the largest faces first; a face joins a facet when its three vertices
-    /// are within `tol` of the seed face's plane (the seed's plane, not its neighbour's, so a
-    /// gently curved surface cannot creep into one facet).
-    fn corners(&self, pinned: &[bool]) -> Option<Vec<u32>> {
-        let live = || (0..self.faces.len() as u32).filter(|&f| self.faces[f as usize].alive);
-        let near = |plane: &Plane, skip: &[u32; 3], v: u32| {
-            skip.contains(&v) || plane.near(self.pts[v as usize], self.tol)
-        };
-        // Fast path (a sphere): no face has a neighbour in its plane, so no facet has two
-        // faces and every vertex, on at least three faces, is a corner.
-        let flat_pair = live().any(|f| {
-            let face = &self.faces[f as usize];
-            face.adj.iter().any(|&g| self.faces[g as usize].v.iter().all(|&v| near(&face.plane, &face.v, v)))
-        });
-        if !flat_pair {
-            return None;
-        }
-        let mut seeds: Vec<u32> = live().collect();
-        seeds.sort_by(|&f, &g| self.faces[g as usize].plane.len.total_cmp(&self.faces[f as usize].plane.len));
-        let mut facet = vec![NONE; self.faces.len()];
-        let mut queue = Vec::new();
-        for &seed in &seeds {
-            if facet[seed as usize] != NONE {
-                continue;
-            }
-            let (plane, seed_v) = (&self.faces[seed as usize].plane, &self.faces[seed as usize].v);
-            facet[seed as usize] = seed;
-            queue.clear();
-            queue.push(seed);
-            while let Some(f) = queue.pop() {
-                for g in self.faces[f as usize].adj {
-                    let face = &self.faces[g as usize];
-                    if facet[g as usize] == NONE && face.v.iter().all(|&v| near(plane, seed_v, v)) {
-                        facet[g as usize] = seed;
-                        queue.push(g);
-                    }
-                }
-            }
-        }
-        let mut incidences: Vec<(u32, u32)> =
-            seeds.iter().flat_map(|&f| self.faces[f as usize].v.map(|v| (v, facet[f as usize]))).collect();
-        incidences.sort_unstable();
-        incidences.dedup();
-        // A vertex on one facet is inside it; on two, on their common edge, within
-        // `tol / cos(θ/2)` of it for normals `θ` apart: a corner unless θ <= 120°.
-        let corner = |run: &[(u32, u32)]| match run {
-            [(v, _), ..] if pinned[*v as usize] => true,
-            [_] => false,
-            [(_, f), (_, g)] => {
-                let (p, q) = (&self.faces[*f as usize].plane, &self.faces[*g as usize].plane);
-                dot(p.n, q.n) < -0.5 * p.len * q.len
-            }
-            _ => true,
-        };
-        Some(incidences.chunk_by(|x, y| x.0 == y.0).filter(|run| corner(run)).map(|run| run[0].0).collect())
-    }
-
-    /// `true` when point `v` is at most `tol` above every face.
-    fn covers(&self, v: u32, tol: f64) -> bool {
-        self.faces.iter().filter(|f| f.alive).all(|f| f.plane.at_most(self.pts[v as usize], tol))
-    }
-
-    /// The live faces, re-indexed: vertices in order of first use.
-    fn mesh(&self) -> HullMesh {
-        let mut local = vec![NONE; self.pts.len()];
-        let (mut vertices, mut triangles) = (Vec::new(), Vec::new());
-        for face in self.faces.iter().filter(|f| f.alive) {
-            triangles.push(face.v.map(|v| {
-                if local[v as usize] == NONE {
-                    local[v as usize] = vertices.len() as u32;
-                    vertices.push(v);
-                }
-                local[v as usize]
-            }));
-        }
-        HullMesh { vertices, triangles, clean: false }
+    /// The live faces.
+    fn live(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.faces.len() as u32).filter(|&f| !self.faces[f as usize].is_dead())
     }
 }
 
@@ -447,9 +579,11 @@ fn initial_simplex(pts: &[P], ids: &[u32], tol: f64) -> Option<[u32; 4]> {
     // The farthest point in floating point; when rounding hides it (a needle so thin that
     // the plane's normal is noise), the first point the exact determinant puts off the plane.
     let d = arg_max(&|p| plane.eval(p).0.abs()).filter(|&i| off_plane(i)).or_else(|| {
-        ids.iter().copied().find(|&i| off_plane(i) || plane.exact(at(i)).abs() > tol * plane.len)
+        ids.iter()
+            .copied()
+            .find(|&i| off_plane(i) || plane.exact(&[at(b), at(c)], at(i)).abs() > tol * plane.len)
     })?;
-    if plane.exact(at(d)) > 0.0 {
+    if plane.exact(&[at(b), at(c)], at(d)) > 0.0 {
         core::mem::swap(&mut b, &mut c);
     }
     Some([a, b, c, d])

@@ -45,11 +45,16 @@ type IndexMap<K, V> = HashMap<K, V, BuildHasherDefault<IndexHasher>>;
 /// Faces and edges of a closed triangle mesh, computed in `f64`.
 #[derive(Debug, Default)]
 pub(crate) struct HullFaces {
+    /// Every face is one triangle: face `t` is triangle `t`, with its unit normal; `start`,
+    /// `loops` and `normals` are then empty (a million-point sphere saves 80 MB in `f64`).
+    pub(crate) are_triangles: bool,
     /// Face `f`'s loop is `loops[start[f]..start[f + 1]]` (vertex indices, CCW from outside).
     pub(crate) start: Vec<u32>,
     pub(crate) loops: Vec<u32>,
     /// Outward unit normal of each face (the sum of its triangles' normals).
     pub(crate) normals: Vec<[f64; 3]>,
+    /// Outward unit normal of each triangle, robust to slivers (see [`triangle_normal`]).
+    pub(crate) triangle_normals: Vec<[f64; 3]>,
     /// `max over the loop of normal · vertex`: the face plane is `normal · x = offset`.
     pub(crate) offsets: Vec<f64>,
     /// Each edge once: its two vertices (lower first) and the faces on either side, the
@@ -67,19 +72,10 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-/// The outward unit normal of each triangle, robust to slivers (see [`triangle_normal`])
-/// and to coordinates whose products overflow or underflow (scaled by a power of two).
-pub(crate) fn triangle_unit_normals(points: &[[f64; 3]], triangles: &[[u32; 3]]) -> Vec<[f64; 3]> {
-    let m = points.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
-    let p = if m > 1e100 || (m < 1e-100 && m > 0.0) { m.recip_pow2() } else { 1.0 };
-    triangles
-        .iter()
-        .map(|t| {
-            let n = triangle_normal(t.map(|i| points[i as usize].map(|x| x * p)));
-            let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
-            n.map(|x| x / l)
-        })
-        .collect()
+/// `n` scaled to unit length (a zero vector stays zero).
+fn unit(n: [f64; 3]) -> [f64; 3] {
+    let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
+    n.map(|x| x / l)
 }
 
 /// The normal of triangle `p` (counter-clockwise seen from where it points), twice its
@@ -132,46 +128,16 @@ fn det2(a: f64, b: f64, c: f64, d: f64) -> f64 {
 /// "No such triangle or face".
 const NONE: u32 = u32::MAX;
 
-/// For each directed edge `k` of each triangle `t` (at `3 t + k`), the triangle holding the
-/// reverse edge, or `NONE` on an open mesh. Found among the edges leaving each vertex (a
-/// handful on a hull), listed by vertex: a hash map of six million directed edges spent most
-/// of a million-point hull's face merging on cache misses.
-fn twins(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<u32> {
-    let mut start = vec![0u32; vertex_count + 1];
-    for tri in triangles {
-        for &a in tri {
-            start[a as usize + 1] += 1;
-        }
-    }
-    for i in 0..vertex_count {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    // (the edge's far end, its triangle), grouped by the near end.
-    let mut leaving = vec![(0u32, 0u32); 3 * triangles.len()];
-    for (t, tri) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            let a = tri[k] as usize;
-            leaving[fill[a] as usize] = (tri[(k + 1) % 3], t as u32);
-            fill[a] += 1;
-        }
-    }
-    let mut twin = vec![NONE; 3 * triangles.len()];
-    for (t, tri) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            let (a, b) = (tri[k], tri[(k + 1) % 3] as usize);
-            let from_b = &leaving[start[b] as usize..start[b + 1] as usize];
-            if let Some(&(_, u)) = from_b.iter().find(|&&(end, _)| end == a) {
-                twin[3 * t + k] = u;
-            }
-        }
-    }
-    twin
-}
-
-/// Merges the triangles of a closed convex mesh into faces. `tol` is the hull's build
-/// tolerance (a vertex within `tol` of a plane counts as on it).
-pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) -> HullFaces {
+/// Merges the triangles of a closed convex mesh into faces, and gives each triangle its
+/// unit normal. `adjacent[t][k]` is the triangle across edge `k` of triangle `t` (the edge
+/// from `t[k]` to `t[k + 1]`), and `tol` is the hull's build tolerance (a vertex within `tol`
+/// of a plane counts as on it).
+pub(crate) fn hull_faces(
+    points: &[[f64; 3]],
+    triangles: &[[u32; 3]],
+    adjacent: Vec<[u32; 3]>,
+    tol: f64,
+) -> HullFaces {
     // Coordinates whose products overflow (beyond ~1e150) or lose digits (below ~1e-150)
     // are scaled by a power of two first: exact, and the unit normals do not change; the
     // offsets and tolerance scale back. (At 1e158 every normal came out zero: probe F11.)
@@ -179,12 +145,59 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
     if m > 1e100 || (m < 1e-100 && m > 0.0) {
         let p = m.recip_pow2();
         let scaled: Vec<[f64; 3]> = points.iter().map(|q| q.map(|x| x * p)).collect();
-        let mut faces = hull_faces(&scaled, triangles, tol * p);
+        let mut faces = hull_faces(&scaled, triangles, adjacent, tol * p);
         faces.offsets.iter_mut().for_each(|d| *d /= p);
         return faces;
     }
+    let mut faces = if any_merge(points, triangles, &adjacent, tol) {
+        merged_faces(points, triangles, &adjacent, tol)
+    } else {
+        triangle_faces(points, triangles, &adjacent)
+    };
+    drop(adjacent);
+    faces.vertex_faces(points.len(), triangles);
+    faces
+}
+
+/// Whether a triangle would take a neighbour into its face (the test of
+/// [`merged_faces`]): on a smooth cloud (a sphere) none does, and every face is a triangle.
+fn any_merge(points: &[[f64; 3]], triangles: &[[u32; 3]], adjacent: &[[u32; 3]], tol: f64) -> bool {
+    triangles.iter().zip(adjacent).any(|(&st, adj)| {
+        let n = triangle_normal(st.map(|i| points[i as usize]));
+        let len = dot(n, n).sqrt();
+        let p0 = points[st[0] as usize];
+        let near = |v: u32| st.contains(&v) || (dot(n, sub(points[v as usize], p0)) / len).abs() <= tol;
+        len > 0.0 && adj.iter().any(|&u| u != NONE && triangles[u as usize].iter().all(|&v| near(v)))
+    })
+}
+
+/// The faces when no triangles merge: face `t` is triangle `t`, with its unit normal.
+fn triangle_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], adjacent: &[[u32; 3]]) -> HullFaces {
+    let unit_normals: Vec<[f64; 3]> =
+        triangles.iter().map(|t| unit(triangle_normal(t.map(|i| points[i as usize])))).collect();
+    let offsets = triangles
+        .iter()
+        .zip(&unit_normals)
+        .map(|(t, &n)| t.iter().map(|&v| dot(n, points[v as usize])).fold(f64::MIN, f64::max))
+        .collect();
+    let mut edges = Vec::with_capacity(3 * triangles.len() / 2 + 1);
+    for (t, (tri, adj)) in triangles.iter().zip(adjacent).enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri[k], tri[(k + 1) % 3]);
+            if a < b {
+                let g = if adj[k] == NONE { t as u32 } else { adj[k] };
+                edges.push(([a, b], [t as u32, g]));
+            }
+        }
+    }
+    edges.sort_unstable();
+    HullFaces { are_triangles: true, offsets, edges, triangle_normals: unit_normals, ..HullFaces::default() }
+}
+
+/// Coplanar neighbouring triangles merged into faces.
+fn merged_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], adjacent: &[[u32; 3]], tol: f64) -> HullFaces {
     let nt = triangles.len();
-    let twin = twins(triangles, points.len());
+    let twin = |t: u32, k: usize| adjacent[t as usize][k];
     // Each triangle's normal (twice its area long), computed once: the careful formula
     // costs a few dozen flops, and the sort below would otherwise redo it per comparison.
     let tri_normals: Vec<[f64; 3]> =
@@ -192,26 +205,28 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
     let mut order: Vec<u32> = (0..nt as u32).collect();
     let area2: Vec<f64> = tri_normals.iter().map(|&n| dot(n, n)).collect();
     order.sort_by(|&s, &t| area2[t as usize].total_cmp(&area2[s as usize]));
+    drop(area2);
     let mut group = vec![NONE; nt];
-    let mut groups: Vec<Vec<u32>> = Vec::new();
+    // Group `g`'s triangles are `members[group_start[g]..group_start[g + 1]]`.
+    let (mut members, mut group_start) = (Vec::with_capacity(nt), vec![0u32]);
     let mut stack = Vec::new();
     for &seed in &order {
         if group[seed as usize] != NONE {
             continue;
         }
-        let g = groups.len() as u32;
+        let g = (group_start.len() - 1) as u32;
         let st = triangles[seed as usize];
         let n = tri_normals[seed as usize];
         let len = dot(n, n).sqrt();
         let p0 = points[st[0] as usize];
         let near = |v: u32| st.contains(&v) || (dot(n, sub(points[v as usize], p0)) / len).abs() <= tol;
-        let mut members = vec![seed];
+        members.push(seed);
         group[seed as usize] = g;
         stack.clear();
         stack.push(seed);
         while let Some(t) = stack.pop() {
             for k in 0..3 {
-                let u = twin[3 * t as usize + k];
+                let u = twin(t, k);
                 if u == NONE {
                     continue;
                 }
@@ -223,8 +238,9 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
                 }
             }
         }
-        groups.push(members);
+        group_start.push(members.len() as u32);
     }
+    drop(order);
     // Boundary loops; a group whose boundary is not one simple cycle (never seen on a
     // convex mesh, but rounding is rounding) is split back into its triangles.
     let mut faces = HullFaces::default();
@@ -244,22 +260,22 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
             let m = tri_normals[t as usize];
             n = [n[0] + m[0], n[1] + m[1], n[2] + m[2]];
         }
-        let l = dot(n, n).sqrt().max(f64::MIN_POSITIVE);
-        let n = n.map(|x| x / l);
+        let n = unit(n);
         faces.offsets.push(lp.iter().map(|&v| dot(n, points[v as usize])).fold(f64::MIN, f64::max));
         faces.normals.push(n);
         for &t in members {
             face_of_triangle[t as usize] = f;
         }
     };
-    for members in &groups {
+    for run in group_start.windows(2) {
+        let members = &members[run[0] as usize..run[1] as usize];
         next.clear();
         let mut simple = true;
         for &t in members {
             let tri = triangles[t as usize];
             for k in 0..3 {
                 let (a, b) = (tri[k], tri[(k + 1) % 3]);
-                let u = twin[3 * t as usize + k];
+                let u = twin(t, k);
                 let inside = u != NONE && group[u as usize] == group[t as usize];
                 if !inside && next.insert(a, b).is_some() {
                     simple = false;
@@ -295,7 +311,7 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
     for (t, tri) in triangles.iter().enumerate() {
         for k in 0..3 {
             let (a, b) = (tri[k], tri[(k + 1) % 3]);
-            let u = twin[3 * t + k];
+            let u = twin(t as u32, k);
             let f = face_of_triangle[t];
             let g = if u == NONE { f } else { face_of_triangle[u as usize] };
             if a < b && (f != g || u == NONE) {
@@ -305,23 +321,48 @@ pub(crate) fn hull_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], tol: f64) 
     }
     edges.sort_unstable();
     faces.edges = edges;
-    // Vertex-face incidence.
-    let mut count = vec![0u32; points.len() + 1];
-    for &v in &faces.loops {
-        count[v as usize + 1] += 1;
+    faces.triangle_normals = tri_normals.into_iter().map(unit).collect();
+    // The hull keeps these for its lifetime: no growth slack (30 MB on a million points).
+    for v in [&mut faces.start, &mut faces.loops] {
+        v.shrink_to_fit();
     }
-    for i in 0..points.len() {
-        count[i + 1] += count[i];
-    }
-    let mut fill = count.clone();
-    let mut inc = vec![0u32; faces.loops.len()];
-    for f in 0..faces.normals.len() {
-        for &v in &faces.loops[faces.start[f] as usize..faces.start[f + 1] as usize] {
-            inc[fill[v as usize] as usize] = f as u32;
-            fill[v as usize] += 1;
+    faces.normals.shrink_to_fit();
+    faces.offsets.shrink_to_fit();
+    faces.edges.shrink_to_fit();
+    faces
+}
+
+impl HullFaces {
+    /// The loop of face `f`.
+    fn face_loop<'a>(&'a self, triangles: &'a [[u32; 3]], f: usize) -> &'a [u32] {
+        if self.are_triangles {
+            &triangles[f]
+        } else {
+            &self.loops[self.start[f] as usize..self.start[f + 1] as usize]
         }
     }
-    faces.vertex_face_start = count;
-    faces.vertex_faces = inc;
-    faces
+
+    /// Fills the vertex-to-face incidence.
+    fn vertex_faces(&mut self, vertex_count: usize, triangles: &[[u32; 3]]) {
+        let face_count = if self.are_triangles { triangles.len() } else { self.normals.len() };
+        let mut count = vec![0u32; vertex_count + 1];
+        for f in 0..face_count {
+            for &v in self.face_loop(triangles, f) {
+                count[v as usize + 1] += 1;
+            }
+        }
+        for i in 0..vertex_count {
+            count[i + 1] += count[i];
+        }
+        let mut fill = count.clone();
+        let mut inc = vec![0u32; count[vertex_count] as usize];
+        for f in 0..face_count {
+            for &v in self.face_loop(triangles, f) {
+                inc[fill[v as usize] as usize] = f as u32;
+                fill[v as usize] += 1;
+            }
+        }
+        self.vertex_face_start = count;
+        self.vertex_faces = inc;
+    }
 }

@@ -29,7 +29,8 @@ pub(super) fn cross(a: P, b: P) -> P {
 }
 
 /// The plane of triangle `a b c`, set up for the filtered orientation test. The fields the
-/// hot loop reads come first and fill one cache line.
+/// hot loop reads come first. `b` and `c` are not kept (the exact fallbacks take them from
+/// the caller): a million-point hull holds hundreds of thousands of planes at once.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(super) struct Plane {
@@ -43,7 +44,6 @@ pub(super) struct Plane {
     coarse: f64,
     /// Per component, the weight of `|q_i|` in the rounding bound.
     w: P,
-    bc: [P; 2],
 }
 
 impl Plane {
@@ -60,7 +60,7 @@ impl Plane {
             w[k] = ERR1 * n[k].abs() + ERR2 * (p1.abs() + p2.abs());
         }
         let coarse = 2.0 * (w[0] + w[1] + w[2]);
-        Self { n, a, len: dot(n, n).sqrt(), coarse, w, bc: [b, c] }
+        Self { n, a, len: dot(n, n).sqrt(), coarse, w }
     }
 
     /// The orientation determinant `((b-a) × (c-a)) · (p-a)` in floating point, and a bound on
@@ -72,18 +72,19 @@ impl Plane {
         (dot(self.n, q), bound)
     }
 
-    /// The determinant to about 16 digits, exact in sign.
-    pub(super) fn exact(&self, p: P) -> f64 {
-        orient_exact(self.a, self.bc[0], self.bc[1], p)
+    /// The determinant to about 16 digits, exact in sign; `bc` are the triangle's other two
+    /// corners.
+    pub(super) fn exact(&self, bc: &[P; 2], p: P) -> f64 {
+        orient_exact(self.a, bc[0], bc[1], p)
     }
 
     /// The exact sign of the determinant: `p` is strictly above the plane.
-    pub(super) fn sees(&self, p: P) -> bool {
+    pub(super) fn sees(&self, bc: &[P; 2], p: P) -> bool {
         let (det, bound) = self.eval(p);
         if det.abs() > bound {
             det > 0.0
         } else {
-            self.exact(p) > 0.0
+            self.exact(bc, p) > 0.0
         }
     }
 
@@ -111,8 +112,8 @@ impl Plane {
     }
 
     /// The distance from `p` to the triangle (not its plane), in floating point.
-    pub(super) fn triangle_distance(&self, p: P) -> f64 {
-        let abc = [self.a, self.bc[0], self.bc[1]];
+    pub(super) fn triangle_distance(&self, bc: &[P; 2], p: P) -> f64 {
+        let abc = [self.a, bc[0], bc[1]];
         let (mut inside, mut edge) = (true, f64::INFINITY);
         for k in 0..3 {
             let (u, e) = (abc[k], sub(abc[(k + 1) % 3], abc[k]));
@@ -131,7 +132,7 @@ impl Plane {
     }
 
     /// `true` when `p` is at most `tol` above the plane (exactly, up to the rounding of `len`).
-    pub(super) fn at_most(&self, p: P, tol: f64) -> bool {
+    pub(super) fn at_most(&self, bc: &[P; 2], p: P, tol: f64) -> bool {
         let (det, bound) = self.eval(p);
         let lim = tol * self.len;
         if det + bound <= lim {
@@ -139,12 +140,12 @@ impl Plane {
         } else if det - bound > lim {
             false
         } else {
-            self.exact(p) <= lim
+            self.exact(bc, p) <= lim
         }
     }
 
     /// `true` when `p` is within `tol` of the plane.
-    pub(super) fn near(&self, p: P, tol: f64) -> bool {
+    pub(super) fn near(&self, bc: &[P; 2], p: P, tol: f64) -> bool {
         let (det, bound) = self.eval(p);
         let lim = tol * self.len;
         if det.abs() + bound <= lim {
@@ -152,9 +153,58 @@ impl Plane {
         } else if det.abs() - bound > lim {
             false
         } else {
-            self.exact(p).abs() <= lim
+            self.exact(bc, p).abs() <= lim
         }
     }
+}
+
+/// Rounding bound of the plain orientation determinant, relative to its permanent
+/// (Shewchuk's `o3derrboundA` is `(7 + 56 ε) ε` with `ε` half of `f64::EPSILON`).
+const ORIENT_ERR: f64 = 4.0 * f64::EPSILON;
+
+/// Absolute slack added to the filters' bounds. The relative bounds hold only while no
+/// product underflows: the points are scaled below 1, so a cloud spanning 1e15 with
+/// coordinates of 1e-300 (the fuzz corpus has them) has subnormal coordinates and products
+/// whose rounding is absolute (up to `2^-1075` each), not relative. The smallest normal is far
+/// above the sum of those errors and far below any determinant of a real face.
+const UNDERFLOW: f64 = f64::MIN_POSITIVE;
+
+/// The plain orientation determinant `((b-a) × (c-a)) · (p-a)`, its rounding bound, and
+/// `(|n|, bound on |n|'s error)` for the plain normal `n = (b-a) × (c-a)`: a filter that
+/// costs a tenth of [`Plane::new`], for faces tested once.
+#[inline(always)]
+fn orient_filter(a: P, b: P, c: P, p: P) -> (f64, f64, P, f64) {
+    let (e, f, q) = (sub(b, a), sub(c, a), sub(p, a));
+    let n = cross(e, f);
+    let perm: P = from_fn(|k| {
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        (e[i] * f[j]).abs() + (e[j] * f[i]).abs()
+    });
+    let det = dot(n, q);
+    let bound = ORIENT_ERR * (perm[0] * q[0].abs() + perm[1] * q[1].abs() + perm[2] * q[2].abs()) + UNDERFLOW;
+    (det, bound, n, perm[0] + perm[1] + perm[2])
+}
+
+/// A float with the exact sign of the orientation determinant `((b-a) × (c-a)) · (p-a)`
+/// (positive: `p` above the counter-clockwise triangle `a b c`), the same sign as
+/// [`Plane::sees`] decides, without building the plane.
+pub(super) fn orient(a: P, b: P, c: P, p: P) -> f64 {
+    let (det, bound, ..) = orient_filter(a, b, c, p);
+    if det.abs() > bound {
+        det
+    } else {
+        orient_exact(a, b, c, p)
+    }
+}
+
+/// `true` only when `p` is certainly farther than `tol` from the plane of `a b c` as
+/// [`Plane::near`] measures it (a cheap filter; `false` means "ask `Plane::near`").
+pub(super) fn certainly_off_plane(a: P, b: P, c: P, p: P, tol: f64) -> bool {
+    let (det, bound, n, perm) = orient_filter(a, b, c, p);
+    // `Plane::len` is `|n|` for the nearly exact normal: within the plain normal's rounding
+    // (a few ulps of each product) of `|n|` here; the factor covers the remaining roundings.
+    let len_hi = dot(n, n).sqrt() + 8.0 * f64::EPSILON * perm + UNDERFLOW;
+    det.abs() - bound > tol * len_hi * (1.0 + 1e-12)
 }
 
 /// Where a point is relative to a face, see [`Plane::classify`].
@@ -268,6 +318,8 @@ mod tests {
             if naive.abs() > bound {
                 assert_eq!(naive.signum(), truth, "the filter's bound is too small: {pts:?}");
             }
+            let cheap = orient(f[0], f[1], f[2], f[3]);
+            assert_eq!(cheap.signum() * (cheap != 0.0) as i32 as f64, truth, "orient: {pts:?}");
             naive_wrong += (naive.signum() * (naive != 0.0) as i32 as f64 != truth) as u32;
             zeros += (truth == 0.0) as u32;
         }
@@ -304,5 +356,42 @@ mod tests {
             uncertain += (det.abs() <= bound) as u32;
         }
         assert!(uncertain > 100, "the exact fallback was needed {uncertain} times");
+    }
+
+    #[test]
+    pub(super) fn cheap_off_plane_filter_agrees_with_near() {
+        // Slivers and fat triangles, points at distances around the tolerance: the filter may
+        // say "certainly off" only where `Plane::near` says "not near", and must say it for
+        // points well away (or it filters nothing).
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut unit = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let (mut off, mut far) = (0, 0);
+        for i in 0..20_000 {
+            let thin = 10f64.powi(-(i % 12));
+            let a: P = from_fn(|_| 0.5 * unit());
+            let dir: P = from_fn(|_| 0.3 * unit());
+            let b: P = from_fn(|k| a[k] + dir[k] + thin * 0.1 * unit());
+            let c: P = from_fn(|k| a[k] + 0.5 * dir[k] + thin * 0.1 * unit());
+            let plane = Plane::new(a, b, c);
+            let tol = 10f64.powi(-(i % 17)) * 1e-3;
+            let unit_n = plane.n.map(|x| x / plane.len);
+            // A point at a chosen distance from the plane, near the triangle.
+            let dist = tol * (1.0 + 0.5 * unit()) * if i % 3 == 0 { 10.0 } else { 1.0 };
+            let p: P = from_fn(|k| a[k] + 0.3 * (b[k] - a[k]) + 0.3 * (c[k] - a[k]) + dist * unit_n[k]);
+            let near = plane.near(&[b, c], p, tol);
+            let cheap = certainly_off_plane(a, b, c, p, tol);
+            assert!(!(cheap && near), "{a:?} {b:?} {c:?} {p:?} {tol}");
+            // Well off the plane, relative to the rounding (which grows as the triangle thins).
+            if i % 3 == 0 && tol * thin >= 1e-12 {
+                off += cheap as u32;
+                far += 1;
+            }
+        }
+        assert!(off == far && far > 1000, "the filter decided {off} of {far} points off the plane");
     }
 }
