@@ -708,15 +708,7 @@ fn huge_and_tiny_hulls_have_unit_face_normals() {
             .map(|p| DVec3::from(*p) * radius + DVec3::new(offset, -offset, 0.5 * offset))
             .collect();
         let hull = ConvexHull::try_from_points(&pts).unwrap();
-        let tol = tolerance(&pts);
-        for f in 0..hull.face_count() {
-            let (n, d) = hull.face_plane(f);
-            assert!((n.length() - 1.0).abs() < 1e-12, "radius {radius:e}, face {f}: normal {n}");
-            for p in &pts {
-                let out = n.dot(*p) - d - 8.0 * f64::EPSILON * p.length();
-                assert!(out <= SLACK * tol, "radius {radius:e}, face {f}: a point {out:e} outside");
-            }
-        }
+        assert_inside_unit_face_planes(&pts, &hull, &format!("radius {radius:e}"));
     }
 }
 
@@ -772,13 +764,19 @@ fn morton_order_is_undone_when_a_rebuild_is_flat() {
     let pts: Vec<DVec3> = raw.iter().map(|&p| DVec3::from(p)).collect();
     let hull = ConvexHull::try_from_points(&pts).unwrap();
     check_valid(&pts, &hull, SLACK);
-    let tol = tolerance(&pts);
+    assert_inside_unit_face_planes(&pts, &hull, "shapes/37c9b665");
+}
+
+/// Every face plane of `hull` has a unit normal and every point of `pts` lies inside it
+/// within `SLACK` tolerances (plus the rounding of the point's own coordinates).
+fn assert_inside_unit_face_planes(pts: &[DVec3], hull: &ConvexHull<DVec3>, what: &str) {
+    let tol = tolerance(pts);
     for f in 0..hull.face_count() {
         let (n, d) = hull.face_plane(f);
-        assert!((n.length() - 1.0).abs() < 1e-12, "face {f}: normal {n}");
-        for p in &pts {
+        assert!((n.length() - 1.0).abs() < 1e-12, "{what}, face {f}: normal {n}");
+        for p in pts {
             let out = n.dot(*p) - d - 8.0 * f64::EPSILON * p.length();
-            assert!(out <= SLACK * tol, "face {f}: {p} is {out:e} outside (tol {tol:e})");
+            assert!(out <= SLACK * tol, "{what}, face {f}: {p} is {out:e} outside (tol {tol:e})");
         }
     }
 }

@@ -276,6 +276,19 @@ pub(super) fn orient_exact(a: P, b: P, c: P, p: P) -> f64 {
     }
 }
 
+/// A deterministic stream of uniform numbers in `[-1, 1)` (xorshift64), for the hull
+/// tests' random points.
+#[cfg(test)]
+pub(crate) fn unit_sampler(seed: u64) -> impl FnMut() -> f64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,13 +344,7 @@ mod tests {
     pub(super) fn filter_bound_holds_for_slivers() {
         // Thin triangles and nearly coplanar points with coordinates of mixed magnitudes (so
         // the differences round): the filtered value is within its bound of the exact one.
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut unit = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut unit = unit_sampler(0x9e37_79b9_7f4a_7c15_u64);
         let mut uncertain = 0;
         for i in 0..20_000 {
             let thin = 10f64.powi(-(i % 14));
@@ -363,13 +370,7 @@ mod tests {
         // Slivers and fat triangles, points at distances around the tolerance: the filter may
         // say "certainly off" only where `Plane::near` says "not near", and must say it for
         // points well away (or it filters nothing).
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut unit = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut unit = unit_sampler(0x2545_f491_4f6c_dd1d_u64);
         let (mut off, mut far) = (0, 0);
         for i in 0..20_000 {
             let thin = 10f64.powi(-(i % 12));

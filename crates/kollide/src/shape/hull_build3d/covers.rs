@@ -106,13 +106,7 @@ mod tests {
     /// Points on and around a sphere's hull: the walk answers what testing every face does.
     #[test]
     fn covers_matches_the_scan() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut unit = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut unit = crate::shape::hull_predicates3d::unit_sampler(0x9e37_79b9_7f4a_7c15_u64);
         let mut direction = || loop {
             let p: P = core::array::from_fn(|_| unit());
             let l = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
