@@ -4,7 +4,7 @@
 use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm, Question};
 use super::gjk::{self, GjkSettings, GjkStatus, Goal, SimplexCache};
-use super::least_push::{checked_apart, checked_penetration, non_finite};
+use super::least_push::{checked_apart, checked_penetration, deepened_for_radii, non_finite};
 use super::sat::{segment_box, SatOutcome};
 use crate::math::{Pose, Real, Vector};
 use crate::shape::Primitive;
@@ -323,7 +323,8 @@ fn gjk_epa<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
                 if status == GjkStatus::Converged {
                     c
                 } else {
-                    checked_apart(a, b, pose_ab, c, r.lower)
+                    let c = checked_apart(a, b, pose_ab, c, r.lower);
+                    deepened_for_radii(a, b, pose_ab, c, a.radius() + b.radius())
                 }
             } else {
                 // Exactly touching cores with no direction left in v: EPA finds one.
@@ -434,7 +435,9 @@ fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
     // `a_face`: the axis is square to A's segment (a side of P made of A and one end of B),
     // so B's end is the witness and its partner is on A; otherwise the other way round.
     let mut consider = |n: V, a_face: bool| {
-        let l = n.length();
+        // (`length_safe`: a side 3e26 long has a square beyond f32, found by the fuzz
+        // target `queries`, which gave a zero normal.)
+        let l = n.length_safe();
         if l <= zero {
             return;
         }
@@ -505,15 +508,16 @@ fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
             let axis = if d1.length_squared() >= d2.length_squared() { d1 } else { d2 };
             let centre = (q0 + q1 - p0 - p1) * V::Real::HALF;
             let n = if axis.length_squared() > zero {
-                let u = axis / axis.length();
+                let u = axis / axis.length_safe();
                 let off = centre - u * centre.dot(u);
-                if off.length() > noise {
-                    off / off.length()
+                let off_len = off.length_safe();
+                if off_len > noise {
+                    off / off_len
                 } else {
                     u.any_orthogonal()
                 }
-            } else if centre.length() > noise {
-                centre / centre.length()
+            } else if centre.length_safe() > noise {
+                centre / centre.length_safe()
             } else {
                 V::axis(0)
             };

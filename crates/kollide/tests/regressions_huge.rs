@@ -1,0 +1,94 @@
+//! Regressions of the fuzz target `queries` at the top of f32's range (shapes near 1e17 and
+//! segments 3e26 long). Each test checks its answer against closed forms in f64 written here,
+//! independent of the code under test.
+
+use kollide::math::{DPose3, DQuat, DVec3, Pose, Pose2, Quat, Vec2, Vec3};
+use kollide::query::{contact, ContactStatus};
+use kollide::shape::{Cone, Ellipsoid, Rounded, Segment};
+
+/// The push of B out of A along unit `n`, in f64 by closed forms: A is an ellipsoid with
+/// `radii` grown by `grow`, at `pose_a`; B a cone (apex up local y) at `at_b`, unturned.
+fn push_ellipsoid_cone(
+    radii: DVec3,
+    grow: f64,
+    pose_a: &DPose3,
+    (hh, r): (f64, f64),
+    at_b: DVec3,
+    n: DVec3,
+) -> f64 {
+    // Ellipsoid: max over the surface of u·x is |R u| with u in its frame.
+    let u = pose_a.rotation.inverse() * n;
+    let extent_a = (radii * u).length() + grow + n.dot(pose_a.translation);
+    // Cone: min of n·x over the apex and the base rim.
+    let apex = DVec3::new(0.0, hh, 0.0);
+    let across = DVec3::new(n.x, 0.0, n.z).length();
+    let rim_low = -hh * n.y - r * across;
+    let low_b = n.dot(apex).min(rim_low) + n.dot(at_b);
+    extent_a - low_b
+}
+
+/// A rounded ellipsoid (radii 8, 2.9, 1e17, grown by 1e17) against a cone 1e17 wide, in
+/// f32. GJK stopped on the cores apart by an upper bound 40% over their true gap, and the
+/// radii turned that into a depth 5% short of the true one: B moved out by it along the
+/// normal still overlapped A (fuzz target `queries`). Truth: moved by the reported depth
+/// along the reported normal, B clears A (the f64 push along the normal is at most the
+/// depth, up to f32's rounding of the coordinates), and the depth is within 1% of the least
+/// push over directions, which is below the push along the normal GJK stopped on.
+#[test]
+fn a_stalled_depth_at_1e17_in_f32_separates() {
+    let radii = Vec3::new(8.0, 2.917_647_1, 1e17);
+    let a = Rounded::try_new(Ellipsoid::new(radii), 1e17f32).unwrap();
+    let b = Cone::new(1e17f32, 1e17);
+    let qa = Quat::from_xyzw(0.470_057_58, 0.470_057_58, 0.047_141_46, 0.745_566_55);
+    let ta = Vec3::new(1e17, 8.0, 2.937_422_8);
+    let tb = Vec3::new(-0.244_186_31, 0.003_098_039_2, 0.003_098_039_2);
+    let pose_a = Pose::try_new(ta, qa).unwrap();
+    let c = contact(&a, &pose_a, &b, &Pose::from_translation(tb), 0.0).unwrap();
+    assert!(c.distance < 0.0 && (c.normal.length() - 1.0).abs() < 1e-5, "{c:?}");
+    let pose64 = DPose3::try_new(
+        ta.as_dvec3(),
+        DQuat::from_xyzw(qa.x as f64, qa.y as f64, qa.z as f64, qa.w as f64).normalize(),
+    )
+    .unwrap();
+    let n = c.normal.as_dvec3().normalize();
+    let push =
+        |n: DVec3| push_ellipsoid_cone(radii.as_dvec3(), 1e17, &pose64, (1e17, 1e17), tb.as_dvec3(), n);
+    let depth = -(c.distance as f64);
+    let rounding = 64.0 * f32::EPSILON as f64 * 3e17;
+    assert!(push(n) <= depth + rounding, "push along the normal {:e} > depth {depth:e}", push(n));
+    // The least push over a fine sweep of directions (an upper bound of the true depth
+    // that is tight to the sweep's spacing): the depth reported is not far above it.
+    let mut least = f64::INFINITY;
+    let steps = 720;
+    for i in 0..steps {
+        let theta = std::f64::consts::PI * (i as f64 + 0.5) / steps as f64;
+        for j in 0..2 * steps {
+            let phi = std::f64::consts::PI * j as f64 / steps as f64;
+            let u = DVec3::new(theta.sin() * phi.cos(), theta.cos(), theta.sin() * phi.sin());
+            least = least.min(push(u));
+        }
+    }
+    assert!(depth <= 1.01 * least, "depth {depth:e} against the least push swept {least:e}");
+}
+
+/// A 2D segment 3.3e26 long (beyond the range of f32 squares) crossing a short one, in f32:
+/// `contact` returned a zero normal marked converged (the side normal's length overflowed to
+/// infinity; fuzz target `queries`). Truth: the segments cross (B runs across A's line at
+/// y = 0); in f32 the depth, 10 along y, is far below the rounding of coordinates of 3e26,
+/// so the answer must be a unit normal with a depth within that rounding. In f64 the same
+/// segments give the exact answer: depth 10 along +y (B moved up by 10 clears A's top end).
+#[test]
+fn a_segment_3e26_long_gets_a_unit_normal() {
+    let a = Segment::new(Vec2::new(-9.17e9, 10.0), Vec2::new(1.8e9, -3.3e26));
+    let b = Segment::new(Vec2::new(-1e10, 0.0), Vec2::new(-8e9, 0.0));
+    let c = contact(&a, &Pose2::IDENTITY, &b, &Pose2::IDENTITY, 0.0).unwrap();
+    assert!((c.normal.length() - 1.0).abs() < 1e-5, "{c:?}");
+    let rounding = 64.0 * f32::EPSILON * 3.3e26;
+    assert!(c.distance <= 0.0 && c.distance >= -10.0 - rounding, "{c:?}");
+    use kollide::math::{DPose2, DVec2};
+    let a = Segment::new(DVec2::new(-9.17e9, 10.0), DVec2::new(1.8e9, -3.3e26));
+    let b = Segment::new(DVec2::new(-1e10, 0.0), DVec2::new(-8e9, 0.0));
+    let c = contact(&a, &DPose2::IDENTITY, &b, &DPose2::IDENTITY, 0.0).unwrap();
+    assert_eq!(c.status, ContactStatus::Converged);
+    assert!((c.distance + 10.0).abs() < 1e-6 && (c.normal - DVec2::Y).length() < 1e-12, "{c:?}");
+}
