@@ -437,3 +437,21 @@ fn a_tiny_f32_polygon_holds_all_its_points() {
         }
     }
 }
+
+/// An f64 polygon with subnormal coordinates beside ordinary ones dropped a corner (fuzz
+/// target `shapes`, input in `crates/kollide-fuzz/corpus/shapes/`): the exact predicate's
+/// products of a subnormal and a number below 1 fell under the subnormal grid, rounded to
+/// 0, and a left turn read as none. Such products are now summed as integers.
+///
+/// Truth, by hand: (0.1, 0) lies below the segment from (0, 0) to (3, 5e-324) (which is at
+/// height 5e-324 / 30 > 0 there), so it is a corner of the hull, and the hull has 4 corners.
+#[test]
+fn a_polygon_with_a_subnormal_coordinate_keeps_its_corners() {
+    use kollide::math::DVec2;
+    use kollide::shape::ConvexPolygon;
+    let tiny = f64::from_bits(1);
+    let points = [DVec2::ZERO, DVec2::new(0.1, 0.0), DVec2::new(3.0, tiny), DVec2::new(1.0, 1.0)];
+    let polygon = ConvexPolygon::try_from_points(&points).unwrap();
+    assert_eq!(polygon.vertices().len(), 4, "{:?}", polygon.vertices());
+    assert!(polygon.vertices().contains(&DVec2::new(0.1, 0.0)));
+}

@@ -104,10 +104,7 @@ impl<V: Vector2> ConcavePolygon<V> {
             .unwrap_or(0);
         let clockwise_input = ex.orient((m + n - 1) % n, m, (m + 1) % n) < 0;
         let (vertices, ex) = if clockwise_input {
-            (
-                points.iter().rev().copied().collect(),
-                Exact { p: ex.p.iter().rev().copied().collect(), scale: ex.scale },
-            )
+            (points.iter().rev().copied().collect(), Exact { p: ex.p.iter().rev().copied().collect() })
         } else {
             (points.to_vec(), ex)
         };
@@ -156,13 +153,17 @@ impl<V: Vector2> ConcavePolygon<V> {
         }
         let lo = vertices.iter().fold(vertices[0], |a, &b| a.min_elem(b));
         let hi = vertices.iter().fold(vertices[0], |a, &b| a.max_elem(b));
+        // The shoelace on the points scaled by a power of two (exact) near 1, so that its
+        // products neither overflow nor underflow.
+        let largest = ex.p.iter().fold(0.0f64, |m, q| m.max(q[0].abs()).max(q[1].abs()));
+        let scale = if largest > 0.0 { largest.recip_pow2() } else { 1.0 };
         let twice: f64 = (0..n)
             .map(|i| {
                 let (p, q) = (ex.p[i], ex.p[(i + 1) % n]);
-                p[0] * q[1] - p[1] * q[0]
+                (p[0] * scale) * (q[1] * scale) - (p[1] * scale) * (q[0] * scale)
             })
             .sum();
-        let area = V::Real::from_f64(0.5 * twice / (ex.scale * ex.scale));
+        let area = V::Real::from_f64(0.5 * twice / (scale * scale));
         let piece_boxes: Vec<Aabb<V>> = boxes.iter().map(|b| Aabb::new(b[0], b[1])).collect();
         // The pieces' boxes are finite (validated points) and there are fewer than u32::MAX.
         let bvh = Bvh::try_new(&piece_boxes).unwrap_or_default();

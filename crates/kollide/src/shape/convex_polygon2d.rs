@@ -210,7 +210,8 @@ fn monotone_chain<V: Vector2>(points: &[V]) -> Vec<V> {
     }
     // The turn test is the exact orientation predicate: in plain arithmetic its products
     // underflowed for f32 points of 1e-23 (left the origin outside the hull: fuzz target
-    // `shapes`). Every f32 input and f64 inputs spanning up to 2^450 are decided exactly.
+    // `shapes`). Every finite input is decided exactly (subnormal f64 points beside points
+    // near 7 dropped a corner until the predicate summed its products as integers).
     let exact = Exact::new(pts.iter().map(|p| [p[0].to_f64(), p[1].to_f64()]));
     let left_turn = |o: usize, a: usize, b: usize| exact.orient(o, a, b) > 0;
     let mut hull: Vec<usize> = Vec::with_capacity(2 * pts.len());

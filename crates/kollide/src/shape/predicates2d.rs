@@ -10,42 +10,26 @@
 //! largest component.
 //!
 //! `f32` coordinates convert to `f64` exactly, so one code path serves both. The products
-//! are exact as long as they neither overflow nor underflow: [`Exact::new`] scales the
-//! point set by a power of two (which is exact) when its largest coordinate is beyond
-//! `2^±500`, so the predicates are exact for any set whose non-zero coordinates are within
-//! a factor of about `2^450` of the largest one (smaller ones may round in the scaling).
+//! are exact as long as they neither overflow nor underflow; when one might (coordinates
+//! beyond `2^±480`, or subnormal ones beside ordinary ones), the six products are instead
+//! summed as integers: every finite `f64` is an integer times `2^-1074`, so each product is
+//! an integer of at most 106 significant bits times a power of two, and their sum fits a
+//! fixed two's-complement accumulator of 68 words. Every finite input is decided exactly.
 
 /// Sign of a value: -1, 0 or +1.
 pub(crate) type Sign = i8;
 
-/// A point set in `f64`, scaled by a power of two so that exact products cannot overflow.
+/// A point set in `f64` (finite), on which the predicates below are exact.
 #[derive(Clone, Debug)]
 pub(crate) struct Exact {
-    /// The points, times `scale`.
+    /// The points.
     pub(crate) p: Vec<[f64; 2]>,
-    /// The power of two the input was multiplied by (usually 1).
-    pub(crate) scale: f64,
 }
 
 impl Exact {
-    /// Copies (and if needed rescales by a power of two) `points`, given as `[x, y]`
-    /// in `f64` (finite).
+    /// Copies `points`, given as `[x, y]` in `f64` (finite).
     pub(crate) fn new(points: impl Iterator<Item = [f64; 2]>) -> Self {
-        let mut p: Vec<[f64; 2]> = points.collect();
-        let max = p.iter().fold(0.0f64, |m, q| m.max(q[0].abs()).max(q[1].abs()));
-        let scale = if max > 2f64.powi(500) {
-            2f64.powi(-500)
-        } else if max > 0.0 && max < 2f64.powi(-500) {
-            2f64.powi(500)
-        } else {
-            1.0
-        };
-        if scale != 1.0 {
-            for q in &mut p {
-                *q = [q[0] * scale, q[1] * scale];
-            }
-        }
-        Self { p, scale }
+        Self { p: points.collect() }
     }
 
     /// Orientation of points `a`, `b`, `c`: +1 when they turn counter-clockwise, -1
@@ -130,14 +114,17 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 
 /// The exact sign of `ax by - ax cy - ay bx + ay cx + bx cy - by cx`.
 fn orient_exact(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> Sign {
-    let products = [
-        two_product(a[0], b[1]),
-        two_product(-a[0], c[1]),
-        two_product(-a[1], b[0]),
-        two_product(a[1], c[0]),
-        two_product(b[0], c[1]),
-        two_product(-b[1], c[0]),
-    ];
+    let factors = pairs(a, b, c);
+    let products = factors.map(|(x, y)| two_product(x, y));
+    // Below `low` a product's low part may fall under the subnormal grid (and be rounded);
+    // above `high` the expansion's sums may overflow.
+    let (low, high) = (2f64.powi(-969), 2f64.powi(1020));
+    let risky = |&((x, y), (hi, _)): &((f64, f64), (f64, f64))| {
+        x != 0.0 && y != 0.0 && !(hi.abs() >= low && hi.abs() <= high)
+    };
+    if factors.into_iter().zip(products).any(|t| risky(&t)) {
+        return orient_integer(a, b, c);
+    }
     // Grow-Expansion: adding each term keeps `e` a non-overlapping expansion (increasing
     // magnitude, zeros allowed) whose exact sum is the sum of the terms so far.
     let mut e = [0.0f64; 12];
@@ -156,6 +143,101 @@ fn orient_exact(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> Sign {
     }
     // The largest non-zero component decides the sign of a non-overlapping expansion.
     e[..len].iter().rev().find(|x| **x != 0.0).map_or(0, |x| sign(*x))
+}
+
+/// The factors of the six products of [`orient_exact`], in its order.
+fn pairs(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> [(f64, f64); 6] {
+    [(a[0], b[1]), (-a[0], c[1]), (-a[1], b[0]), (a[1], c[0]), (b[0], c[1]), (-b[1], c[0])]
+}
+
+/// Words of the integer accumulator: products reach `2^(2·1024)` and go down to
+/// `2^(-2·1074)`, a span of 4196 bits, plus 106 bits of product and 3 of carries.
+const WORDS: usize = 68;
+
+/// `x` (finite, non-zero) as `(negative, m, e)` with `x = ±m · 2^e`, `e >= -1074`.
+fn split(x: f64) -> (bool, u64, i32) {
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (m, e) = if biased == 0 { (fraction, -1074) } else { (fraction | (1u64 << 52), biased - 1075) };
+    (x < 0.0, m, e)
+}
+
+/// The exact sign of the determinant for any finite inputs: the six products as integers
+/// over a common power of two, summed in a two's-complement accumulator. (Out of line and
+/// rarely taken: only when the expansion's products could over- or underflow, as for
+/// subnormal points beside points near 7 in a polygon, found by the fuzz target `shapes`.)
+#[cold]
+#[inline(never)]
+fn orient_integer(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> Sign {
+    let mut terms = [(false, 0u128, 0i32); 6];
+    let mut count = 0;
+    for (x, y) in pairs(a, b, c) {
+        if x == 0.0 || y == 0.0 {
+            continue;
+        }
+        let ((nx, mx, ex), (ny, my, ey)) = (split(x), split(y));
+        terms[count] = (nx != ny, u128::from(mx) * u128::from(my), ex + ey);
+        count += 1;
+    }
+    let terms = &terms[..count];
+    let Some(base) = terms.iter().map(|t| t.2).min() else {
+        return 0;
+    };
+    let mut acc = [0u64; WORDS];
+    for &(negative, m, e) in terms {
+        // 0 <= shift <= 4190, so the shifted product ends below word 66.
+        let shift = (e - base) as usize;
+        let (word, bit) = (shift / 64, shift % 64);
+        let (p0, p1) = (m as u64, (m >> 64) as u64);
+        let limbs = if bit == 0 {
+            [p0, p1, 0]
+        } else {
+            [p0 << bit, (p1 << bit) | (p0 >> (64 - bit)), p1 >> (64 - bit)]
+        };
+        if negative {
+            subtract_at(&mut acc, word, limbs);
+        } else {
+            add_at(&mut acc, word, limbs);
+        }
+    }
+    if acc.iter().all(|w| *w == 0) {
+        0
+    } else if acc[WORDS - 1] >> 63 == 1 {
+        -1
+    } else {
+        1
+    }
+}
+
+/// `acc += limbs · 2^(64 word)`, modulo `2^(64 WORDS)`.
+fn add_at(acc: &mut [u64; WORDS], word: usize, limbs: [u64; 3]) {
+    let mut carry = false;
+    for (i, slot) in acc.iter_mut().enumerate().skip(word) {
+        let add = limbs.get(i - word).copied().unwrap_or(0);
+        let (s1, c1) = slot.overflowing_add(add);
+        let (s2, c2) = s1.overflowing_add(u64::from(carry));
+        *slot = s2;
+        carry = c1 || c2;
+        if !carry && i - word >= 2 {
+            break;
+        }
+    }
+}
+
+/// `acc -= limbs · 2^(64 word)`, modulo `2^(64 WORDS)`.
+fn subtract_at(acc: &mut [u64; WORDS], word: usize, limbs: [u64; 3]) {
+    let mut borrow = false;
+    for (i, slot) in acc.iter_mut().enumerate().skip(word) {
+        let sub = limbs.get(i - word).copied().unwrap_or(0);
+        let (s1, b1) = slot.overflowing_sub(sub);
+        let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
+        *slot = s2;
+        borrow = b1 || b2;
+        if !borrow && i - word >= 2 {
+            break;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -178,10 +260,63 @@ mod tests {
     }
 
     #[test]
-    fn huge_and_tiny_coordinates_are_rescaled() {
+    fn huge_and_tiny_coordinates() {
         let big = Exact::new([[1e300, 0.0], [0.0, 1e300], [-1e300, -1e300]].into_iter());
         assert_eq!(big.orient(0, 1, 2), 1);
         let tiny = Exact::new([[1e-300, 0.0], [0.0, 1e-300], [-1e-300, -1e-300]].into_iter());
         assert_eq!(tiny.orient(0, 2, 1), -1);
+        // At the edge of the range: differences and products overflow in plain f64.
+        let m = f64::MAX;
+        assert_eq!(orient([-m, -m], [m, -m], [m, m]), 1);
+        assert_eq!(orient([-m, -m], [m, m], [0.0, 0.0]), 0);
+    }
+
+    /// The product `0.1 · 5e-324` is below the subnormal grid (it rounds to 0), so the
+    /// expansion reads this turn as collinear; the truth is `b0 c1 - b1 c0 = -0.1 · 5e-324`,
+    /// clockwise. (Subnormal f64 points beside points near 7 made a polygon drop a corner:
+    /// fuzz target `shapes`.)
+    #[test]
+    fn subnormal_products_are_not_lost() {
+        let tiny = f64::from_bits(1);
+        assert_eq!(orient([0.0, 0.0], [3.0, tiny], [0.1, 0.0]), -1);
+        assert_eq!(orient([0.0, 0.0], [0.1, 0.0], [3.0, tiny]), 1);
+        // Collinear exactly: y = x · tiny / 7 at x = 7 and x = 14.
+        assert_eq!(orient([0.0, 0.0], [7.0, tiny], [14.0, 2.0 * tiny]), 0);
+        assert_eq!(orient([0.0, 0.0], [7.0, tiny], [14.0, 3.0 * tiny]), 1);
+        // A huge coordinate beside a subnormal one.
+        assert_eq!(orient([0.0, 0.0], [1e300, tiny], [-1e300, tiny]), 1);
+        assert_eq!(orient([0.0, 0.0], [1e300, -tiny], [-1e300, tiny]), 0);
+    }
+
+    /// The integer sum agrees with the expansion wherever the expansion is exact: random
+    /// points, a third of them exactly on the line through the other two (dyadic
+    /// coordinates, integer steps) and a third one ulp off it.
+    #[test]
+    fn the_integer_sum_agrees_with_the_expansion() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 40) as i64 - (1 << 23)) as f64
+        };
+        let mut signs = [0usize; 3];
+        for i in 0..20_000 {
+            let scale = 2f64.powi(i % 61 - 30);
+            let a = [next() * scale, next() * scale];
+            let b = [next() * scale, next() * scale];
+            let t = (next() / 2f64.powi(20)).round();
+            let on_line = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+            let c = match i % 3 {
+                0 => on_line,
+                1 => [on_line[0], f64::from_bits(on_line[1].to_bits() + 1)],
+                _ => [next() * scale, next() * scale],
+            };
+            let expansion = orient_exact(a, b, c);
+            assert_eq!(orient_integer(a, b, c), expansion, "{a:?} {b:?} {c:?}");
+            signs[(expansion + 1) as usize] += 1;
+        }
+        // Both signs and exact zeros occurred (the zeros from the points on the line).
+        assert!(signs.iter().all(|&n| n > 100), "{signs:?}");
     }
 }
