@@ -92,3 +92,23 @@ fn a_segment_3e26_long_gets_a_unit_normal() {
     assert_eq!(c.status, ContactStatus::Converged);
     assert!((c.distance + 10.0).abs() < 1e-6 && (c.normal - DVec2::Y).length() < 1e-12, "{c:?}");
 }
+
+/// A 2D manifold whose reference edge is 2e175 long (f64): the clipping's unnormalized edge
+/// normal times a position overflowed, `inf - inf` gave NaN, and the manifold had a point
+/// at (inf, NaN) with distance -inf (fuzz target `queries`: a heightfield against a
+/// polyline with such a vertex). Truth: B's segment is parallel to A's diagonal, 1/√2 from
+/// it; at this scale f64 rounds positions by about 1e160, so the points must be finite and
+/// their distances within that rounding of 1/√2.
+#[test]
+fn a_manifold_on_an_edge_2e175_long_is_finite() {
+    use kollide::math::{DPose2, DVec2};
+    use kollide::query::manifold;
+    let a = Segment::new(DVec2::new(-1e175, -1e175), DVec2::new(1e175, 1e175));
+    let b = Segment::new(DVec2::new(-1.5, -0.5), DVec2::new(0.5, 1.5));
+    let m = manifold(&a, &DPose2::IDENTITY, &b, &DPose2::IDENTITY, 1.0);
+    assert!(!m.points().is_empty(), "{m:?}");
+    for p in m.points() {
+        assert!(p.point_a.is_finite() && p.point_b.is_finite(), "{m:?}");
+        assert!((p.distance - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e161, "{m:?}");
+    }
+}

@@ -99,8 +99,11 @@ pub(crate) fn clip<V: Vector2>(
     }
     let (r0, r1) = (reference.p[0], reference.p[1]);
     // Outward normal of the reference edge (towards the other shape), not normalized: it
-    // only enters the ratio giving `g` below.
-    let mut m = (r1 - r0).perp2();
+    // only enters the ratio giving `g` below. Brought near unit size by a power of two
+    // (exact), so its products with positions do not overflow (an edge 2e175 long in f64
+    // gave infinite and NaN points: fuzz target `queries`).
+    let m = (r1 - r0).perp2();
+    let mut m = m * m.abs_elem().max_component().recip_pow2();
     let towards = if a_is_ref { n } else { -n };
     if m.dot(towards) < V::Real::ZERO {
         m = -m;

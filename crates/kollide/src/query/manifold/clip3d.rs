@@ -83,7 +83,9 @@ pub(crate) fn polygon_normal<V: Vector3>(pts: &[V]) -> Option<V> {
     for k in 1..pts.len() - 1 {
         n += (pts[k] - o).cross3(pts[k + 1] - o);
     }
-    let l = n.length();
+    // `length_safe`: the square of a sum of cross products overflows for faces 1e10 wide
+    // in f32 (1e77 in f64), which would cost the face its normal.
+    let l = n.length_safe();
     (l > V::Real::ZERO && l.is_finite()).then(|| n / l)
 }
 
