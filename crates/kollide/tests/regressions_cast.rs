@@ -141,3 +141,43 @@ fn a_far_ray_does_not_cross_a_triangle_by_rounding() {
     let RayOutcome::Hit(hit) = ray_cast(&tri, &pose, &near, 10.0) else { panic!("must hit") };
     assert!((hit.toi - 5.0).abs() < 1e-4, "{hit:?}");
 }
+
+/// A ray with direction 1e6 long from 4.9e16 outside a cone 1e17 wide, in f32, was
+/// reported starting inside it (fuzz target `casts`). Directions were rescaled only beyond
+/// 1e±8, and the cone's quadratic in f32 took products of 1e17 positions and 1e6
+/// directions, squared: 1e46, beyond f32. Every direction is now brought near unit length
+/// by a power of two.
+///
+/// Truth, in f64 by the cone's inequality (x² + z² <= (r/2h)² (h - y)², |y| <= h, in the
+/// cone's frame): the origin is outside, so with `max_toi = 0` the ray misses; over an
+/// unbounded ray the f32 answer matches the f64 one (hit time within 1e-4 relative).
+#[test]
+fn a_far_ray_with_a_long_direction_does_not_start_in_a_huge_cone() {
+    use kollide::math::{DQuat, Quat};
+    let q = Quat::from_xyzw(-0.525_129_7, -0.525_129_7, -0.525_129_7, -0.415_591_78);
+    let at = Vec3::splat(1e17);
+    let (origin, direction) = (Vec3::new(1e17, -7.687_739_4, 1e17), Vec3::new(0.0, -1e-12, -999_328.6));
+    // Inside test in f64.
+    let q64 = DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64).normalize();
+    let local = q64.inverse() * (origin.as_dvec3() - at.as_dvec3());
+    let (h, r) = (1e17f64, 1e17f64);
+    let k = r / (2.0 * h);
+    let inside = local.y.abs() <= h && local.x.powi(2) + local.z.powi(2) <= (k * (h - local.y)).powi(2);
+    assert!(!inside, "the origin is outside in f64: {local:?}");
+    let cone = Cone::new(1e17f32, 1e17);
+    let pose = Pose3::try_new(at, q).unwrap();
+    let ray = Ray::new(origin, direction);
+    assert!(matches!(ray_cast(&cone, &pose, &ray, 0.0), RayOutcome::Miss));
+    let pose64 = DPose3::try_new(at.as_dvec3(), q64).unwrap();
+    let ray64 = Ray::new(origin.as_dvec3(), direction.as_dvec3());
+    match (
+        ray_cast(&cone, &pose, &ray, f32::INFINITY),
+        ray_cast(&Cone::new(h, r), &pose64, &ray64, f64::INFINITY),
+    ) {
+        (RayOutcome::Miss, RayOutcome::Miss) => {}
+        (RayOutcome::Hit(a), RayOutcome::Hit(b)) => {
+            assert!((a.toi as f64 - b.toi).abs() <= 1e-4 * b.toi, "{a:?} against {b:?}");
+        }
+        (a, b) => panic!("f32 {a:?} against f64 {b:?}"),
+    }
+}

@@ -156,10 +156,10 @@ pub enum RayOutcome<V: Vector> {
 /// Solids are closed: a ray that only grazes the surface (a tangent, an edge) hits it. The
 /// point of an answer is `ray.point_at(toi)`; the normal is unit. Degenerate input: a shape
 /// whose [`Support::radius`] is negative or not finite, or whose support function returns
-/// a non-finite point, is never hit (`Miss`); a direction with a component above `1e8` or
-/// all below `1e-8` is rescaled internally (the answer is still in units of the given
-/// direction; with a direction so small that the time overflows, `toi` is infinite and the
-/// point is still the finite point hit).
+/// a non-finite point, is never hit (`Miss`); the direction is rescaled internally by a
+/// power of two (exact; the answer is still in units of the given direction; with a
+/// direction so small that the time overflows, `toi` is infinite and the point is still the
+/// finite point hit).
 ///
 /// Never panics; nothing in the answer is NaN.
 ///
@@ -194,18 +194,19 @@ pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
     if !(r >= V::Real::ZERO && r.is_finite()) {
         return RayOutcome::Miss;
     }
-    // Keep squares and products of the direction far from overflow and underflow: times
-    // are then in units of `direction / scale` and are scaled back at the end. (A rotation
-    // changes the largest component by at most √3: the same test holds in either frame.)
+    // Keep squares and products of the direction far from overflow and underflow: the
+    // direction is brought to a largest component in [1, 2) by a power of two, which is
+    // exact (every answer rounds as it would unscaled), and times are scaled back by it.
+    // (Rescaling only directions beyond 1e±8 left a direction of 1e6 against a cone 1e17
+    // wide in f32, whose quadratic's terms of 1e46 overflowed: an origin far outside was
+    // reported inside; fuzz target `casts`.) A rotation changes the largest component by
+    // at most √3, so the bound holds in either frame.
     let (origin, mut direction) = (ray.origin, ray.direction);
-    let scale = direction.abs_elem().max_component();
-    let rescaled = !(scale >= V::Real::from_f64(1.0e-8) && scale <= V::Real::from_f64(1.0e8));
-    let mut limit = max_toi;
-    if rescaled {
-        direction = direction / scale;
-        limit = max_toi * scale;
-    }
-    let unscale = |toi: V::Real| if rescaled { toi / scale } else { toi };
+    // (`Ray` refuses zero and non-finite directions.)
+    let pow2 = direction.abs_elem().max_component().recip_pow2();
+    direction = direction * pow2;
+    let limit = max_toi / pow2;
+    let unscale = |toi: V::Real| toi * pow2;
     // The point at the unscaled time `t` (`ts` rescaled). With a direction near the
     // smallest numbers `t` can overflow to ∞, and `point_at(∞)` would be NaN (0 × ∞) or ∞:
     // the point then comes from the rescaled direction, where it is finite and exact.
