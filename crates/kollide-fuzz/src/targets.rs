@@ -226,7 +226,7 @@ fn walk<V: Space<Shape = Shape3<V>> + UpRotation>(b: &mut Bytes) {
         for c in &out.contacts {
             assert!(
                 (len(f(c.normal)) - 1.0).abs() < 1e-3,
-                "broken promise: unit contact normal {c:?}\n{character:?} {settings:?} at {:?}",
+                "broken promise: unit contact normal {c:?}\n{character:?} {settings:?} at {:?}\nbodies {bodies:?}",
                 f(at)
             );
         }

@@ -181,3 +181,30 @@ fn a_far_ray_with_a_long_direction_does_not_start_in_a_huge_cone() {
         (a, b) => panic!("f32 {a:?} against f64 {b:?}"),
     }
 }
+
+/// A ball 3e-7 across moving against a sliver triangle 1.2e17 long and 3e-7 wide, in f32
+/// (a heightfield's cell with a height of 1e17 beside cells 3e-7 wide: fuzz target `mover`,
+/// which got a contact normal 0.89 long). Each item of the sweep is scaled to its largest
+/// size, 1e17, so the triangle's short edge and the gaps became ~1e-24 and their squares
+/// subnormal. Normals now come from edges and gaps each brought near unit size first.
+/// Truth: the face's normal is +x to within 1e-17 (the long edge leans 3e-18 off y), and the
+/// ball's centre ends on the face, so the sweep hits, with a unit normal along +x. The
+/// exact time is 1 - 0.3 / (x in millionths), but f32's rounding band about a triangle 1e17
+/// long is 1e10 wide, so any time up to that one is within the documented accuracy.
+#[test]
+fn a_tiny_ball_against_a_huge_sliver_gets_unit_normals() {
+    use kollide::query::cast::{sweep_sphere, BackFaces, SweepOutcome};
+    let tri = [[Vec3::ZERO, Vec3::new(0.35, 1.2e17, 0.0), Vec3::new(0.0, 0.0, 3e-7)]];
+    for (x, z) in [(1e-6f32, 1.5e-7f32), (5e-7, 1e-7), (3.5e-7, 2e-7)] {
+        let centre = Vec3::new(x, 0.5, z);
+        let out = sweep_sphere(centre, 3e-7, Vec3::new(-1e-6, 0.0, 0.0), &tri, BackFaces::Hit).unwrap();
+        match out {
+            SweepOutcome::Hit(h) => {
+                assert!((h.normal.length() - 1.0).abs() < 1e-5, "{out:?}");
+                assert!((h.normal - Vec3::X).length() < 1e-3, "{out:?}");
+                assert!(h.toi <= (x - 3e-7) / 1e-6 + 1e-3, "{out:?}");
+            }
+            other => panic!("from x = {x}: {other:?}"),
+        }
+    }
+}

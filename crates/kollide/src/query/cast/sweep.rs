@@ -1,7 +1,7 @@
 //! The swept sphere and ellipsoid (circle and ellipse in 2D) against a soup of triangles
 //! (segments): the types of the answer and the public entry points.
 
-use super::numeric::unit_or;
+use super::numeric::unit_or_safe;
 use super::sweep_error::{check_ball, check_ellipsoid, check_soup, SweepError};
 use crate::math::{Pose, Real, Rotation, Vector, Vector2, Vector3};
 use crate::query::contact::Contact;
@@ -660,7 +660,7 @@ pub(crate) fn drive_scaled<V: Vector, T: SoupItem<V>>(
             Item::Within { depth, normal } => {
                 // The true world distance and normal; the depth in the unit sphere's space
                 // only picked the item. Contact's normal goes from the ellipsoid to the item.
-                let fallback = unit_or(normal_to_world(normal), normal);
+                let fallback = unit_or_safe(normal_to_world(normal), normal);
                 let (distance, normal) = match item.contact(&ellipsoid, pose) {
                     Some(c) if c.distance < V::Real::ZERO => (c.distance, -c.normal),
                     _ => (-depth * -(-radii).max_component(), fallback),
@@ -669,7 +669,7 @@ pub(crate) fn drive_scaled<V: Vector, T: SoupItem<V>>(
                 Some(V::Real::ZERO)
             }
             Item::Hit { toi, point, normal, feature } => {
-                let n = unit_or(normal_to_world(normal), normal);
+                let n = unit_or_safe(normal_to_world(normal), normal);
                 found
                     .offer(SweepHit { toi, point: to_world(point), normal: n, feature, index })
                     .then_some(toi)
@@ -700,14 +700,14 @@ pub(super) fn start_contact<V: Vector>(
     let dist = gap.length();
     let r = mover.radius;
     if dist < r - tol {
-        return Some(Item::Within { depth: r - dist, normal: unit_or(gap, fallback) });
+        return Some(Item::Within { depth: r - dist, normal: unit_or_safe(gap, fallback) });
     }
     let near = dist <= r + tol;
     if !near {
         return None;
     }
     // Touching: a hit at 0 only when moving into it beyond the band.
-    let normal = unit_or(gap, fallback);
+    let normal = unit_or_safe(gap, fallback);
     let enters = match feature {
         SweepFeature::Face => mover.disp.dot(normal) < -flat_slack(cond) * mover.dlen,
         SweepFeature::Edge | SweepFeature::Vertex => mover.enters_curved(normal, tol),

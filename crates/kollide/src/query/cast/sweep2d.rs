@@ -4,7 +4,7 @@
 //! space for an ellipse), every quantity relative to the feature it concerns (Fauerby 2003
 //! and Ericson, *Real-Time Collision Detection*, 5.5, brought down to 2D).
 
-use super::numeric::unit_or;
+use super::numeric::unit_or_safe;
 use super::sweep::{band, corner_toi, flat_slack, max_abs, start_contact, unit_scale, Item, Mover, SoupItem};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector2};
@@ -83,7 +83,7 @@ fn sweep_segment<V: Vector2>(seg: &[V; 2], mover: &Mover<V>, limit: V::Real) -> 
                 n
             }
         } else if mv.dd > zero {
-            unit_or(-mv.disp, V::axis(1))
+            unit_or_safe(-mv.disp, V::axis(1))
         } else {
             V::axis(1)
         };
@@ -118,7 +118,7 @@ fn sweep_segment<V: Vector2>(seg: &[V; 2], mover: &Mover<V>, limit: V::Real) -> 
         Some((toi, point, gap)) => Item::Hit {
             toi,
             point,
-            normal: unit_or(gap, unit_or(-mv.disp, V::axis(1))),
+            normal: unit_or_safe(gap, unit_or_safe(-mv.disp, V::axis(1))),
             feature: SweepFeature::Vertex,
         },
         None => Item::Nothing,

@@ -5,7 +5,7 @@
 //! that large coordinates keep their precision (Fauerby 2003; Ericson, *Real-Time
 //! Collision Detection*, 5.1.5 and 5.5.7, for the regions and the swept tests).
 
-use super::numeric::unit_or;
+use super::numeric::unit_or_safe;
 use super::sweep::{band, corner_toi, flat_slack, max_abs, start_contact, unit_scale, Item, Mover, SoupItem};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector, Vector3};
@@ -62,9 +62,15 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mover: &Mover<V>, limit: V::Real) ->
     let r = mv.radius;
     let (m, e1, e2) = (m * k, e1 * k, e2 * k);
     let tol = band(r + max_abs(m).max(max_abs(e1)).max(max_abs(e2)));
-    let cross = e1.cross3(e2);
+    // The face's normal and its sine from the edges each brought near unit size (their
+    // ratio is all that matters): a sliver 1e17 long and 3e-7 wide in f32, scaled to the
+    // long side, had a cross product whose square was subnormal, and its "unit" normal came
+    // out 0.89 long (fuzz target `mover`).
+    let (u1, u2) = (unit_scale(max_abs(e1)), unit_scale(max_abs(e2)));
+    let (f1, f2) = (e1 * u1, e2 * u2);
+    let cross = f1.cross3(f2);
     let nn2 = cross.dot(cross);
-    let ee = e1.dot(e1) * e2.dot(e2);
+    let ee = f1.dot(f1) * f2.dot(f2);
     // The face has a normal when the sine of its angle is not lost in rounding; without one
     // the triangle is met through its edges and corners only.
     let face = nn2 > flat_slack(V::Real::ONE) * flat_slack(V::Real::ONE) * ee && nn2.is_finite();
@@ -142,8 +148,8 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mover: &Mover<V>, limit: V::Real) ->
     }
     match best {
         Some((toi, point, gap, feature)) => {
-            let fallback = unit_or(-mv.disp, V::axis(0));
-            Item::Hit { toi, point, normal: unit_or(gap, fallback), feature }
+            let fallback = unit_or_safe(-mv.disp, V::axis(0));
+            Item::Hit { toi, point, normal: unit_or_safe(gap, fallback), feature }
         }
         None => Item::Nothing,
     }
@@ -229,7 +235,7 @@ fn closest<V: Vector3>(
 fn no_face_normal<V: Vector3>(tri: &[V; 3], disp: V) -> V {
     let zero = V::Real::ZERO;
     if disp.dot(disp) > zero {
-        return unit_or(-disp, V::axis(0));
+        return unit_or_safe(-disp, V::axis(0));
     }
     let (mut e, mut len) = (V::ZERO, zero);
     for (_, edge) in edges(*tri) {
