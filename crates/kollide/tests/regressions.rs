@@ -455,3 +455,62 @@ fn a_polygon_with_a_subnormal_coordinate_keeps_its_corners() {
     assert_eq!(polygon.vertices().len(), 4, "{:?}", polygon.vertices());
     assert!(polygon.vertices().contains(&DVec2::new(0.1, 0.0)));
 }
+
+/// A triangle-like polygon with a fourth corner 2.4e-100 from another (an edge 2.4e-100
+/// long beside edges of 2 to 20) was found not to intersect a polygon it overlapped by
+/// 0.93 (fuzz target `queries`; input in `crates/kollide-fuzz/corpus/queries/`). The
+/// polygon SAT walks from a start vertex downhill along each normal; over the tiny edge the
+/// two dot products are equal in f64, and the walk stopped there, short of the minimum.
+/// Equal values are now walked over. Truth: brute-force SAT in f64 over every edge normal of
+/// both polygons, each projection taken over every vertex: none separates.
+#[test]
+fn a_polygon_with_an_edge_of_1e_100_overlaps_by_its_depth() {
+    use kollide::math::{DPose2, DVec2};
+    use kollide::query::intersects;
+    use kollide::shape::ConvexPolygon;
+    let a_pts = [
+        DVec2::new(-1.999_511_711_299_305_7, 0.0),
+        DVec2::new(18.500_000_000_002_73, -2.359_838_254_367_895),
+        DVec2::new(2.25, 0.0),
+        DVec2::new(-1.999_511_711_299_305_7, 2.359_838_254_367_895_3e-100),
+    ];
+    let shift = DVec2::new(0.0, 0.027_676_050_965_133_148);
+    let b_pts = [
+        DVec2::new(-14.5, -14.5) + shift,
+        DVec2::new(1e-100, 0.812_390_325_780_118_2) + shift,
+        DVec2::new(0.0, 4.373_723_964_293_889) + shift,
+    ];
+    let a = ConvexPolygon::try_from_points(&a_pts).unwrap();
+    let b = ConvexPolygon::try_from_points(&b_pts).unwrap();
+    let angle = 0.756_802_495_307_928_2f64.atan2(-0.653_643_620_863_611_9);
+    let pose_b = DPose2::from_angle(DVec2::ZERO, angle);
+    // Brute-force SAT on the world vertices.
+    let wa: Vec<DVec2> = a.vertices().to_vec();
+    let wb: Vec<DVec2> = b.vertices().iter().map(|&p| pose_b.transform_point(p)).collect();
+    let separated = [&wa, &wb].iter().any(|poly| {
+        (0..poly.len()).any(|i| {
+            let e = poly[(i + 1) % poly.len()] - poly[i];
+            let n = DVec2::new(e.y, -e.x);
+            let (lo_a, hi_a) = wa
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(n.dot(*p)), h.max(n.dot(*p))));
+            let (lo_b, hi_b) = wb
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(n.dot(*p)), h.max(n.dot(*p))));
+            hi_a < lo_b || hi_b < lo_a
+        })
+    });
+    assert!(!separated, "the brute force finds a separating axis");
+    assert!(intersects(&a, &DPose2::IDENTITY, &b, &pose_b));
+    assert!(intersects(&b, &pose_b, &a, &DPose2::IDENTITY));
+    // As the fuzz target built it: B a part of a compound, placed by the part's pose.
+    use kollide::composite::Compound;
+    use kollide::shape::Convex2;
+    use kollide::world::{self, Shape2};
+    use std::sync::Arc;
+    let part = ConvexPolygon::try_from_points(&b_pts.map(|p| p - shift)).unwrap();
+    let compound = Compound::new(vec![(DPose2::from_translation(shift), Convex2::ConvexPolygon(Arc::new(part)))]);
+    let (sa, sb) = (Shape2::Convex(Convex2::ConvexPolygon(Arc::new(a))), Shape2::Compound(Arc::new(compound)));
+    assert!(world::intersects(&sa, &DPose2::IDENTITY, &sb, &pose_b).is_some());
+    assert!(world::intersects(&sb, &pose_b, &sa, &DPose2::IDENTITY).is_some());
+}
