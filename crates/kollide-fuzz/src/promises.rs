@@ -360,13 +360,17 @@ impl<V: Space> Pair<'_, V> {
     }
 }
 
-/// The distance from a point to a placed shape, by a probe ball of radius `r` (`None` when
-/// the probe cannot be built or answered).
+/// A certified lower bound of the distance from a point to a placed shape, by a probe ball
+/// of radius `r` (`None` when the probe cannot be built or answered). The lower bound, not
+/// the distance: every use asks whether the point is certainly away from the shape, and a
+/// `Stalled` distance is only an upper bound (a point 6% of the way into a cylinder 1e17
+/// wide in f32 got GJK's `Stalled` distance of 6e15 with a lower bound of 0, and the ray
+/// from there was wrongly judged not to start inside).
 fn point_distance<V: Space>(s: &V::Shape, pose: &Pose<V>, p: V, r: f64) -> Option<f64> {
     let ball = V::ball(V::Real::from_f64(r))?;
     let at = Pose::try_new(p, <V::Rotation as kollide::math::Rotation<V>>::IDENTITY).ok()?;
     let o = world::distance(s, pose, &ball, &at)?.value;
-    (o.status != GjkStatus::NonFiniteSupport).then(|| o.distance.to_f64() + r)
+    (o.status != GjkStatus::NonFiniteSupport).then(|| o.lower_bound.to_f64() + r)
 }
 
 /// A ray against a shape: a hit lies on the ray, on the shape, with a unit normal, no

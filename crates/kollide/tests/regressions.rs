@@ -509,8 +509,31 @@ fn a_polygon_with_an_edge_of_1e_100_overlaps_by_its_depth() {
     use kollide::world::{self, Shape2};
     use std::sync::Arc;
     let part = ConvexPolygon::try_from_points(&b_pts.map(|p| p - shift)).unwrap();
-    let compound = Compound::new(vec![(DPose2::from_translation(shift), Convex2::ConvexPolygon(Arc::new(part)))]);
-    let (sa, sb) = (Shape2::Convex(Convex2::ConvexPolygon(Arc::new(a))), Shape2::Compound(Arc::new(compound)));
+    let compound =
+        Compound::new(vec![(DPose2::from_translation(shift), Convex2::ConvexPolygon(Arc::new(part)))]);
+    let (sa, sb) =
+        (Shape2::Convex(Convex2::ConvexPolygon(Arc::new(a))), Shape2::Compound(Arc::new(compound)));
     assert!(world::intersects(&sa, &DPose2::IDENTITY, &sb, &pose_b).is_some());
     assert!(world::intersects(&sb, &pose_b, &sa, &DPose2::IDENTITY).is_some());
+}
+
+/// A polygon with corners at -1e308 and 1e308 (finite, but its edge vectors are not) got a
+/// NaN edge normal, and its own points read as outside it (fuzz target `shapes`; input in
+/// `crates/kollide-fuzz/corpus/shapes/`). The edge's direction is now taken from the
+/// halves of its corners when the difference overflows. Truth: the normal of the edge from
+/// (1e154, 1e308) to (-1e308, -1e308) is that of the direction (-1, -2) (up to 1e154 in
+/// 1e308), turned clockwise: (-2, 1) / √5.
+#[test]
+fn a_polygon_spanning_the_whole_f64_range_has_unit_normals() {
+    use kollide::math::DVec2;
+    use kollide::shape::ConvexPolygon;
+    let points =
+        [DVec2::new(-1e308, -1e308), DVec2::new(1e154, -1.0), DVec2::new(1e154, 1e308), DVec2::new(0.2, 0.9)];
+    let polygon = ConvexPolygon::try_from_points(&points).unwrap();
+    assert_eq!(polygon.vertices().len(), 3, "{polygon:?}");
+    for n in polygon.normals() {
+        assert!((n.length() - 1.0).abs() < 1e-15, "{polygon:?}");
+    }
+    let want = DVec2::new(-2.0, 1.0) / 5f64.sqrt();
+    assert!(polygon.normals().iter().any(|n| (*n - want).length() < 1e-12), "{polygon:?}");
 }

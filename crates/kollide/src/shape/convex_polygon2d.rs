@@ -93,7 +93,11 @@ impl<V: Vector2> ConvexPolygon<V> {
         let n = vertices.len();
         let normals: Vec<V> = (0..n)
             .map(|i| {
-                let e = vertices[(i + 1) % n] - vertices[i];
+                let (a, b) = (vertices[i], vertices[(i + 1) % n]);
+                let e = b - a;
+                // An edge from -1e308 to 1e308 overflows: its halves do not (and only the
+                // direction matters). Fuzz target `shapes` found NaN normals there.
+                let e = if e.is_finite_vec() { e } else { b * V::Real::HALF - a * V::Real::HALF };
                 // Normalized after scaling by a power of two (exact): an edge 1e-300 long has
                 // a square that underflows to 0, and the normal was infinite (found by the
                 // fuzz target `shapes`); a subnormal one loses its digits.
