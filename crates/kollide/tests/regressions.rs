@@ -537,3 +537,25 @@ fn a_polygon_spanning_the_whole_f64_range_has_unit_normals() {
     let want = DVec2::new(-2.0, 1.0) / 5f64.sqrt();
     assert!(polygon.normals().iter().any(|n| (*n - want).length() < 1e-12), "{polygon:?}");
 }
+
+/// A segment ending 1e-100 beside a capsule's core (2D, f64) touches the core within
+/// rounding; `contact` gave the normal square to the segment, along which B moved out by
+/// the depth (the radius) still overlapped the capsule (fuzz target `queries`). Truth: the
+/// cores are 1e-100 apart along +x (A's core is the line x = -1e-100, B's end is the
+/// origin and B runs to the right), so the least push is the radius along +x: moved by it,
+/// B's end is a radius from A's core and the rest of B farther.
+#[test]
+fn a_segment_touching_a_capsule_core_is_pushed_along_the_gap() {
+    use kollide::math::{DPose2, DVec2};
+    use kollide::query::contact;
+    use kollide::shape::{Capsule, Segment};
+    let radius = 0.537_666_895_551_995;
+    let a = Capsule::new(0.678_370_336_461_432_9, radius);
+    let pose_a = DPose2::from_translation(DVec2::new(-1e-100, 0.258_701_457_236_591_1));
+    let b = Segment::new(DVec2::new(-15.75, 1e-100), DVec2::ZERO);
+    let angle = 0.756_802_495_307_928_2f64.atan2(-0.653_643_620_863_611_9);
+    let pose_b = DPose2::from_angle(DVec2::ZERO, angle);
+    let c = contact(&a, &pose_a, &b, &pose_b, 1.0).unwrap();
+    assert!((c.distance + radius).abs() < 1e-12, "{c:?}");
+    assert!((c.normal - DVec2::X).length() < 1e-12, "{c:?}");
+}

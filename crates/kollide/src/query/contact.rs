@@ -501,7 +501,18 @@ fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
         Some((depth, n, point_a, point_b)) if depth > zero => {
             CoreContact { distance: -depth, normal: n, point_a, point_b, status: ContactStatus::Converged }
         }
-        _ => {
+        // Touching within rounding along a side of P (2D): that side's normal, along which
+        // the cores do not overlap, is the one to push along. (A segment ending 1e-100 from
+        // a capsule's core got the normal square to itself instead, along which moving out
+        // by the radius did not clear the capsule: fuzz target `queries`.)
+        Some((_, n, ..)) => CoreContact {
+            distance: zero,
+            normal: n,
+            point_a: pa,
+            point_b: pb,
+            status: ContactStatus::Converged,
+        },
+        None => {
             // Collinear, or points: the difference is a segment or a point through the
             // origin; any direction square to it has depth 0. Prefer the one from A's
             // centre towards B's.
