@@ -208,3 +208,30 @@ fn a_tiny_ball_against_a_huge_sliver_gets_unit_normals() {
         }
     }
 }
+
+/// A ray along the diagonal of a concave polygon's piece to its corner 1e17 out, in f32,
+/// was reported inside and leaving at infinity, with a NaN point and a zero normal (fuzz
+/// target `casts`): the two edges at that corner have normals that round to exactly square
+/// to the ray, so no plane bounded it. A clipping answer at an infinite time now goes to
+/// GJK's ray cast. Truth: the origin lies on the chord from (-13, -13) to (1e17, 1e17), inside
+/// the polygon, so the ray starts inside and leaves at that corner, at t = 1e17 / 8.
+#[test]
+fn a_ray_along_a_diagonal_to_a_far_corner_leaves_there() {
+    use kollide::composite::ConcavePolygon;
+    use kollide::math::{Pose2, Vec2};
+    use kollide::world::{self, Shape2};
+    use std::sync::Arc;
+    let points = [
+        Vec2::new(1e17, 1e17),
+        Vec2::new(-0.021_538_109, 0.0),
+        Vec2::new(-13.0, -13.0),
+        Vec2::new(-0.118_612_19, -0.359_372_85),
+    ];
+    let polygon = Shape2::ConcavePolygon(Arc::new(ConcavePolygon::try_new(&points).unwrap()));
+    let pose = Pose2::from_translation(Vec2::new(8.0, 8.0));
+    let ray = Ray::new(Vec2::new(8.0, 8.0), Vec2::new(8.0, 8.0));
+    let out = world::ray_cast(&polygon, &pose, &ray, 8.0).map(|h| h.value);
+    let Some(RayOutcome::Inside { exit }) = out else { panic!("{out:?}") };
+    assert!((exit.toi as f64 - 1.25e16).abs() <= 1e-4 * 1.25e16, "{exit:?}");
+    assert!(exit.point.is_finite() && (exit.normal.length() - 1.0).abs() < 1e-5, "{exit:?}");
+}

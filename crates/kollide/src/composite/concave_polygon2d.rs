@@ -235,7 +235,8 @@ impl<V: Vector2> ConcavePolygon<V> {
         self.aabb
     }
 
-    /// The area enclosed (positive; computed in `f64` and rounded to `V`'s scalar).
+    /// The area enclosed (positive; computed in `f64` and rounded to `V`'s scalar, so
+    /// infinite for a polygon whose area is beyond that scalar's range).
     #[must_use]
     pub fn area(&self) -> V::Real {
         self.area
