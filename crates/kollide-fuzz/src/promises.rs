@@ -143,6 +143,17 @@ impl<V: Space> Pair<'_, V> {
         if !m.is_finite() {
             return;
         }
+        if m > certified_range::<V>().1 * 4.0 {
+            // The numbers drawn were in range but the shapes made coordinates beyond it (a
+            // heightfield's heights times its scale: 1e300 in f64). Beyond the certified range
+            // the library's squares may overflow (OPEN.md lists what is known there); only
+            // "no panic, no hang" is asked.
+            let _ = world::distance(self.a, &self.pa, self.b, &self.pb);
+            let _ = world::contact(self.a, &self.pa, self.b, &self.pb, margin);
+            let _ = world::intersects(self.a, &self.pa, self.b, &self.pb);
+            let _ = world::manifold(self.a, &self.pa, self.b, &self.pb, margin);
+            return;
+        }
         let tol = rel::<V>() * m;
         let d = self.check_distance(tol);
         let depth = self.check_contact(margin, d, tol);

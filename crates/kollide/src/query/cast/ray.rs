@@ -323,7 +323,8 @@ fn cast_local<V: Vector, S: Support<V> + ?Sized>(
         Primitive::Segment(a, b) if sharp => closed::segment(a, b, o, d, max_toi),
         Primitive::Box(h) if sharp => closed::cuboid(h, o, d, max_toi),
         Primitive::Polygon(p) if sharp => {
-            or_gjk(closed::planes(p.edge_planes(), o, d, max_toi), shape, o, d, max_toi)
+            let cast = or_gjk(closed::planes(p.edge_planes(), o, d, max_toi), shape, o, d, max_toi);
+            within_reach(cast, p.outer_radius(), shape, o, d, max_toi)
         }
         // Clipping costs about 9 ns a face; GJK's ray cast climbs the hull instead and
         // costs about 900 ns on the bench's 64-vertex hulls (~120 faces), so it takes the
@@ -356,4 +357,29 @@ fn or_gjk<V: Vector, S: Support<V> + ?Sized>(
         Cast::Hit(t, _) | Cast::Inside(t, _) if !t.is_finite() => super::ray_gjk::cast(shape, o, d, max_toi),
         other => other,
     }
+}
+
+/// A polygon's clipping answer checked against the polygon's reach (`outer`, the largest
+/// vertex norm): on a sliver (a polygon 1e-12 wide and 0.77 long, in f32) the edge lines are
+/// parallel within rounding, and a ray crossing them far from the polygon was reported
+/// hitting it 6.4 away (fuzz target `casts`). A point beyond the reach, plus rounding, goes
+/// to GJK's ray cast. (Sliver triangles are answered by their edges for the same reason.)
+#[inline(always)]
+fn within_reach<V: Vector, S: Support<V> + ?Sized>(
+    cast: Cast<V>,
+    outer: V::Real,
+    shape: &S,
+    o: V,
+    d: V,
+    max_toi: V::Real,
+) -> Cast<V> {
+    if let Cast::Hit(t, _) | Cast::Inside(t, _) = cast {
+        let p = o + d * t;
+        let slack = V::Real::EPSILON * V::Real::from_usize(64) * (outer + o.abs_elem().max_component());
+        let reach = outer + slack;
+        if p.length_squared() > reach * reach {
+            return super::ray_gjk::cast(shape, o, d, max_toi);
+        }
+    }
+    cast
 }
