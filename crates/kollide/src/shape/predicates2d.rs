@@ -195,11 +195,7 @@ fn orient_integer(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> Sign {
         } else {
             [p0 << bit, (p1 << bit) | (p0 >> (64 - bit)), p1 >> (64 - bit)]
         };
-        if negative {
-            subtract_at(&mut acc, word, limbs);
-        } else {
-            add_at(&mut acc, word, limbs);
-        }
+        accumulate(&mut acc, word, limbs, negative);
     }
     if acc.iter().all(|w| *w == 0) {
         0
@@ -210,31 +206,20 @@ fn orient_integer(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> Sign {
     }
 }
 
-/// `acc += limbs · 2^(64 word)`, modulo `2^(64 WORDS)`.
-fn add_at(acc: &mut [u64; WORDS], word: usize, limbs: [u64; 3]) {
+/// `acc ± limbs · 2^(64 word)` (minus when `negative`), modulo `2^(64 WORDS)`.
+fn accumulate(acc: &mut [u64; WORDS], word: usize, limbs: [u64; 3], negative: bool) {
     let mut carry = false;
     for (i, slot) in acc.iter_mut().enumerate().skip(word) {
-        let add = limbs.get(i - word).copied().unwrap_or(0);
-        let (s1, c1) = slot.overflowing_add(add);
-        let (s2, c2) = s1.overflowing_add(u64::from(carry));
+        let term = limbs.get(i - word).copied().unwrap_or(0);
+        let (s1, c1) = if negative { slot.overflowing_sub(term) } else { slot.overflowing_add(term) };
+        let (s2, c2) = if negative {
+            s1.overflowing_sub(u64::from(carry))
+        } else {
+            s1.overflowing_add(u64::from(carry))
+        };
         *slot = s2;
         carry = c1 || c2;
         if !carry && i - word >= 2 {
-            break;
-        }
-    }
-}
-
-/// `acc -= limbs · 2^(64 word)`, modulo `2^(64 WORDS)`.
-fn subtract_at(acc: &mut [u64; WORDS], word: usize, limbs: [u64; 3]) {
-    let mut borrow = false;
-    for (i, slot) in acc.iter_mut().enumerate().skip(word) {
-        let sub = limbs.get(i - word).copied().unwrap_or(0);
-        let (s1, b1) = slot.overflowing_sub(sub);
-        let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
-        *slot = s2;
-        borrow = b1 || b2;
-        if !borrow && i - word >= 2 {
             break;
         }
     }
