@@ -54,7 +54,9 @@ impl std::error::Error for ToleranceError {}
 ///
 /// - the normal, carried by B's rotation, turned by more than `max_turn` (radians);
 /// - a point of A slid more than `drift` from where it was when the manifold was last
-///   computed (drift is measured from that computation, so it never accumulates);
+///   computed (drift is measured from that computation, so it never accumulates); a drift
+///   below the rounding of the points' coordinates (8 ulps of their distance from the
+///   origin) counts as that rounding, so a standing pair never recomputes on noise;
 /// - a point changed between penetrating and apart, or moved beyond the margin;
 /// - the margin changed, or the kept manifold was empty or had a non-finite status.
 ///
@@ -67,7 +69,8 @@ impl std::error::Error for ToleranceError {}
 /// points exact, A's points within `drift` of A's surface, the same ids, and a normal within
 /// `max_turn`. [`ManifoldCache::default`] allows a drift of [`DEFAULT_RELATIVE_DRIFT`] of the
 /// pair's size and a turn of 1 degree; [`ManifoldCache::with_tolerance`] takes a drift in
-/// length units, and a zero drift re-projects only when nothing moved.
+/// length units, and a zero drift re-projects only while nothing moved beyond that
+/// rounding.
 ///
 /// Start with `ManifoldCache::default()` and pass the same cache every frame while the pair
 /// exists. A cache used with another pair answers for the old one until it recomputes:
@@ -111,6 +114,9 @@ pub struct ManifoldCache<V: Vector> {
     point_a: [V; MAX_MANIFOLD_POINTS],
     point_b: [V; MAX_MANIFOLD_POINTS],
     point_b_in_a: [V; MAX_MANIFOLD_POINTS],
+    /// The largest kept point's distance from its frame's origin (both frames): with the
+    /// poses' translations, the size of the coordinates a re-projection rounds.
+    point_extent: V::Real,
     distance: [V::Real; MAX_MANIFOLD_POINTS],
     id: [ContactId; MAX_MANIFOLD_POINTS],
     simplex: SimplexCache<V>,
@@ -145,6 +151,7 @@ impl<V: Vector> ManifoldCache<V> {
             point_a: [V::ZERO; MAX_MANIFOLD_POINTS],
             point_b: [V::ZERO; MAX_MANIFOLD_POINTS],
             point_b_in_a: [V::ZERO; MAX_MANIFOLD_POINTS],
+            point_extent: V::Real::ZERO,
             distance: [V::Real::ZERO; MAX_MANIFOLD_POINTS],
             id: [unknown; MAX_MANIFOLD_POINTS],
             simplex: SimplexCache::default(),
@@ -252,10 +259,13 @@ impl<V: Vector> ManifoldCache<V> {
         self.normal_in_a = pose_a.inverse_transform_vector(m.normal);
         self.normal_in_b = pose_b.inverse_transform_vector(m.normal);
         let mut finite = self.normal_in_a.is_finite_vec() && self.normal_in_b.is_finite_vec();
+        self.point_extent = V::Real::ZERO;
         for (i, p) in m.points().iter().enumerate() {
             self.point_a[i] = pose_a.inverse_transform_point(p.point_a);
             self.point_b[i] = pose_b.inverse_transform_point(p.point_b);
             self.point_b_in_a[i] = pose_a.inverse_transform_point(p.point_b);
+            let extent = self.point_b[i].length().max(self.point_b_in_a[i].length());
+            self.point_extent = self.point_extent.max(extent);
             self.distance[i] = p.distance;
             self.id[i] = p.id;
             finite &= self.point_a[i].is_finite_vec() && self.point_b[i].is_finite_vec();
@@ -287,7 +297,14 @@ impl<V: Vector> ManifoldCache<V> {
         let mut out = Manifold::empty();
         out.normal = normal;
         out.status = self.status;
-        let drift_squared = drift * drift;
+        // Placing a point rounds it by a few ulps of its coordinates: a drift below that is
+        // noise, and a standing pair of tiny shapes far from the origin must not recompute
+        // on it (1e-12 shapes beside a 20 m hull in f32 did, every frame, and the warm
+        // recomputation could land on another feature within the tolerance).
+        let extent = self.point_extent + pose_a.translation.length() + pose_b.translation.length();
+        let rounding = V::Real::from_f64(8.0) * V::Real::EPSILON * extent;
+        let allowed = drift.max(rounding);
+        let drift_squared = allowed * allowed;
         for i in 0..self.len {
             // B's point moved by `shift` relative to A since the manifold was computed: its
             // part along the normal changes the distance, the rest slides A's point along
@@ -413,6 +430,31 @@ mod tests {
         // 0.001 above: apart, beyond the margin 0, although well within the drift.
         let m = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(1.001), 0.0, &mut cache);
         assert!(m.is_empty() && !cache.reused());
+    }
+
+    /// A fuzz finding (target `queries`): shapes of 1e-12 beside a 20 m hull in f32
+    /// recomputed at every frame standing still, because placing the kept points rounds them
+    /// by more than a drift of 1e-3 of their size; the warm recomputation may then land on
+    /// another feature within the tolerance, and the ids changed. A drift below the
+    /// coordinates' rounding now counts as that rounding.
+    #[test]
+    fn a_tiny_shape_standing_far_from_the_origin_reprojects() {
+        use crate::math::Pose3;
+        use crate::shape::Ball;
+        use glam::{Quat, Vec3};
+        let floor = Cuboid::new(Vec3::new(20.0, 0.5, 20.0));
+        let ball = Ball::new(1e-6_f32);
+        let turned = Pose3::new(Vec3::new(0.7, 0.0, 1.9), Quat::from_rotation_y(0.3));
+        let pose = Pose3::new(Vec3::new(15.3, 0.5 + 0.5e-6, 7.1), Quat::from_rotation_z(0.2));
+        let mut cache = ManifoldCache::default();
+        let first = manifold_cached(&floor, &turned, &ball, &pose, 0.0, &mut cache);
+        assert_eq!(first.len(), 1);
+        for _ in 0..3 {
+            let again = manifold_cached(&floor, &turned, &ball, &pose, 0.0, &mut cache);
+            assert!(cache.reused(), "a standing pair re-projects");
+            assert_eq!(again.points()[0].id, first.points()[0].id);
+            assert!((again.points()[0].distance - first.points()[0].distance).abs() < 1e-12);
+        }
     }
 
     #[test]
