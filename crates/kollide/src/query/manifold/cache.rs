@@ -311,7 +311,10 @@ impl<V: Vector> ManifoldCache<V> {
             // A's contact plane (the drift). Standing still, nothing changes at all.
             let point_b = place_b(self.point_b[i]);
             let shift = point_b - place_a(self.point_b_in_a[i]);
+            // A motion along the normal below the rounding is none: it must not move a
+            // touching point (distance 0) across zero and force a recomputation.
             let along = shift.dot(normal);
+            let along = if along.abs() <= rounding { V::Real::ZERO } else { along };
             let slide = shift - normal * along;
             let point_a = place_a(self.point_a[i]) + slide;
             let distance = self.distance[i] + along;
@@ -454,6 +457,36 @@ mod tests {
             assert!(cache.reused(), "a standing pair re-projects");
             assert_eq!(again.points()[0].id, first.points()[0].id);
             assert!((again.points()[0].distance - first.points()[0].distance).abs() < 1e-12);
+        }
+    }
+
+    /// A fuzz finding (target `queries`, f64, ordinary sizes): two hulls touching at
+    /// distance 0 and 1e-17 recomputed standing still, because placing the kept points moved
+    /// them along the normal by a rounding error, across zero ("changed between penetrating
+    /// and apart"); the warm recomputation then found another touching normal. Motion along
+    /// the normal below the rounding is now none.
+    #[test]
+    fn touching_pairs_standing_still_reproject() {
+        let floor = Cuboid::new(DVec3::new(5.0, 0.5, 5.0));
+        let cube = Cuboid::new(DVec3::splat(0.5));
+        for k in 0..64 {
+            let t = f64::from(k);
+            let axis = DVec3::new(1.0 + t.sin(), 2.0, 3.0 + t.cos()).normalize();
+            let floor_pose =
+                DPose3::new(DVec3::new(0.7 * t, -0.3, 1.9), DQuat::from_axis_angle(axis, 0.1 + t));
+            // The cube resting exactly on the floor's top face, in the floor's frame.
+            let on_top = DPose3::new(DVec3::new(0.1 * t.cos(), 1.0, 0.2), DQuat::from_rotation_y(0.3 * t));
+            let pose = floor_pose.compose(&on_top);
+            let mut cache = ManifoldCache::default();
+            let first = manifold_cached(&floor, &floor_pose, &cube, &pose, 0.01, &mut cache);
+            assert!(!first.is_empty(), "case {k}");
+            let again = manifold_cached(&floor, &floor_pose, &cube, &pose, 0.01, &mut cache);
+            assert!(cache.reused(), "case {k}: a touching pair standing still re-projects");
+            assert_eq!(again.len(), first.len(), "case {k}");
+            for (p, q) in again.points().iter().zip(first.points()) {
+                assert_eq!(p.id, q.id, "case {k}");
+                assert_eq!(p.distance, q.distance, "case {k}");
+            }
         }
     }
 
