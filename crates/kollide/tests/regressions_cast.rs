@@ -264,3 +264,28 @@ fn a_ray_past_a_sliver_polygon_misses_it() {
     let along = -1.0 / (c + s);
     assert!(along > 0.77 * 9.0, "the crossing is {along} along the line");
 }
+
+/// A fuzz finding (target `casts`, a compound of one capsule, f32): a ray from 4.3e16 deep
+/// inside a capsule 1e17 long and 1e17 thick was reported missing it, whatever `max_toi`.
+/// The capsule's discriminant divided the square of a triple product (`((m × d) · e)²`,
+/// 2.6e70) by `|e|²`; the square overflowed f32 and the discriminant came out -inf. It is
+/// now `(w / |e|²) w`. The answer matches f64's closed form.
+#[test]
+fn a_ray_from_deep_inside_a_huge_capsule_starts_inside() {
+    use kollide::math::{DQuat, Quat};
+    use kollide::shape::Capsule;
+    let q = [0.6733351, 0.6733351, 0.24723373, 0.17920728];
+    let part = DPose3::new(DVec3::new(-4.0, 0.013351644, -0.021538109), DQuat::from_array(q).normalize());
+    let pose64 = DPose3::from_translation(DVec3::new(1e17, 0.5, 8.0)).compose(&part);
+    let (o, d) = (DVec3::new(1.2921339, -13.5, 11.625), DVec3::new(-1.082353, 1e17, -1e17));
+    let truth = ray_cast(&Capsule::new(1e17_f64, 1e17), &pose64, &Ray::new(o, d), 0.0);
+    let RayOutcome::Inside { exit: truth } = truth else { panic!("f64: {truth:?}") };
+    let pose32 = Pose3::new(pose64.translation.as_vec3(), Quat::from_array(q.map(|x| x as f32)).normalize());
+    let ray32 = Ray::new(o.as_vec3(), d.as_vec3());
+    for max_toi in [0.0_f32, 1e-20, 1.0] {
+        let out = ray_cast(&Capsule::new(1e17_f32, 1e17), &pose32, &ray32, max_toi);
+        let RayOutcome::Inside { exit } = out else { panic!("max_toi {max_toi}: {out:?}") };
+        assert!((f64::from(exit.toi) - truth.toi).abs() < 1e-4 * truth.toi, "{exit:?} against {truth:?}");
+        assert!((exit.normal.as_dvec3() - truth.normal).length() < 1e-3);
+    }
+}

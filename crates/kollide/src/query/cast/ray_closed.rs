@@ -234,8 +234,10 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
         (first.0, last.1)
     } else {
         // |mp × dp|² = ((m × d) · e)² / |e|² in 3D; 0 in 2D, where both are along one line.
+        // `(w / |e|²) w`, not `w² / |e|²`: w is a triple product, and its square overflows
+        // f32 for a capsule 1e17 long (a ray from deep inside one was reported missing).
         let w = m.cross_or_zero(d).dot(e);
-        let disc = aa * r * r - w * w * inv_ee;
+        let disc = aa * r * r - w * inv_ee * w;
         if !ge(disc, zero) {
             return Cast::Miss;
         }
