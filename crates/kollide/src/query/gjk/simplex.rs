@@ -96,12 +96,58 @@ impl<V: Vector> Simplex<V> {
                 return (v.a, v.b);
             }
         }
+        let (a, b) = self.weighted_points();
+        if self.count == V::DIM + 1 {
+            return self.full_simplex_witnesses(a, b);
+        }
+        (a, b)
+    }
+
+    /// `(Σ λᵢ aᵢ, Σ λᵢ bᵢ)` with the simplex's own weights.
+    fn weighted_points(&self) -> (V, V) {
         let (mut a, mut b) = (V::ZERO, V::ZERO);
         for i in 0..self.count {
             a += self.verts[i].a * self.lambdas[i];
             b += self.verts[i].b * self.lambdas[i];
         }
         (a, b)
+    }
+
+    /// The witnesses of a simplex that encloses the origin: `(a, b)` from its weights when
+    /// they put the two points together to rounding; otherwise (a simplex too flat for its
+    /// size: its barycentric weights are then ill-conditioned) the facet nearest the
+    /// origin's, whose points are no farther apart than the simplex is thick. Needle hulls
+    /// 4e13 long in f64 gave weights that sum to 1 but put A's point 6e8 off B (fuzz,
+    /// `tests/regressions_huge.rs`).
+    fn full_simplex_witnesses(&self, a: V, b: V) -> (V, V) {
+        let touch = V::Real::EPSILON * V::Real::from_usize(16);
+        let bound = touch * touch * self.weighted_norm_squared();
+        let mut best = (a, b, (a - b).length_squared());
+        if best.2 <= bound {
+            return (a, b);
+        }
+        for skip in 0..self.count {
+            let mut facet = Simplex::<V>::default();
+            for (i, v) in self.vertices().iter().enumerate() {
+                if i != skip {
+                    facet.push(*v);
+                }
+            }
+            let sub = V::solve_simplex(&facet);
+            facet.reduce_to(&sub);
+            let sum = facet.weights().iter().fold(V::Real::ZERO, |s, &l| s + l);
+            if facet.weights().iter().any(|&l| l < V::Real::ZERO)
+                || (sum - V::Real::ONE).abs() > V::Real::from_f64(1e-3)
+            {
+                continue;
+            }
+            let (fa, fb) = facet.weighted_points();
+            let gap = (fa - fb).length_squared();
+            if gap < best.2 {
+                best = (fa, fb, gap);
+            }
+        }
+        (best.0, best.1)
     }
 
     /// The largest |a| or |b| of the vertices, squared: the scale rounding errors are
