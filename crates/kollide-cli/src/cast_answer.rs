@@ -94,7 +94,7 @@ fn overflow<R: Real>() -> InputError {
 }
 
 /// An optional number field that must be `>= 0` (`max_toi`, `target_distance`).
-fn non_negative<R: Real>(top: &Obj, key: &str, default: R) -> Result<R> {
+pub(crate) fn non_negative<R: Real>(top: &Obj, key: &str, default: R) -> Result<R> {
     match top.opt(key) {
         None => Ok(default),
         Some(v) => {
@@ -141,7 +141,7 @@ pub fn ray_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
 }
 
 /// A motion of the `"cast"` line: `velocity_X` and `angular_velocity_X`, zero when absent.
-fn motion<V: Space>(top: &Obj, which: &str) -> Result<Motion<V>> {
+pub(crate) fn motion<V: Space>(top: &Obj, which: &str) -> Result<Motion<V>> {
     let (lin, ang) = (format!("velocity_{which}"), format!("angular_velocity_{which}"));
     let velocity = match top.opt(&lin) {
         None => V::ZERO,

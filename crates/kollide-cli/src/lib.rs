@@ -14,6 +14,7 @@ pub mod demo;
 mod demo_svg;
 mod json;
 pub mod move_scene;
+pub mod picture;
 pub mod run;
 mod shape_json;
 mod space;

@@ -10,7 +10,7 @@
 
 use clap::{Parser, Subcommand};
 use kollide_cli::run::RunError;
-use kollide_cli::{demo, move_scene, run, Precision};
+use kollide_cli::{demo, move_scene, picture, run, Precision};
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::PathBuf;
@@ -48,6 +48,26 @@ enum Command {
         /// The scene file (JSON); `-` reads standard input.
         scene: PathBuf,
     },
+    /// Draw one query line as an SVG picture: the shapes at their poses, the answer of
+    /// `kollide query` (closest points, normal, contact points with ids, ray hit, cast or
+    /// sweep with the time of impact) and a title with the status; `--steps` adds GJK's
+    /// iterations as a strip of panels.
+    ///
+    /// Exit code: 0 when the picture was written, 1 when the line is missing or malformed
+    /// (the error names it), 2 when a file cannot be read or written.
+    Picture {
+        /// The query file (JSON lines, as `kollide query` reads).
+        file: PathBuf,
+        /// Where the SVG goes.
+        #[arg(long)]
+        out: PathBuf,
+        /// Which line to draw, counting from 1 (default: the first non-blank line).
+        #[arg(long)]
+        line: Option<usize>,
+        /// Add a panel per iteration of GJK (for two convex bodies).
+        #[arg(long)]
+        steps: bool,
+    },
     /// The demo world: a ball and an ellipsoid walked by the mover over a terrain from the
     /// shipped heightmap, among houses, a bridge and trees; prints a summary and writes
     /// pictures (demo-top.svg, demo-profile-ball.svg, demo-profile-ellipsoid.svg).
@@ -77,6 +97,7 @@ fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Query { file, f32 } => query(file, precision(f32)),
         Command::Move { scene } => move_run(&scene),
+        Command::Picture { file, out, line, steps } => picture_run(&file, &out, line, steps),
         Command::Demo { queries: true, f32, .. } => {
             match demo::demo(&mut io::stdout().lock(), precision(f32)) {
                 Ok(0) => ExitCode::SUCCESS,
@@ -140,6 +161,29 @@ fn move_run(path: &std::path::Path) -> ExitCode {
         Ok(_) => ExitCode::from(1),
         Err(e) => write_failed(&e),
     }
+}
+
+/// `kollide picture`: draws the line of `file` into `out`; returns the exit code.
+fn picture_run(file: &std::path::Path, out: &std::path::Path, line: Option<usize>, steps: bool) -> ExitCode {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("kollide: cannot read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let svg = match picture::picture(&text, line, steps) {
+        Ok(svg) => svg,
+        Err(e) => {
+            eprintln!("kollide: {}: {e}", file.display());
+            return ExitCode::from(1);
+        }
+    };
+    if let Err(e) = std::fs::write(out, svg) {
+        eprintln!("kollide: cannot write {}: {e}", out.display());
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
 }
 
 /// A closed pipe (`kollide query big.jsonl | head`) ends the run quietly; other write

@@ -1,0 +1,217 @@
+//! `kollide picture`: one query line of a query file drawn as an SVG a person can read.
+//!
+//! The line is answered by the same code as `kollide query` (in `f64`), and the picture
+//! draws that answer: the shapes at their poses (A blue, B orange), then the answer in dark
+//! red (closest points, normal, contact points with their ids, the ray and its hit, a cast's
+//! bodies at the time of impact, a sweep's path and the feature it hit), under a title that
+//! says the query and its status. With `--steps`, GJK's iterations follow as a strip of
+//! small panels: the Minkowski difference of the cores, the simplex, `v` and the support
+//! point `w`. 2D queries are drawn in the world plane with axis ticks; 3D ones in a fixed
+//! oblique projection with an axis triad and a scale bar.
+
+mod draw;
+mod overlay;
+mod steps;
+mod svg;
+
+use crate::answer::{respond, Precision};
+use crate::json::{array, parse_strict, Obj};
+use draw::Plane;
+use kollide::math::{DVec2, DVec3};
+use serde_json::Value;
+use svg::{Page, Panel, Prim};
+
+/// Why no picture was drawn: the line is missing or blank, or `kollide query` answers it
+/// with an error (the message names the line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PictureError(pub String);
+
+impl core::fmt::Display for PictureError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PictureError {}
+
+/// The main panel's size and the steps' panels' size, in pixels.
+const MAIN: (f64, f64) = (720.0, 520.0);
+const STEP: f64 = 160.0;
+const STEPS_PER_ROW: usize = 4;
+/// Steps drawn at most (GJK rarely needs more than a dozen).
+const MAX_STEPS: usize = 16;
+
+/// What a query draws: its primitives, a title line for the answer, the steps' panels.
+struct Drawing {
+    prims: Vec<Prim>,
+    summary: String,
+    /// More of the legend (what dashed outlines mean).
+    legend: String,
+    steps: Vec<(String, Vec<Prim>)>,
+    /// Why `--steps` drew nothing, when it did not.
+    no_steps: Option<String>,
+}
+
+/// The SVG of line `line` of `text` (1-based; the first non-blank line when `None`), with
+/// GJK's iterations when `steps`.
+///
+/// # Errors
+/// [`PictureError`] when the line does not exist or is blank, or `kollide query` answers it
+/// with an error.
+pub fn picture(text: &str, line: Option<usize>, steps: bool) -> Result<String, PictureError> {
+    let (n, query_text) = pick_line(text, line)?;
+    let reply = respond(n, query_text, Precision::F64);
+    let answer: Value = serde_json::from_str(&reply.json).map_err(|e| PictureError(e.to_string()))?;
+    if !reply.ok {
+        let msg = answer.get("error").and_then(Value::as_str).unwrap_or("malformed");
+        return Err(PictureError(format!("line {n}: {msg}")));
+    }
+    // The line parsed and answered, so the reads below only fail on what `respond` checked.
+    let err = |e: crate::json::InputError| PictureError(format!("line {n}: {e}"));
+    let value = parse_strict(query_text).map_err(|e| PictureError(e.to_string()))?;
+    let top = Obj::new(&value, "").map_err(err)?;
+    let query = top.str("query").map_err(err)?.to_string();
+    let body_key = match query.as_str() {
+        "ray" => "b",
+        "sweep" => "mover",
+        _ => "a",
+    };
+    let body = Obj::new(top.get(body_key).map_err(err)?, body_key).map_err(err)?;
+    let dim = array(body.get("translation").map_err(err)?, "translation").map_err(err)?.len();
+    let drawing = if dim == 2 {
+        overlay::draw::<DVec2>(&query, &top, &answer, steps)
+    } else {
+        overlay::draw::<DVec3>(&query, &top, &answer, steps)
+    }
+    .map_err(err)?;
+    Ok(layout(n, &query, dim, drawing))
+}
+
+/// The line to draw: line `line` (1-based) or the first non-blank one.
+fn pick_line(text: &str, line: Option<usize>) -> Result<(usize, &str), PictureError> {
+    match line {
+        Some(0) => Err(PictureError("--line counts from 1".into())),
+        Some(n) => match text.lines().nth(n - 1) {
+            None => Err(PictureError(format!(
+                "line {n} does not exist: the file has {} lines",
+                text.lines().count()
+            ))),
+            Some(l) if l.trim().is_empty() => Err(PictureError(format!("line {n} is blank"))),
+            Some(l) => Ok((n, l.trim())),
+        },
+        None => text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| (i + 1, l.trim()))
+            .ok_or_else(|| PictureError("the file has no query line".into())),
+    }
+}
+
+/// The page: title, main panel with ticks (2D) or a triad and scale bar (3D), then the
+/// steps' strip.
+fn layout(n: usize, query: &str, dim: usize, d: Drawing) -> String {
+    let (left, top) = (70.0, 62.0);
+    let rows = d.steps.len().div_ceil(STEPS_PER_ROW);
+    let width = left + MAIN.0 + 30.0;
+    let steps_top = top + MAIN.1 + 60.0;
+    let height = steps_top + rows as f64 * (STEP + 44.0);
+    let mut page = Page::new(width, height);
+    page.text(DVec2::new(left, 24.0), &format!("{query}: {}", d.summary), "title", "start");
+    let legend =
+        format!("line {n}, {dim}D, computed in f64. A blue, B orange, the answer in red{}", d.legend);
+    page.text(DVec2::new(left, 44.0), &legend, "caption", "start");
+    let main = Panel::fit(left, top, MAIN.0, MAIN.1, &d.prims);
+    page.frame(&main, None);
+    page.draw(&main, "main", &d.prims);
+    if dim == 2 {
+        page.ticks(&main);
+    } else {
+        steps::triad(&mut page, &main);
+    }
+    if let Some(why) = &d.no_steps {
+        page.text(DVec2::new(left, steps_top - 20.0), why, "caption", "start");
+    } else if !d.steps.is_empty() {
+        let what = [
+            "GJK's iterations on the cores (radii are added after), in A's frame: the Minkowski difference A - B (green),",
+            "the simplex it starts from, v its point nearest the origin O (an upper bound on the distance), w the next support point (along -v)",
+        ];
+        for (k, line) in what.iter().enumerate() {
+            page.text(DVec2::new(left, steps_top - 30.0 + 13.0 * k as f64), line, "caption", "start");
+        }
+    }
+    for (i, (caption, prims)) in d.steps.iter().enumerate() {
+        let (row, col) = (i / STEPS_PER_ROW, i % STEPS_PER_ROW);
+        let x = left + col as f64 * (STEP + 20.0);
+        let y = steps_top + row as f64 * (STEP + 44.0);
+        let panel = Panel::fit(x, y, STEP, STEP, prims);
+        page.frame(&panel, Some(caption));
+        page.draw(&panel, &format!("step-{}", i + 1), prims);
+    }
+    page.finish()
+}
+
+/// A number for a title: six significant digits, or an exponent for very large or small.
+fn short(x: f64) -> String {
+    if x != 0.0 && (x.abs() >= 1e5 || x.abs() < 1e-3) {
+        return format!("{x:.4e}");
+    }
+    let s = format!("{x:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.into()
+    }
+}
+
+/// The bounds of the points of `prims` in the plane: (min, max), or `None` when empty.
+fn extent(prims: &[Prim]) -> f64 {
+    let pts: Vec<DVec2> = prims
+        .iter()
+        .flat_map(|p| match p {
+            Prim::Path { points, .. } => points.clone(),
+            Prim::Dot { at, .. } => vec![*at],
+            Prim::Arrow { from, to, .. } => vec![*from, *to],
+        })
+        .filter(|p| p.is_finite())
+        .collect();
+    let lo = pts.iter().fold(DVec2::splat(f64::INFINITY), |m, p| m.min(*p));
+    let hi = pts.iter().fold(DVec2::splat(f64::NEG_INFINITY), |m, p| m.max(*p));
+    let e = (hi - lo).max_element();
+    if e.is_finite() && e > 0.0 {
+        e
+    } else {
+        1.0
+    }
+}
+
+/// A 3D unit vector or 2D one for a JSON point (used by the overlays and steps).
+fn point<V: Plane>(v: &Value) -> Option<V> {
+    let c: Vec<f64> = v.as_array()?.iter().map(Value::as_f64).collect::<Option<_>>()?;
+    V::from_coords(&c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_picked_by_number_or_first_non_blank() {
+        let text = "\n{\"a\": 1}\n\n{\"b\": 2}\n";
+        assert_eq!(pick_line(text, None).unwrap(), (2, "{\"a\": 1}"));
+        assert_eq!(pick_line(text, Some(4)).unwrap(), (4, "{\"b\": 2}"));
+        assert!(pick_line(text, Some(3)).unwrap_err().0.contains("blank"));
+        assert!(pick_line(text, Some(9)).unwrap_err().0.contains("does not exist"));
+        assert!(pick_line(text, Some(0)).is_err());
+        assert!(pick_line("  \n", None).is_err());
+    }
+
+    #[test]
+    fn short_numbers() {
+        assert_eq!(short(0.35), "0.35");
+        assert_eq!(short(2.0), "2");
+        assert_eq!(short(-0.0), "0");
+        assert_eq!(short(1.5e-7), "1.5000e-7");
+    }
+}

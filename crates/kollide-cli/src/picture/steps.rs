@@ -1,0 +1,97 @@
+//! GJK's iterations as small panels, and the 3D picture's axis triad.
+//!
+//! GJK works on the Minkowski difference of the cores, `A - B`, in A's frame: it keeps a
+//! simplex of support points, finds its point `v` closest to the origin, and asks for the
+//! support point `w` along `-v`; the shapes touch when the origin is in the difference. A
+//! panel per iteration draws that difference (its outline from the two support functions),
+//! the simplex the iteration started from, the origin, `v` and `w`, with `|v|` (an upper
+//! bound on the cores' distance) and the best lower bound in its caption. 3D panels use the
+//! picture's oblique projection, turned with A so they match the main panel.
+
+use super::draw::Plane;
+use super::short;
+use super::svg::{nice_step, Page, Panel, Prim};
+use crate::space::Body;
+use kollide::math::{DVec2, DVec3, Rotation};
+use kollide::query::{distance_traced, GjkSettings, SimplexCache};
+use kollide::shape::Support;
+
+/// GJK's steps on two convex bodies, one `(caption, prims)` per iteration, or why there are
+/// none (a composite body, or a pair answered in closed form).
+pub(super) fn gjk<V: Plane>(a: &Body<V>, b: &Body<V>) -> Result<Vec<(String, Vec<Prim>)>, String> {
+    let (Some(ca), Some(cb)) = (V::as_convex(&a.shape), V::as_convex(&b.shape)) else {
+        return Err("--steps: a composite body answers through its parts; GJK's steps are drawn for two convex bodies".into());
+    };
+    let mut trace = Vec::new();
+    let settings = GjkSettings::default();
+    let _ = distance_traced(ca, &a.pose, cb, &b.pose, &mut SimplexCache::default(), &settings, &mut trace);
+    if trace.is_empty() {
+        return Err(
+            "--steps: this pair is answered in closed form (balls, capsules, segments): no iterations".into(),
+        );
+    }
+    let pose_ab = a.pose.inv_compose(&b.pose);
+    let turn = a.pose.rotation;
+    // A point of A's frame, turned into the world's orientation (GJK's points are
+    // differences: their translation cancels), in the picture plane.
+    let at = |p: V| V::plane(turn.rotate(p));
+    let cso: Vec<DVec2> = (0..96)
+        .map(|k| {
+            let angle = core::f64::consts::TAU * k as f64 / 96.0;
+            let local = turn.inverse_rotate(V::world_dir(DVec2::new(angle.cos(), angle.sin())));
+            let on_b = pose_ab.transform_point(cb.support(pose_ab.inverse_transform_vector(-local)));
+            at(ca.support(local) - on_b)
+        })
+        .collect();
+    let origin = V::ZERO;
+    Ok(trace
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let mut prims = vec![Prim::Path { points: cso.clone(), closed: true, class: "cso" }];
+            let simplex: Vec<DVec2> = step.simplex.vertices().iter().map(|s| at(s.w)).collect();
+            prims.push(Prim::Path { points: simplex.clone(), closed: simplex.len() > 2, class: "simplex" });
+            for s in step.simplex.vertices() {
+                let p = turn.rotate(s.w);
+                prims.push(Prim::Dot {
+                    at: V::plane(p),
+                    world: V::coords(p),
+                    label: String::new(),
+                    class: "simplex",
+                });
+            }
+            let o = V::plane(origin);
+            prims.push(Prim::Dot { at: o, world: V::coords(origin), label: "O".into(), class: "origin" });
+            prims.push(Prim::Arrow { from: o, to: at(step.v), label: "v".into(), class: "step-v" });
+            let w = turn.rotate(step.w);
+            prims.push(Prim::Dot {
+                at: V::plane(w),
+                world: V::coords(w),
+                label: "w".into(),
+                class: "step-w",
+            });
+            let caption =
+                format!("step {}: |v| = {}\nlower bound {}", i + 1, short(step.upper), short(step.lower));
+            (caption, prims)
+        })
+        .collect())
+}
+
+/// The 3D picture's axes, bottom left of `panel`, each arm one "nice" length long and
+/// labelled, with a scale bar of that length beside them.
+pub(super) fn triad(page: &mut Page, panel: &Panel) {
+    let unit = nice_step(60.0 * panel.unit());
+    let px = unit / panel.unit();
+    let base = DVec2::new(panel.x + 60.0, panel.y + panel.h - 40.0);
+    for (axis, class, name) in
+        [(DVec3::X, "axis-x", "x"), (DVec3::Y, "axis-y", "y"), (DVec3::Z, "axis-z", "z")]
+    {
+        let d = DVec3::plane(axis);
+        let tip = base + DVec2::new(d.x, -d.y) * px;
+        page.line(base, tip, class);
+        page.text(tip + DVec2::new(d.x, -d.y) * 10.0 + DVec2::new(-3.0, 4.0), name, "ticklabel", "start");
+    }
+    let bar = DVec2::new(panel.x + panel.w - 30.0 - px, panel.y + panel.h - 20.0);
+    page.line(bar, bar + DVec2::new(px, 0.0), "tick");
+    page.text(bar + DVec2::new(px * 0.5, -6.0), &format!("{unit}"), "ticklabel", "middle");
+}
