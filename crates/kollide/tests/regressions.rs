@@ -559,3 +559,34 @@ fn a_segment_touching_a_capsule_core_is_pushed_along_the_gap() {
     assert!((c.distance + radius).abs() < 1e-12, "{c:?}");
     assert!((c.normal - DVec2::X).length() < 1e-12, "{c:?}");
 }
+
+/// A fuzz finding (target `queries`, f64, ordinary sizes): a ball whose centre lies 1.4e-15
+/// off a capsule's core (a rounded segment) got the contact normal of that 1.4e-15 gap,
+/// whose direction is rounding noise: 22 degrees off square to the core. Moving the ball
+/// out by the depth along it left it 0.04 inside. The side of the cores' difference that
+/// proves them apart now gives the normal: square to the core. Checked against the closed
+/// form (the push out of a capsule is square to its axis, by the radii less the gap).
+#[test]
+fn a_ball_centred_on_a_capsule_core_is_pushed_out_square_to_it() {
+    use kollide::math::{DPose2, DVec2, Rot2};
+    use kollide::query::contact;
+    use kollide::shape::{Ball, Rounded, Segment};
+    let (s0, s1) =
+        (DVec2::new(2.8627450980392167e-15, 1.1450980392156866), DVec2::new(1e-100, -1.0901960784313727));
+    let (ra, rb) = (1.081284809643702, 1.9971923399710079);
+    let a = Rounded::try_new(Segment::new(s0, s1), ra).unwrap();
+    let rot = Rot2 { cos: 0.8604648078600636, sin: 0.5095098766798773 };
+    let pose_a = DPose2::new(DVec2::new(1e-100, -1e-100), rot);
+    let centre = DVec2::new(2.8627450980392167e-15, 6.358434424353399e-16);
+    let pose_b = DPose2::new(centre, Rot2 { cos: 0.4129568481981807, sin: 0.9107505923831314 });
+    let c = contact(&a, &pose_a, &Ball::new(rb), &pose_b, 0.28627450980392166).unwrap();
+    let (p0, p1) = (pose_a.transform_point(s0), pose_a.transform_point(s1));
+    let axis = (p1 - p0).normalize();
+    assert!(c.normal.dot(axis).abs() < 1e-12, "square to the core: {c:?}");
+    assert!((c.distance + ra + rb).abs() < 1e-12, "{c:?}");
+    // Moved out by the depth, the centre is ra + rb from the core (closed form, f64).
+    let moved = centre - c.normal * c.distance;
+    let t = ((moved - p0).dot(p1 - p0) / (p1 - p0).length_squared()).clamp(0.0, 1.0);
+    let gap = (moved - (p0 + (p1 - p0) * t)).length();
+    assert!(gap >= ra + rb - 1e-12, "still {} inside", ra + rb - gap);
+}
