@@ -165,7 +165,7 @@ fn move_run(path: &std::path::Path) -> ExitCode {
 
 /// `kollide picture`: draws the line of `file` into `out`; returns the exit code.
 fn picture_run(file: &std::path::Path, out: &std::path::Path, line: Option<usize>, steps: bool) -> ExitCode {
-    let text = match std::fs::read_to_string(file) {
+    let text = match std::fs::read(file) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("kollide: cannot read {}: {e}", file.display());

@@ -59,7 +59,7 @@ const CIRCLE_RECT: &str = r#"{"query": "distance", "a": {"shape": {"type": "circ
 
 #[test]
 fn a_2d_distance_shows_the_closest_points_where_the_closed_form_puts_them() {
-    let svg = picture(CIRCLE_RECT, None, false).unwrap();
+    let svg = picture(CIRCLE_RECT.as_bytes(), None, false).unwrap();
     let doc = Document::parse(&svg).expect("the SVG parses");
     assert!(title(&doc).starts_with("distance: 1.5 (converged"), "{}", title(&doc));
     let all = dots(&doc, "main");
@@ -93,7 +93,7 @@ fn gjk_steps_are_one_panel_per_iteration() {
     let iterations =
         serde_json::from_str::<serde_json::Value>(&answer.json).unwrap()["iterations"].as_u64().unwrap();
     assert!(iterations >= 2);
-    let svg = picture(box_box, None, true).unwrap();
+    let svg = picture(box_box.as_bytes(), None, true).unwrap();
     let doc = Document::parse(&svg).unwrap();
     for k in 1..=iterations {
         let panel = format!("step-{k}");
@@ -121,7 +121,7 @@ fn gjk_steps_are_one_panel_per_iteration() {
 #[test]
 fn a_3d_manifold_labels_each_point_with_its_feature_ids() {
     let line = r#"{"query": "manifold", "a": {"shape": {"type": "cuboid", "half_extents": [5, 0.5, 5]}, "translation": [0, 0, 0]}, "b": {"shape": {"type": "cuboid", "half_extents": [0.5, 0.5, 0.5]}, "translation": [0, 0.99, 0]}}"#;
-    let svg = picture(line, None, false).unwrap();
+    let svg = picture(line.as_bytes(), None, false).unwrap();
     let doc = Document::parse(&svg).unwrap();
     assert!(title(&doc).starts_with("manifold: 4 contact points (converged)"), "{}", title(&doc));
     let all = dots(&doc, "main");
@@ -147,7 +147,7 @@ fn a_3d_manifold_labels_each_point_with_its_feature_ids() {
 #[test]
 fn a_ray_shows_its_origin_hit_and_normal() {
     let line = r#"{"query": "ray", "origin": [-5, 0, 0], "direction": [2, 0, 0], "b": {"shape": {"type": "ball", "radius": 1}, "translation": [0, 0, 0]}}"#;
-    let svg = picture(line, None, false).unwrap();
+    let svg = picture(line.as_bytes(), None, false).unwrap();
     let doc = Document::parse(&svg).unwrap();
     assert_eq!(title(&doc), "ray: hit at toi 2");
     let all = dots(&doc, "main");
@@ -155,14 +155,14 @@ fn a_ray_shows_its_origin_hit_and_normal() {
     assert!(close(&dot(&all, "hit").1, &[-1.0, 0.0, 0.0], 1e-12));
     assert_eq!(paths(&doc, "main", "ray").len(), 1);
     let miss = r#"{"query": "ray", "origin": [-5, 0, 0], "direction": [1, 0, 0], "max_toi": 3, "b": {"shape": {"type": "cuboid", "half_extents": [1, 1, 1]}, "translation": [0, 0, 0]}}"#;
-    let doc_svg = picture(miss, None, false).unwrap();
+    let doc_svg = picture(miss.as_bytes(), None, false).unwrap();
     assert_eq!(title(&Document::parse(&doc_svg).unwrap()), "ray: miss (up to toi 3)");
 }
 
 #[test]
 fn a_cast_draws_the_bodies_at_the_time_of_impact() {
     let line = r#"{"query": "cast", "a": {"shape": {"type": "rectangle", "half_extents": [2, 0.1]}, "translation": [0, 0]}, "b": {"shape": {"type": "circle", "radius": 0.5}, "translation": [0, 1.5]}, "angular_velocity_a": 1, "max_toi": 2}"#;
-    let svg = picture(line, None, false).unwrap();
+    let svg = picture(line.as_bytes(), None, false).unwrap();
     let doc = Document::parse(&svg).unwrap();
     assert!(title(&doc).starts_with("cast: hit at toi 1.159"), "{}", title(&doc));
     // The plank at time 0 and, dashed, turned by the toi; the circle does not move.
@@ -181,7 +181,7 @@ fn a_cast_draws_the_bodies_at_the_time_of_impact() {
 #[test]
 fn a_sweep_highlights_the_triangle_and_feature_it_hit() {
     let line = r#"{"query": "sweep", "mover": {"shape": {"type": "ball", "radius": 0.5}, "translation": [-2, 0.5, 2]}, "displacement": [4, 0, 0], "triangles": [[[0, 0, 0], [0, 2, 0], [0, 0, 2]], [[5, 0, 0], [5, 2, 0], [5, 0, 2]]]}"#;
-    let svg = picture(line, None, false).unwrap();
+    let svg = picture(line.as_bytes(), None, false).unwrap();
     let doc = Document::parse(&svg).unwrap();
     assert!(title(&doc).starts_with("sweep: hit the edge of triangle 0 at toi 0.4116"), "{}", title(&doc));
     assert_eq!(paths(&doc, "main", "mesh-hit").len(), 1);
@@ -196,7 +196,7 @@ fn a_sweep_highlights_the_triangle_and_feature_it_hit() {
 #[test]
 fn composites_draw_their_parts() {
     let mesh = r#"{"query": "distance", "a": {"shape": {"type": "trimesh", "vertices": [[-2, 0, -2], [2, 0, -2], [2, 0, 2], [-2, 0, 2]], "indices": [[0, 2, 1], [0, 3, 2]]}, "translation": [0, 0, 0]}, "b": {"shape": {"type": "ball", "radius": 0.5}, "translation": [1, 2, -1]}}"#;
-    let svg = picture(mesh, None, true).unwrap();
+    let svg = picture(mesh.as_bytes(), None, true).unwrap();
     let doc = Document::parse(&svg).unwrap();
     assert_eq!(paths(&doc, "main", "mesh").len(), 2);
     assert!(
@@ -204,7 +204,7 @@ fn composites_draw_their_parts() {
             || svg.contains("drawn for two convex bodies")
     );
     let concave = r#"{"query": "intersects", "a": {"shape": {"type": "concave_polygon", "points": [[0, 0], [2, 0], [2, 1], [1, 1], [1, 2], [0, 2]]}, "translation": [0, 0]}, "b": {"shape": {"type": "circle", "radius": 0.25}, "translation": [1.5, 1.5]}}"#;
-    let doc_svg = picture(concave, None, false).unwrap();
+    let doc_svg = picture(concave.as_bytes(), None, false).unwrap();
     let doc = Document::parse(&doc_svg).unwrap();
     assert_eq!(title(&doc), "intersects: the shapes are apart");
     assert_eq!(paths(&doc, "main", "body-a").len(), 1, "the polygon's outline");
@@ -214,11 +214,14 @@ fn composites_draw_their_parts() {
 #[test]
 fn bad_lines_are_named() {
     let two = format!("{CIRCLE_RECT}\n\n{{\"query\": \"distance\"}}\n");
-    assert!(picture(&two, Some(2), false).unwrap_err().to_string().contains("line 2 is blank"));
-    assert!(picture(&two, Some(7), false).unwrap_err().to_string().contains("line 7 does not exist"));
-    let e = picture(&two, Some(3), false).unwrap_err().to_string();
+    assert!(picture(two.as_bytes(), Some(2), false).unwrap_err().to_string().contains("line 2 is blank"));
+    assert!(picture(two.as_bytes(), Some(7), false)
+        .unwrap_err()
+        .to_string()
+        .contains("line 7 does not exist"));
+    let e = picture(two.as_bytes(), Some(3), false).unwrap_err().to_string();
     assert!(e.starts_with("line 3: ") && e.contains("a"), "{e}");
-    assert!(picture(&two, Some(1), false).is_ok());
+    assert!(picture(two.as_bytes(), Some(1), false).is_ok());
 }
 
 #[test]
@@ -245,7 +248,7 @@ fn the_readme_picture_is_current() {
     let query = std::fs::read_to_string(root.join("gjk-distance.jsonl")).unwrap();
     let shipped = std::fs::read_to_string(root.join("gjk-distance.svg")).unwrap();
     assert!(
-        shipped == picture(&query, None, true).unwrap(),
+        shipped == picture(query.as_bytes(), None, true).unwrap(),
         "examples/pictures/gjk-distance.svg is stale: regenerate it"
     );
 }

@@ -52,14 +52,20 @@ struct Drawing {
     no_steps: Option<String>,
 }
 
-/// The SVG of line `line` of `text` (1-based; the first non-blank line when `None`), with
-/// GJK's iterations when `steps`.
+/// The SVG of line `line` of `input` (1-based; the first non-blank line when `None`), with
+/// GJK's iterations when `steps`. Like `kollide query`, only the line drawn must be UTF-8.
 ///
 /// # Errors
-/// [`PictureError`] when the line does not exist or is blank, or `kollide query` answers it
-/// with an error.
-pub fn picture(text: &str, line: Option<usize>, steps: bool) -> Result<String, PictureError> {
-    let (n, query_text) = pick_line(text, line)?;
+/// [`PictureError`] when the line does not exist, is blank or not UTF-8, or `kollide query`
+/// answers it with an error.
+pub fn picture(input: &[u8], line: Option<usize>, steps: bool) -> Result<String, PictureError> {
+    let (n, raw) = pick_line(input, line)?;
+    let query_text = core::str::from_utf8(raw)
+        .map_err(|e| {
+            PictureError(format!("line {n} is not valid UTF-8 (bad byte at column {})", e.valid_up_to() + 1))
+        })?
+        .trim_start_matches('\u{feff}')
+        .trim();
     let reply = respond(n, query_text, Precision::F64);
     let answer: Value = serde_json::from_str(&reply.json).map_err(|e| PictureError(e.to_string()))?;
     if !reply.ok {
@@ -87,23 +93,23 @@ pub fn picture(text: &str, line: Option<usize>, steps: bool) -> Result<String, P
     Ok(layout(n, &query, dim, drawing))
 }
 
-/// The line to draw: line `line` (1-based) or the first non-blank one.
-fn pick_line(text: &str, line: Option<usize>) -> Result<(usize, &str), PictureError> {
+/// The line to draw: line `line` (1-based) or the first non-blank one, as raw bytes.
+fn pick_line(input: &[u8], line: Option<usize>) -> Result<(usize, &[u8]), PictureError> {
+    let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
+    let mut lines = input.split(|&b| b == b'\n');
+    // A file ending in a newline has no line after it.
+    let count = input.split(|&b| b == b'\n').count() - usize::from(input.ends_with(b"\n"));
     match line {
         Some(0) => Err(PictureError("--line counts from 1".into())),
-        Some(n) => match text.lines().nth(n - 1) {
-            None => Err(PictureError(format!(
-                "line {n} does not exist: the file has {} lines",
-                text.lines().count()
-            ))),
-            Some(l) if l.trim().is_empty() => Err(PictureError(format!("line {n} is blank"))),
-            Some(l) => Ok((n, l.trim())),
+        Some(n) => match lines.nth(n - 1).filter(|_| n <= count) {
+            None => Err(PictureError(format!("line {n} does not exist: the file has {count} lines"))),
+            Some(l) if blank(l) => Err(PictureError(format!("line {n} is blank"))),
+            Some(l) => Ok((n, l)),
         },
-        None => text
-            .lines()
+        None => lines
             .enumerate()
-            .find(|(_, l)| !l.trim().is_empty())
-            .map(|(i, l)| (i + 1, l.trim()))
+            .find(|(_, l)| !blank(l))
+            .map(|(i, l)| (i + 1, l))
             .ok_or_else(|| PictureError("the file has no query line".into())),
     }
 }
@@ -198,13 +204,16 @@ mod tests {
 
     #[test]
     fn lines_are_picked_by_number_or_first_non_blank() {
-        let text = "\n{\"a\": 1}\n\n{\"b\": 2}\n";
-        assert_eq!(pick_line(text, None).unwrap(), (2, "{\"a\": 1}"));
-        assert_eq!(pick_line(text, Some(4)).unwrap(), (4, "{\"b\": 2}"));
+        let text = b"\n{\"a\": 1}\n\n{\"b\": 2}\n";
+        assert_eq!(pick_line(text, None).unwrap(), (2, &b"{\"a\": 1}"[..]));
+        assert_eq!(pick_line(text, Some(4)).unwrap(), (4, &b"{\"b\": 2}"[..]));
+        assert!(pick_line(text, Some(5)).unwrap_err().0.contains("has 4 lines"));
         assert!(pick_line(text, Some(3)).unwrap_err().0.contains("blank"));
         assert!(pick_line(text, Some(9)).unwrap_err().0.contains("does not exist"));
         assert!(pick_line(text, Some(0)).is_err());
-        assert!(pick_line("  \n", None).is_err());
+        assert!(pick_line(b"  \n", None).is_err());
+        let e = picture(b"\xff{}\n", None, false).unwrap_err();
+        assert!(e.0.contains("line 1 is not valid UTF-8"), "{e}");
     }
 
     #[test]
