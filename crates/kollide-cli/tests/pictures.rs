@@ -102,7 +102,7 @@ fn gjk_steps_are_one_panel_per_iteration() {
         let all = dots(&doc, &panel);
         assert!(close(&dot(&all, "O").1, &[0.0, 0.0], 0.0));
         dot(&all, "w");
-        assert!(svg.contains(&format!(">step {k}: |v| = ")));
+        assert!(svg.contains(&format!(">GJK {k}: |v| = ")));
     }
     assert!(!svg.contains(&format!("id=\"step-{}\"", iterations + 1)));
     // The last step's |v| is the distance the title reports (boxes have no radius).
@@ -111,11 +111,43 @@ fn gjk_steps_are_one_panel_per_iteration() {
         .descendants()
         .filter(|n| n.attribute("class") == Some("caption"))
         .filter_map(|n| n.text())
-        .find(|t| t.starts_with(&format!("step {iterations}: |v| = ")))
+        .find(|t| t.starts_with(&format!("GJK {iterations}: |v| = ")))
         .unwrap()
         .to_string();
     let v: f64 = last.split("|v| = ").nth(1).unwrap().parse().unwrap();
     assert!((v - d).abs() < 1e-6 * d.max(1.0), "{last} against {d}");
+}
+
+/// A contact whose cores overlap: GJK's panels, then EPA's, whose last closest face is as
+/// deep as the contact (no radii here), with the face nearest the origin marked.
+#[test]
+fn epa_steps_follow_gjk_when_the_cores_overlap() {
+    let line = r#"{"query": "contact", "a": {"shape": {"type": "ellipse", "radii": [1.5, 0.6]}, "translation": [0, 0], "angle": 0.5}, "b": {"shape": {"type": "convex_polygon", "points": [[0, 0], [1.2, -0.3], [1.5, 0.8], [0.4, 1.1]]}, "translation": [0.6, 0.2], "angle": -0.4}}"#;
+    let answer = kollide_cli::respond(1, line, kollide_cli::Precision::F64);
+    let depth =
+        -serde_json::from_str::<serde_json::Value>(&answer.json).unwrap()["distance"].as_f64().unwrap();
+    let svg = picture(line.as_bytes(), None, true).unwrap();
+    let doc = Document::parse(&svg).unwrap();
+    assert!(
+        title(&doc).starts_with(&format!("contact: depth {}", &depth.to_string()[..6])),
+        "{}",
+        title(&doc)
+    );
+    let captions: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("caption"))
+        .filter_map(|n| n.text().map(str::to_string))
+        .collect();
+    let gjk = captions.iter().filter(|c| c.starts_with("GJK ")).count();
+    let epa: Vec<&String> = captions.iter().filter(|c| c.starts_with("EPA ")).collect();
+    assert!(gjk >= 1 && epa.len() >= 2, "{captions:?}");
+    let last: f64 = epa.last().unwrap().split(">= ").nth(1).unwrap().parse().unwrap();
+    assert!((last - depth).abs() < 1e-5, "EPA's last lower bound {last} against the depth {depth}");
+    for k in 1..=epa.len() {
+        let panel = format!("step-{}", gjk + k);
+        assert_eq!(paths(&doc, &panel, "epa-closest").len(), 1, "{panel}");
+        assert!(!paths(&doc, &panel, "epa-face").is_empty(), "{panel}");
+    }
 }
 
 #[test]

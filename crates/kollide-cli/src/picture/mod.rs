@@ -139,8 +139,8 @@ fn layout(n: usize, query: &str, dim: usize, d: Drawing) -> String {
         page.text(DVec2::new(left, steps_top - 20.0), why, "caption", "start");
     } else if !d.steps.is_empty() {
         let what = [
-            "GJK's iterations on the cores (radii are added after), in A's frame: the Minkowski difference A - B (green),",
-            "the simplex it starts from, v its point nearest the origin O (an upper bound on the distance), w the next support point (along -v)",
+            "Iterations on the cores (radii are added after), in A's frame, over the Minkowski difference A - B (green). GJK: the simplex it",
+            "starts from, v its point nearest the origin O, w the next support point (along -v). EPA: the polytope, its face nearest O (red) at d, w",
         ];
         for (k, line) in what.iter().enumerate() {
             page.text(DVec2::new(left, steps_top - 30.0 + 13.0 * k as f64), line, "caption", "start");

@@ -33,7 +33,8 @@ pub(super) fn draw<V: Plane>(query: &str, top: &Obj, answer: &Value, want_steps:
             V::draw_shape(&b.shape, &b.pose, B, &mut d.prims);
             pair::<V>(query, answer, &mut d);
             if want_steps {
-                match steps::gjk::<V>(&a, &b) {
+                let margin = top.opt("margin").and_then(Value::as_f64).unwrap_or(0.0);
+                match steps::iterations::<V>(query, &a, &b, margin) {
                     Ok(s) => d.steps = s.into_iter().take(MAX_STEPS).collect(),
                     Err(why) => d.no_steps = Some(why),
                 }
@@ -42,7 +43,7 @@ pub(super) fn draw<V: Plane>(query: &str, top: &Obj, answer: &Value, want_steps:
         }
     }
     if want_steps {
-        d.no_steps = Some(format!("--steps: the {query} query's iterations are not traced yet (GJK's are, for intersects, distance, contact and manifold)"));
+        d.no_steps = Some(format!("--steps: the {query} query's iterations are not traced yet (GJK's and EPA's are: intersects, distance, contact, manifold)"));
     }
     Ok(d)
 }
@@ -109,12 +110,9 @@ fn pair<V: Plane>(query: &str, answer: &Value, d: &mut Drawing) {
                 return;
             }
             let dist = num(answer, "distance").unwrap_or(f64::NAN);
-            let what = if dist < 0.0 {
-                format!("depth {}", short(-dist))
-            } else {
-                format!("distance {}", short(dist))
-            };
-            d.summary = format!("contact, {what} ({})", text(answer, "status"));
+            let what =
+                if dist < 0.0 { format!("depth {}", short(-dist)) } else { format!("{} apart", short(dist)) };
+            d.summary = format!("{what} ({})", text(answer, "status"));
             if let (Some(pa), Some(pb), Some(n)) = (pa, pb, n) {
                 d.prims.push(dot(pa, "point_a"));
                 d.prims.push(dot(pb, "point_b"));

@@ -1,11 +1,14 @@
-//! GJK's iterations as small panels, and the 3D picture's axis triad.
+//! GJK's and EPA's iterations as small panels, and the 3D picture's axis triad.
 //!
 //! GJK works on the Minkowski difference of the cores, `A - B`, in A's frame: it keeps a
 //! simplex of support points, finds its point `v` closest to the origin, and asks for the
 //! support point `w` along `-v`; the shapes touch when the origin is in the difference. A
 //! panel per iteration draws that difference (its outline from the two support functions),
 //! the simplex the iteration started from, the origin, `v` and `w`, with `|v|` (an upper
-//! bound on the cores' distance) and the best lower bound in its caption. 3D panels use the
+//! bound on the cores' distance) and the best lower bound in its caption. When the cores
+//! overlap, a contact goes on with EPA: a polytope inside the difference around the origin,
+//! grown towards its face nearest the origin (drawn red) until the support point `w` along
+//! that face's normal lies no farther out; that face's distance `d` is the depth. 3D panels use the
 //! picture's oblique projection, turned with A so they match the main panel.
 
 use super::draw::Plane;
@@ -13,22 +16,42 @@ use super::short;
 use super::svg::{nice_step, Page, Panel, Prim};
 use crate::space::Body;
 use kollide::math::{DVec2, DVec3, Rotation};
-use kollide::query::{distance_traced, GjkSettings, SimplexCache};
+use kollide::query::{contact_traced, distance_traced, ContactTrace, GjkSettings, SimplexCache};
 use kollide::shape::Support;
 
-/// GJK's steps on two convex bodies, one `(caption, prims)` per iteration, or why there are
-/// none (a composite body, or a pair answered in closed form).
-pub(super) fn gjk<V: Plane>(a: &Body<V>, b: &Body<V>) -> Result<Vec<(String, Vec<Prim>)>, String> {
+/// The panels of a query's iterations on two convex bodies, one `(caption, prims)` each, or
+/// why there are none (a composite body, or a pair answered in closed form or by separating
+/// axes). `contact` and `manifold` show the contact's own GJK run and, when the cores
+/// overlap, EPA's; the other queries show GJK's distance iterations.
+pub(super) fn iterations<V: Plane>(
+    query: &str,
+    a: &Body<V>,
+    b: &Body<V>,
+    margin: f64,
+) -> Result<Vec<(String, Vec<Prim>)>, String> {
     let (Some(ca), Some(cb)) = (V::as_convex(&a.shape), V::as_convex(&b.shape)) else {
-        return Err("--steps: a composite body answers through its parts; GJK's steps are drawn for two convex bodies".into());
-    };
-    let mut trace = Vec::new();
-    let settings = GjkSettings::default();
-    let _ = distance_traced(ca, &a.pose, cb, &b.pose, &mut SimplexCache::default(), &settings, &mut trace);
-    if trace.is_empty() {
         return Err(
-            "--steps: this pair is answered in closed form (balls, capsules, segments): no iterations".into(),
+            "--steps: a composite body answers through its parts; the steps are drawn for two convex bodies"
+                .into(),
         );
+    };
+    let mut trace = ContactTrace::default();
+    if query == "contact" || query == "manifold" {
+        let _ = contact_traced(ca, &a.pose, cb, &b.pose, margin, &mut trace);
+    } else {
+        let settings = GjkSettings::default();
+        let _ = distance_traced(
+            ca,
+            &a.pose,
+            cb,
+            &b.pose,
+            &mut SimplexCache::default(),
+            &settings,
+            &mut trace.gjk,
+        );
+    }
+    if trace.gjk.is_empty() && trace.epa.is_empty() {
+        return Err("--steps: this pair is answered in closed form (balls, capsules, segments) or by separating axes: no iterations to show".into());
     }
     let pose_ab = a.pose.inv_compose(&b.pose);
     let turn = a.pose.rotation;
@@ -44,7 +67,14 @@ pub(super) fn gjk<V: Plane>(a: &Body<V>, b: &Body<V>) -> Result<Vec<(String, Vec
         })
         .collect();
     let origin = V::ZERO;
-    Ok(trace
+    let marks = |prims: &mut Vec<Prim>, w: V| {
+        let o = V::plane(origin);
+        prims.push(Prim::Dot { at: o, world: V::coords(origin), label: "O".into(), class: "origin" });
+        let w = turn.rotate(w);
+        prims.push(Prim::Dot { at: V::plane(w), world: V::coords(w), label: "w".into(), class: "step-w" });
+    };
+    let mut panels: Vec<(String, Vec<Prim>)> = trace
+        .gjk
         .iter()
         .enumerate()
         .map(|(i, step)| {
@@ -60,21 +90,40 @@ pub(super) fn gjk<V: Plane>(a: &Body<V>, b: &Body<V>) -> Result<Vec<(String, Vec
                     class: "simplex",
                 });
             }
-            let o = V::plane(origin);
-            prims.push(Prim::Dot { at: o, world: V::coords(origin), label: "O".into(), class: "origin" });
-            prims.push(Prim::Arrow { from: o, to: at(step.v), label: "v".into(), class: "step-v" });
-            let w = turn.rotate(step.w);
-            prims.push(Prim::Dot {
-                at: V::plane(w),
-                world: V::coords(w),
-                label: "w".into(),
-                class: "step-w",
+            prims.push(Prim::Arrow {
+                from: V::plane(origin),
+                to: at(step.v),
+                label: "v".into(),
+                class: "step-v",
             });
+            marks(&mut prims, step.w);
             let caption =
-                format!("step {}: |v| = {}\nlower bound {}", i + 1, short(step.upper), short(step.lower));
+                format!("GJK {}: |v| = {}\nlower bound {}", i + 1, short(step.upper), short(step.lower));
             (caption, prims)
         })
-        .collect())
+        .collect();
+    for (i, step) in trace.epa.iter().enumerate() {
+        let mut prims = vec![Prim::Path { points: cso.clone(), closed: true, class: "cso" }];
+        for (k, face) in step.faces.iter().enumerate() {
+            let class = if k == step.closest { "epa-closest" } else { "epa-face" };
+            prims.push(Prim::Path {
+                points: face.iter().map(|p| at(*p)).collect(),
+                closed: face.len() > 2,
+                class,
+            });
+        }
+        let foot = step.normal * step.lower;
+        prims.push(Prim::Arrow { from: V::plane(origin), to: at(foot), label: "d".into(), class: "step-v" });
+        marks(&mut prims, step.w);
+        let caption = format!(
+            "EPA {}: depth >= {}\nnext support {} out",
+            i + 1,
+            short(step.lower),
+            short(step.normal.dot(step.w))
+        );
+        panels.push((caption, prims));
+    }
+    Ok(panels)
 }
 
 /// The 3D picture's axes, bottom left of `panel`, each arm one "nice" length long and

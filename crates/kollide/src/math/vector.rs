@@ -115,6 +115,7 @@ pub trait Vector:
         b: &B,
         pose_ab: &Pose<Self>,
         simplex: &Simplex<Self>,
+        trace: Option<&mut Vec<crate::query::epa::EpaStep<Self>>>,
     ) -> EpaResult<Self>;
 
     /// The separating-axis contact of two polytope cores (boxes, polygons, hulls) of this
@@ -263,8 +264,9 @@ macro_rules! dimension_hooks {
             b: &B,
             pose_ab: &Pose<Self>,
             simplex: &Simplex<Self>,
+            trace: Option<&mut Vec<crate::query::epa::EpaStep<Self>>>,
         ) -> EpaResult<Self> {
-            crate::query::epa::$epa::penetration(a, b, pose_ab, simplex)
+            crate::query::epa::$epa::penetration(a, b, pose_ab, simplex, trace)
         }
         #[inline]
         fn polytope_contact(

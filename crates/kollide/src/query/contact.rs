@@ -3,7 +3,8 @@
 
 use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm, Question};
-use super::gjk::{self, GjkSettings, GjkStatus, Goal, SimplexCache};
+use super::epa::EpaStep;
+use super::gjk::{self, GjkSettings, GjkStatus, GjkStep, Goal, SimplexCache};
 use super::least_push::{checked_apart, checked_penetration, deepened_for_radii, non_finite};
 use super::sat::{segment_box, SatOutcome};
 use crate::math::{Pose, Real, Vector};
@@ -207,6 +208,52 @@ pub fn contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     contact_local(a, b, &pose_ab, margin).map(|c| c.to_world(pose_a))
 }
 
+/// What [`contact_traced`] records, in A's local frame: GJK's iterations on the cores, then
+/// EPA's when the cores overlap.
+#[derive(Clone, Debug, Default)]
+pub struct ContactTrace<V: Vector> {
+    /// GJK's iterations (see [`crate::query::distance_traced`]).
+    pub gjk: Vec<GjkStep<V>>,
+    /// EPA's iterations.
+    pub epa: Vec<EpaStep<V>>,
+}
+
+/// [`contact`], recording GJK's and EPA's iterations into `trace` (appended) so a picture
+/// or a viewer can replay how the contact was found. The answer is [`contact`]'s. Pairs
+/// answered in closed form (balls, capsules, segments) or by separating axes (boxes,
+/// polygons and hulls that overlap; a box and a segment) record nothing.
+///
+/// ```
+/// use kollide::query::{contact_traced, ContactTrace};
+/// use kollide::shape::{Cuboid, Ellipsoid};
+/// use kollide::math::{DPose3, DVec3};
+/// let floor = Cuboid::new(DVec3::new(5.0, 1.0, 5.0));
+/// let egg = Ellipsoid::new(DVec3::new(0.5, 0.8, 0.5));
+/// let mut trace = ContactTrace::default();
+/// let pose = DPose3::from_translation(DVec3::new(0.0, 1.6, 0.0));
+/// let c = contact_traced(&floor, &DPose3::IDENTITY, &egg, &pose, 0.0, &mut trace).unwrap();
+/// assert!((c.distance + 0.2).abs() < 1e-6);
+/// // GJK found the cores overlapping; EPA then measured the depth, its closest face's
+/// // distance rising to it.
+/// assert!(!trace.gjk.is_empty() && !trace.epa.is_empty());
+/// assert!((trace.epa.last().unwrap().lower - 0.2).abs() < 1e-6);
+/// ```
+#[must_use]
+pub fn contact_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+    trace: &mut ContactTrace<V>,
+) -> Option<Contact<V>> {
+    if let Algorithm::SegmentSegment { .. } = choose(a, pose_a, b, pose_b, Question::Contact) {
+        return contact(a, pose_a, b, pose_b, margin);
+    }
+    let pose_ab = pose_a.inv_compose(pose_b);
+    contact_local_warm(a, b, &pose_ab, margin, None, Some(trace)).map(|c| c.to_world(pose_a))
+}
+
 /// [`contact`] in A's frame (`pose_ab` places B in A's frame), radii added.
 pub(crate) fn contact_local<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
@@ -214,7 +261,7 @@ pub(crate) fn contact_local<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?
     pose_ab: &Pose<V>,
     margin: V::Real,
 ) -> Option<CoreContact<V>> {
-    contact_local_warm(a, b, pose_ab, margin, None)
+    contact_local_warm(a, b, pose_ab, margin, None, None)
 }
 
 /// [`contact_local`] whose GJK (when it runs) starts from and refills `warm`, the pair's
@@ -225,6 +272,7 @@ pub(crate) fn contact_local_warm<V: Vector, A: Support<V> + ?Sized, B: Support<V
     pose_ab: &Pose<V>,
     margin: V::Real,
     warm: Option<&mut SimplexCache<V>>,
+    trace: Option<&mut ContactTrace<V>>,
 ) -> Option<CoreContact<V>> {
     let (ra, rb) = (a.radius(), b.radius());
     // The cores are of interest up to this far apart.
@@ -234,16 +282,18 @@ pub(crate) fn contact_local_warm<V: Vector, A: Support<V> + ?Sized, B: Support<V
         Algorithm::Polytopes => match V::polytope_contact(a.primitive(), b.primitive(), pose_ab, threshold) {
             SatOutcome::Separated => return None,
             SatOutcome::Penetrating(c) => c,
-            SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold, warm),
+            SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold, warm, trace),
         },
         Algorithm::BoxSegment { box_is_a } => {
             match box_segment(a.primitive(), b.primitive(), pose_ab, box_is_a, threshold) {
                 SatOutcome::Separated => return None,
                 SatOutcome::Penetrating(c) => c,
-                SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold, warm),
+                SatOutcome::Apart | SatOutcome::NotApplicable => {
+                    gjk_epa(a, b, pose_ab, threshold, warm, trace)
+                }
             }
         }
-        Algorithm::BoxBox(..) | Algorithm::Gjk => gjk_epa(a, b, pose_ab, threshold, warm),
+        Algorithm::BoxBox(..) | Algorithm::Gjk => gjk_epa(a, b, pose_ab, threshold, warm, trace),
     };
     if core.distance > threshold {
         return None;
@@ -288,15 +338,26 @@ fn gjk_epa<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_ab: &Pose<V>,
     threshold: V::Real,
     warm: Option<&mut SimplexCache<V>>,
+    trace: Option<&mut ContactTrace<V>>,
 ) -> CoreContact<V> {
     let settings = GjkSettings::default();
-    let r = gjk::run(a, b, pose_ab, warm, &settings, Goal::DistanceWithin { threshold }, None);
+    let (gjk_trace, epa_trace) = match trace {
+        Some(t) => (Some(&mut t.gjk), Some(&mut t.epa)),
+        None => (None, None),
+    };
+    let r = gjk::run(a, b, pose_ab, warm, &settings, Goal::DistanceWithin { threshold }, gjk_trace);
     let zero = V::Real::ZERO;
     match r.status {
         GjkStatus::NonFiniteSupport => non_finite(pose_ab),
         GjkStatus::Overlapping => {
             let scale = r.simplex.max_norm_squared().sqrt();
-            checked_penetration(a, b, pose_ab, V::penetration(a, b, pose_ab, &r.simplex).into(), scale)
+            checked_penetration(
+                a,
+                b,
+                pose_ab,
+                V::penetration(a, b, pose_ab, &r.simplex, epa_trace).into(),
+                scale,
+            )
         }
         status => {
             let (pa, pb) = r.simplex.witnesses();
@@ -334,7 +395,7 @@ fn gjk_epa<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
                         a,
                         b,
                         pose_ab,
-                        V::penetration(a, b, pose_ab, &r.simplex).into(),
+                        V::penetration(a, b, pose_ab, &r.simplex, epa_trace).into(),
                         scale,
                     )
                 }

@@ -14,11 +14,12 @@ pub(crate) mod manifold;
 pub(crate) mod sat;
 
 pub use cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Motion, Ray, RayHit, RayOutcome};
-pub use contact::{contact, Contact, ContactStatus};
+pub use contact::{contact, contact_traced, Contact, ContactStatus, ContactTrace};
 pub use distance::{
     distance, distance_cached, distance_traced, distance_with, intersection_test, intersects, DistanceOutput,
     IntersectionOutput,
 };
+pub use epa::EpaStep;
 pub use gjk::{GjkSettings, GjkStatus, GjkStep, SimplexCache};
 pub use manifold::{
     manifold, manifold_cached, ContactId, Manifold, ManifoldCache, ManifoldPoint, ToleranceError,

@@ -7,7 +7,8 @@
 
 use super::{
     blow_up, clamp_weights, degenerate, finite, from_face, non_finite, rel_tolerance, track_upper,
-    unfinished, Cores, EpaResult, EpaStatus, Scaled, Start, MAX_FLAT_STEPS, MAX_ITERATIONS, MAX_VERTICES,
+    unfinished, Cores, EpaResult, EpaStatus, EpaStep, Scaled, Start, MAX_FLAT_STEPS, MAX_ITERATIONS,
+    MAX_VERTICES,
 };
 use crate::math::{Pose, Real, Rotation, Vector2};
 use crate::query::gjk::{Simplex, SimplexVertex};
@@ -35,13 +36,14 @@ pub(crate) fn penetration<V: Vector2, A: Support<V> + ?Sized, B: Support<V> + ?S
     b: &B,
     pose_ab: &Pose<V>,
     simplex: &Simplex<V>,
+    trace: Option<&mut Vec<EpaStep<V>>>,
 ) -> EpaResult<V>
 where
     // Implied by `Vector`, but the compiler loses it once `Vector2` fixes the rotation type.
     V::Rotation: Rotation<V>,
 {
     let scaled = Scaled::new(pose_ab, simplex);
-    scaled.unscale(penetration_scaled(a, b, pose_ab, &scaled))
+    scaled.unscale(penetration_scaled(a, b, pose_ab, &scaled, trace))
 }
 
 /// [`penetration`] on the points multiplied by `scaled.scale`, answered at that scale.
@@ -50,10 +52,12 @@ fn penetration_scaled<V: Vector2, A: Support<V> + ?Sized, B: Support<V> + ?Sized
     b: &B,
     pose_ab: &Pose<V>,
     scaled: &Scaled<V>,
+    mut trace: Option<&mut Vec<EpaStep<V>>>,
 ) -> EpaResult<V>
 where
     V::Rotation: Rotation<V>,
 {
+    let back = V::Real::ONE / scaled.scale;
     let simplex = &scaled.simplex;
     let mut cores = Cores::new(a, b, pose_ab, simplex, scaled.scale);
     let start = match blow_up(&mut cores, simplex) {
@@ -95,6 +99,11 @@ where
         }
         let s = cores.support(n);
         iterations += 1;
+        if let Some(t) = trace.as_deref_mut() {
+            let at = |k: usize| verts[ring[k % len]].w * back;
+            let faces = (0..len).map(|k| vec![at(k), at(k + 1)]).collect();
+            t.push(EpaStep { faces, closest: i, normal: n, lower: d * back, w: s.w * back });
+        }
         if !finite(&s) {
             return non_finite(iterations);
         }

@@ -13,7 +13,8 @@
 
 use super::{
     blow_up, clamp_weights, degenerate, finite, from_face, non_finite, rel_tolerance, track_upper,
-    unfinished, Cores, EpaResult, EpaStatus, Scaled, Start, MAX_FLAT_STEPS, MAX_ITERATIONS, MAX_VERTICES,
+    unfinished, Cores, EpaResult, EpaStatus, EpaStep, Scaled, Start, MAX_FLAT_STEPS, MAX_ITERATIONS,
+    MAX_VERTICES,
 };
 use crate::math::{Pose, Real, Vector3};
 use crate::query::gjk::{Simplex, SimplexVertex};
@@ -111,9 +112,10 @@ pub(crate) fn penetration<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?S
     b: &B,
     pose_ab: &Pose<V>,
     simplex: &Simplex<V>,
+    trace: Option<&mut Vec<EpaStep<V>>>,
 ) -> EpaResult<V> {
     let scaled = Scaled::new(pose_ab, simplex);
-    scaled.unscale(penetration_scaled(a, b, pose_ab, &scaled))
+    scaled.unscale(penetration_scaled(a, b, pose_ab, &scaled, trace))
 }
 
 /// [`penetration`] on the points multiplied by `scaled.scale`, answered at that scale.
@@ -122,7 +124,9 @@ fn penetration_scaled<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?Sized
     b: &B,
     pose_ab: &Pose<V>,
     scaled: &Scaled<V>,
+    mut trace: Option<&mut Vec<EpaStep<V>>>,
 ) -> EpaResult<V> {
+    let back = V::Real::ONE / scaled.scale;
     let simplex = &scaled.simplex;
     let mut cores = Cores::new(a, b, pose_ab, simplex, scaled.scale);
     let start = match blow_up(&mut cores, simplex) {
@@ -169,6 +173,9 @@ fn penetration_scaled<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?Sized
         }
         let s = cores.support(f.n);
         iterations += 1;
+        if let Some(t) = trace.as_deref_mut() {
+            t.push(step(&verts, &faces, fi, &s, back));
+        }
         if !finite(&s) {
             return non_finite(iterations);
         }
@@ -300,6 +307,26 @@ fn closest<V: Vector3>(faces: &[Face<V>]) -> Option<usize> {
         }
     }
     best.map(|(_, i)| i)
+}
+
+/// The traced iteration: the live faces (at the caller's scale), which is closest, and the
+/// new support point.
+fn step<V: Vector3>(
+    verts: &[SimplexVertex<V>],
+    faces: &[Face<V>],
+    fi: usize,
+    s: &SimplexVertex<V>,
+    back: V::Real,
+) -> EpaStep<V> {
+    let mut out = Vec::new();
+    let mut closest = 0;
+    for (i, f) in faces.iter().enumerate().filter(|(_, f)| f.alive) {
+        if i == fi {
+            closest = out.len();
+        }
+        out.push(f.v.iter().map(|&k| verts[k].w * back).collect());
+    }
+    EpaStep { faces: out, closest, normal: faces[fi].n, lower: faces[fi].d * back, w: s.w * back }
 }
 
 /// Puts the directed edges in order around one closed loop, and returns `true` when they

@@ -145,6 +145,24 @@ impl<'a, V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized> Cores<'a, V,
     }
 }
 
+/// One EPA iteration as recorded by [`crate::query::contact_traced`], in A's local frame
+/// (the frame GJK and EPA work in): the polytope around the origin, its face closest to the
+/// origin (whose distance is a lower bound on the cores' penetration depth along its
+/// normal) and the support point found along that normal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpaStep<V: Vector> {
+    /// The polytope's faces: edges `[p, q]` in 2D (counter-clockwise), triangles in 3D.
+    pub faces: Vec<Vec<V>>,
+    /// Which face is closest to the origin.
+    pub closest: usize,
+    /// Its outward unit normal.
+    pub normal: V,
+    /// Its distance from the origin.
+    pub lower: V::Real,
+    /// The support point of the Minkowski difference of the cores along `normal`.
+    pub w: V,
+}
+
 /// EPA at a scale near 1. Its face normals are cross products of differences of support
 /// points and its tests compare their squares with products of squared edge lengths: the
 /// fourth and sixth powers of the shapes' size, which underflow for shapes of 1e-12 in

@@ -203,7 +203,7 @@ pub(crate) fn general<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
     margin: V::Real,
     warm: Option<&mut SimplexCache<V>>,
 ) -> Manifold<V> {
-    let Some(c) = contact_local_warm(a, b, pose_ab, margin, warm) else {
+    let Some(c) = contact_local_warm(a, b, pose_ab, margin, warm, None) else {
         return Manifold::empty();
     };
     let mut out = clip_contact(a, b, pose_ab, &c, margin);
