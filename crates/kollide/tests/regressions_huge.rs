@@ -112,3 +112,38 @@ fn a_manifold_on_an_edge_2e175_long_is_finite() {
         assert!((p.distance - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e161, "{m:?}");
     }
 }
+
+/// A fuzz finding (target `queries`, f32): a rounded ellipsoid whose core is a plate
+/// 8 x 0.25 x 1e17 (rounding 1e17) against an ellipsoid of radius 1e17 whose surface passes
+/// through the plate's edge. GJK stopped on the cores with a gap of about 1e10, f32's
+/// rounding at 1e17, and the contact took that gap's direction, which is noise: depth 1e17
+/// along (-0.94, 0.35, 0), and moved out by it B still overlapped. A gap within the rounding
+/// of the support points now counts as touching, and EPA's normal, checked by the push along
+/// it, is used. Judged in f64 by separation along the reported normal: after the move the
+/// two shapes' extents along it (from their f64 support functions) do not overlap beyond
+/// f32's rounding at this size.
+#[test]
+fn a_ball_touching_a_huge_plates_edge_is_pushed_out_in_f32() {
+    use kollide::math::Quat;
+    use kollide::shape::Support;
+    let plate = Ellipsoid::new(Vec3::new(8.0, 0.24805447, 1e17));
+    let a = Rounded::try_new(plate, 1e17_f32).unwrap();
+    let b = Ellipsoid::new(Vec3::splat(1e17));
+    let q = Quat::from_xyzw(-0.5298525, 0.16805854, 0.16805854, 0.8141062).normalize();
+    let pose_a = Pose::new(Vec3::new(1e17, 0.0, 8.0), Quat::IDENTITY);
+    let pose_b = Pose::new(Vec3::splat(1e17), q);
+    let c = contact(&a, &pose_a, &b, &pose_b, 0.30980393).unwrap();
+    assert!(c.distance < 0.0, "{c:?}");
+    // In f64: A's farthest point along n, B's nearest one after moving B out by the depth.
+    let n = c.normal.as_dvec3().normalize();
+    let a64 = Rounded::try_new(Ellipsoid::new(DVec3::new(8.0, 0.24805447, 1e17)), 1e17).unwrap();
+    let b64 = Ellipsoid::new(DVec3::splat(1e17));
+    let pa64 = DPose3::new(pose_a.translation.as_dvec3(), DQuat::IDENTITY);
+    let moved = pose_b.translation.as_dvec3() - n * f64::from(c.distance);
+    let pb64 = DPose3::new(moved, q.as_dquat());
+    let reach = |s: &dyn Support<DVec3>, pose: &DPose3, d: DVec3| {
+        pose.transform_point(s.support(pose.inverse_transform_vector(d))).dot(d) + s.radius()
+    };
+    let overlap = reach(&a64, &pa64, n) + reach(&b64, &pb64, -n);
+    assert!(overlap <= 1e-5 * 3e17, "still overlapping by {overlap:e} along {n}: {c:?}");
+}
