@@ -346,7 +346,6 @@ fn gjk_epa<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         None => (None, None),
     };
     let r = gjk::run(a, b, pose_ab, warm, &settings, Goal::DistanceWithin { threshold }, gjk_trace);
-    let zero = V::Real::ZERO;
     match r.status {
         GjkStatus::NonFiniteSupport => non_finite(pose_ab),
         GjkStatus::Overlapping => {
