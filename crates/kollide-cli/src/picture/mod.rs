@@ -124,8 +124,12 @@ fn layout(n: usize, query: &str, dim: usize, d: Drawing) -> String {
     let height = steps_top + rows as f64 * (STEP + 44.0);
     let mut page = Page::new(width, height);
     page.text(DVec2::new(left, 24.0), &format!("{query}: {}", d.summary), "title", "start");
-    let legend =
-        format!("line {n}, {dim}D, computed in f64. A blue, B orange, the answer in red{}", d.legend);
+    let colours = match query {
+        "ray" => "the body orange, the ray and the answer in red",
+        "sweep" => "the mover blue, what it sweeps through tan or orange, the answer in red",
+        _ => "A blue, B orange, the answer in red",
+    };
+    let legend = format!("line {n}, {dim}D, computed in f64. {colours}{}", d.legend);
     page.text(DVec2::new(left, 44.0), &legend, "caption", "start");
     let main = Panel::fit(left, top, MAIN.0, MAIN.1, &d.prims);
     page.frame(&main, None);
