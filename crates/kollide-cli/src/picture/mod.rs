@@ -175,17 +175,9 @@ fn short(x: f64) -> String {
     }
 }
 
-/// The bounds of the points of `prims` in the plane: (min, max), or `None` when empty.
+/// The larger side of the box around the points of `prims` in the plane (1 when empty).
 fn extent(prims: &[Prim]) -> f64 {
-    let pts: Vec<DVec2> = prims
-        .iter()
-        .flat_map(|p| match p {
-            Prim::Path { points, .. } => points.clone(),
-            Prim::Dot { at, .. } => vec![*at],
-            Prim::Arrow { from, to, .. } => vec![*from, *to],
-        })
-        .filter(|p| p.is_finite())
-        .collect();
+    let pts: Vec<DVec2> = prims.iter().flat_map(Prim::points).filter(|p| p.is_finite()).collect();
     let lo = pts.iter().fold(DVec2::splat(f64::INFINITY), |m, p| m.min(*p));
     let hi = pts.iter().fold(DVec2::splat(f64::NEG_INFINITY), |m, p| m.max(*p));
     let e = (hi - lo).max_element();

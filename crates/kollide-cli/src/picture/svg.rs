@@ -24,7 +24,7 @@ pub enum Prim {
 
 impl Prim {
     /// The plane points this primitive covers (for the panel's bounds).
-    fn points(&self) -> Vec<DVec2> {
+    pub fn points(&self) -> Vec<DVec2> {
         match self {
             Prim::Path { points, .. } => points.clone(),
             Prim::Dot { at, .. } => vec![*at],
