@@ -598,7 +598,7 @@ fn bad_input_is_refused_and_stale_ids_are_harmless<V: Vector>() {
 /// Timings (release): build, all pairs, and one frame of 10% moving, for the tree and the
 /// sweep, at 10k and 100k boxes (f32, 3D, uniform in a cube, each box meeting about 3
 /// others). Run with
-/// `cargo test --release -p kollide --test bvh_dynamic -- --ignored --nocapture`.
+/// `cargo test --release -p kollide --test all bvh_dynamic -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn timings() {

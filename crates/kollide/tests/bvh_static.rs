@@ -3,7 +3,7 @@
 //! trees and within one; `validate` after builds and refits; degenerate inputs (equal boxes,
 //! points, a line of boxes, huge and tiny scales); errors naming the bad box.
 
-mod common;
+use crate::common;
 
 use common::{assert_mixed, rng};
 use kollide::bvh::{Bvh, BvhError};
@@ -212,7 +212,7 @@ fn a_million_equal_boxes_build_shallow() {
 }
 
 /// Build time and memory for a million small random boxes (run with
-/// `cargo test --release -p kollide --features rayon --test bvh_static -- --ignored --nocapture`).
+/// `cargo test --release -p kollide --features rayon --test all bvh_static -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn million_boxes_build_time_and_memory() {

@@ -6,9 +6,8 @@
 //! (3D triangles, segments, points), `max_toi`, scales, extreme directions and bad input in
 //! `cast_ray_flat.rs`.
 
-mod common;
-#[path = "common/ray_oracle.rs"]
-mod ray_oracle;
+use crate::common;
+use crate::ray_oracle;
 
 use common::{rng, unit, FromParts, RotF64, ViaGjk};
 use glam::{DVec2, DVec3, Vec2, Vec3};

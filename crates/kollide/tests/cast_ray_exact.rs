@@ -9,9 +9,8 @@
 //! the input is exact. Flat shapes, `max_toi`, scales and bad input are in
 //! `cast_ray_flat.rs`; the random-ray suite against an oracle is `cast_ray.rs`.
 
-mod common;
-#[path = "common/ray_cases.rs"]
-mod ray_cases;
+use crate::common;
+use crate::ray_cases;
 
 use common::{FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};

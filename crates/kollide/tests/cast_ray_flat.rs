@@ -4,9 +4,8 @@
 //! radius or support). In 2D and 3D, f32 and f64, by the closed forms and the GJK ray cast.
 //! The solids are in `cast_ray_exact.rs`.
 
-mod common;
-#[path = "common/ray_cases.rs"]
-mod ray_cases;
+use crate::common;
+use crate::ray_cases;
 
 use common::{FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};

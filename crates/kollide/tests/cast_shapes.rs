@@ -4,9 +4,8 @@
 //! shapes; then tunnelling and hostile input. One generic body per test runs for 2D and 3D,
 //! f32 and f64 where it applies.
 
-mod common;
-#[path = "common/solid3d.rs"]
-mod solid3d;
+use crate::common;
+use crate::solid3d;
 
 use common::cast_oracle::{first_overlap, planes_2d, ray_polytope, sphere_sweep};
 use common::{

@@ -4,11 +4,8 @@
 //! classic failures of the method (passing through a shallow ridge or a turned house,
 //! sticking on the seams of a floor); grazes; tiny and huge scales; degenerate input.
 
-mod common;
-#[path = "common/sweep_dim.rs"]
-mod sweep_dim;
-#[path = "common/sweep_oracle.rs"]
-mod sweep_oracle;
+use crate::common;
+use crate::sweep_dim;
 
 use common::{assert_mixed, rng, FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};

@@ -3,11 +3,8 @@
 //! house), grazes and ellipsoids on planes with closed forms, and bad or degenerate input.
 //! The random soups against the oracle are in `cast_sweep.rs`.
 
-mod common;
-#[path = "common/sweep_dim.rs"]
-mod sweep_dim;
-#[path = "common/sweep_oracle.rs"]
-mod sweep_oracle;
+use crate::common;
+use crate::sweep_dim;
 
 use common::{rng, FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};

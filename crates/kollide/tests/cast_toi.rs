@@ -4,7 +4,7 @@
 //! where the spin does not matter (a spinning ball). Then tunnelling by spinning planks and
 //! hostile input.
 
-mod common;
+use crate::common;
 
 use common::cast_oracle::{boxes_overlap_3d, first_overlap, point_box_distance};
 use common::{assert_close, assert_mixed, rng, unit, vec_in};

@@ -3,7 +3,7 @@
 //! circles, the convex queries part by part otherwise); and a circle rolling along a
 //! straight polyline of many segments never bumps at a joint.
 
-mod common;
+use crate::common;
 
 use common::{assert_mixed, rng};
 use kollide::composite::{

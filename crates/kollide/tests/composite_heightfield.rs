@@ -4,7 +4,7 @@
 //! images (8- and 16-bit round trips, colour refused); errors naming the bad value; the 2D
 //! heightfield against brute force; no ghost contacts across a flat terrain.
 
-mod common;
+use crate::common;
 
 use common::{assert_mixed, rng};
 use kollide::composite::{

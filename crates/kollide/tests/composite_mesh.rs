@@ -3,7 +3,7 @@
 //! overlap by separating axes), on random terrains and random soups (degenerate triangles
 //! included), both outcomes covered.
 
-mod common;
+use crate::common;
 
 use common::oracle::{point_triangle, polytope_distance_3d, polytopes_overlap_3d};
 use common::{assert_mixed, rng};

@@ -2,7 +2,7 @@
 //! brute force over the polygon's own edges (winding number for inside, point-segment
 //! distances for the boundary), independent of the decomposition.
 
-mod common;
+use crate::common;
 
 use common::{assert_close, assert_mixed, rng, to_world_f64, FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2};

@@ -8,7 +8,7 @@
 //! (`contact_*` files) prove it is the least for polytopes and closed forms. Separated
 //! pairs must agree with `distance`.
 
-mod common;
+use crate::common;
 
 use common::{rng, FromParts};
 use glam::{DVec2, DVec3};

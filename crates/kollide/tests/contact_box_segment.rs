@@ -3,7 +3,7 @@
 //! signed distance of the cores is the least overlap over all candidate axes when they
 //! overlap, else their distance; the radius is then taken off.
 
-mod common;
+use crate::common;
 
 use common::oracle;
 use common::{assert_close, assert_mixed, rng, to_world_f64, FromParts, RotF64};

@@ -7,7 +7,7 @@
 //! `-(R + depth of 0 in P)`, and the depth of the origin in `P` is the penetration of the two
 //! point sets (0 in 3D, where `P` is flat), computed by the brute-force oracle.
 
-mod common;
+use crate::common;
 
 use common::oracle;
 use common::{assert_close, assert_mixed, rng, unit, vec_in};

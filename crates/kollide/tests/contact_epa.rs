@@ -6,9 +6,8 @@
 //! form or a separating-axis test: every penetrating pair here goes through EPA. One test
 //! body per case, run for 2D and 3D in f32 and f64.
 
-mod common;
-#[path = "common/epa_cases.rs"]
-mod epa_cases;
+use crate::common;
+use crate::epa_cases;
 
 use common::{pose, rng, rotation, unit, FromParts, PointCloud, RotF64, ViaGjk};
 use epa_cases::{depth_along, distance_to_hull, overlap_along, penetration, sampled_depth, size, world};

@@ -3,9 +3,8 @@
 //!
 //! One test body, run in f32 and f64 and at the scales 1, 1e-6 and 1e6.
 
-mod common;
-#[path = "common/poly2d.rs"]
-mod poly2d;
+use crate::common;
+use crate::poly2d;
 
 use common::{assert_close, assert_mixed, oracle, rng, FromParts, RotF64};
 use glam::DVec2;

@@ -5,9 +5,8 @@
 //! EPA is not involved: a pair the separating-axis test left to EPA would come back with a
 //! status other than `Converged` and fail here.
 
-mod common;
-#[path = "common/solid3d.rs"]
-mod solid3d;
+use crate::common;
+use crate::solid3d;
 
 use common::{assert_close, assert_mixed, rng, unit, vec_in, FromParts, RotF64};
 use glam::{DVec3, Vec3};

@@ -2,7 +2,7 @@
 //! (segment-segment), ellipsoids, cylinders, cones, rounded shapes. Both the closed-form
 //! dispatch and GJK on the same shapes (via a wrapper that hides the primitive) are checked.
 
-mod common;
+use crate::common;
 
 use common::oracle;
 use common::{assert_close, assert_mixed, rng, unit, vec_in, ViaGjk};

@@ -2,7 +2,7 @@
 //! polytopes, duplicate points, extreme scales, bad numbers, a broken user support function.
 //! Truth comes from closed forms or the f64 oracle; "never a panic, never NaN" throughout.
 
-mod common;
+use crate::common;
 
 use common::oracle;
 use common::{assert_close, pose, rng, unit, PointCloud};

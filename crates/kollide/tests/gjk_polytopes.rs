@@ -3,7 +3,7 @@
 //!
 //! One test body, run for 2D and 3D in f32 and f64.
 
-mod common;
+use crate::common;
 
 use common::oracle;
 use common::{assert_close, assert_mixed, pose, rng, to_world_f64, unit, FromParts, PointCloud, RotF64};

@@ -2,7 +2,7 @@
 //! answer (checked against the oracle too) in fewer iterations; a stale cache after a jump
 //! is still correct.
 
-mod common;
+use crate::common;
 
 use common::oracle;
 use common::{assert_close, rng, unit, PointCloud};

@@ -2,9 +2,8 @@
 //! separating-axis test (falling back to GJK for rounded pairs within their radii), against
 //! the f64 oracle: overlap by SAT over every vertex-pair axis, distance by brute force.
 
-mod common;
-#[path = "common/poly2d.rs"]
-mod poly2d;
+use crate::common;
+use crate::poly2d;
 
 use common::{assert_mixed, oracle, rng, FromParts, RotF64};
 use glam::{DVec2, Vec2};

@@ -4,9 +4,8 @@
 //!
 //! One test body, run in f32 and f64.
 
-mod common;
-#[path = "common/poly2d.rs"]
-mod poly2d;
+use crate::common;
+use crate::poly2d;
 
 use common::{assert_close, assert_mixed, oracle, rng, FromParts, RotF64};
 use glam::DVec2;

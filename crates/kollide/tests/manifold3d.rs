@@ -3,9 +3,8 @@
 //! box: 2, a cylinder standing on a box: its cap), the per-point distances of a box resting on
 //! a box, ids that survive a small motion; and the merged faces of hulls.
 
-mod common;
-#[path = "common/solid3d.rs"]
-mod solid3d;
+use crate::common;
+use crate::solid3d;
 
 use common::{assert_close, rng, unit, vec_in, FromParts, RotF64};
 use glam::{DVec3, Vec3};

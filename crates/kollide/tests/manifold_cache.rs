@@ -3,7 +3,7 @@
 //! promises of a manifold; the answer never differs from the fresh one by more than the
 //! cache's stated tolerances.
 
-mod common;
+use crate::common;
 
 use common::{rng, unit};
 use glam::{DQuat, DVec3, Quat, Vec3};

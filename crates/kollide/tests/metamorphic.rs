@@ -22,7 +22,7 @@
 //! ignored tests at the end (see [`Exempt`]): `intersects` on crossing segments, and the
 //! contact points of the least-push fallback.
 
-mod common;
+use crate::common;
 
 use common::{rng, rotation, to_world_f64, unit, FromParts, PointCloud, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};

@@ -6,7 +6,7 @@
 //! triangle at high speed, a box edge to roll off, a corridor narrower than the character,
 //! a start inside a wall, and hostile input.
 
-mod common;
+use crate::common;
 
 use common::mover_judge::{clearance, Tri};
 use kollide::composite::TriMesh;

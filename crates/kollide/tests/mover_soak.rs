@@ -5,9 +5,9 @@
 //! and over the run it covers most of the distance it was asked to walk (no traps).
 //!
 //! The default run is short (CI runs it in debug). The million-step soak:
-//! `cargo test --release -p kollide --test mover_soak -- --ignored --nocapture`.
+//! `cargo test --release -p kollide --test all mover_soak -- --ignored --nocapture`.
 
-mod common;
+use crate::common;
 
 use common::mover_judge::{clearance, Tri};
 use common::oracle::point_triangle;

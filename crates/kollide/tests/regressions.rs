@@ -1,6 +1,6 @@
 //! Regression tests: each tells the story of what broke.
 
-mod common;
+use crate::common;
 
 use glam::{Quat, Vec3};
 use kollide::math::Pose3;

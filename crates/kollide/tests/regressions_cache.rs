@@ -12,11 +12,10 @@
 //! transform, so they are points of B whatever happened before. Conservative advancement
 //! (`shape_cast` with rotation) steps on these lower bounds: they must be sound.
 
-mod common;
+use crate::common;
 
+use crate::solid3d;
 use common::oracle;
-#[path = "common/solid3d.rs"]
-mod solid3d;
 use glam::{DQuat, DVec2, DVec3};
 use kollide::math::{DPose2, DPose3};
 use kollide::query::{distance, distance_cached, SimplexCache};

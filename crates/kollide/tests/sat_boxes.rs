@@ -1,7 +1,7 @@
 //! Box-box intersection (the separating-axis path of the dispatcher) against the f64 oracle
 //! on random pairs, with a share of nearly parallel boxes (the edge-edge axes degenerate).
 
-mod common;
+use crate::common;
 
 use common::{assert_mixed, rng, to_world_f64, vec_in, FromParts, RotF64};
 use glam::{DVec2, DVec3};

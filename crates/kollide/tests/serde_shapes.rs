@@ -1,6 +1,6 @@
 //! With the `serde` feature: point-set shapes serialize as their points and deserializing
 //! rebuilds them through the checked constructor (run with
-//! `cargo test -p kollide --features serde --test serde_shapes`).
+//! `cargo test -p kollide --features serde --test all serde_shapes`).
 #![cfg(feature = "serde")]
 
 use glam::{DVec2, Vec3};

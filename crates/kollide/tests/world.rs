@@ -2,7 +2,7 @@
 //! bodies, after random inserts, moves and removals; the dispatcher symmetric in the order
 //! of the pair.
 
-mod common;
+use crate::common;
 
 use common::{assert_mixed, rng};
 use kollide::composite::{Compound, TriMesh};
