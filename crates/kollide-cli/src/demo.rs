@@ -37,11 +37,15 @@ pub fn demo<W: Write>(out: &mut W, precision: Precision) -> io::Result<usize> {
 
 /// The world demo: builds the world, walks the ball and the ellipsoid, prints the summary
 /// and writes `demo-top.svg`, `demo-profile-ball.svg` and `demo-profile-ellipsoid.svg`
-/// into `out_dir`.
+/// into `out_dir`, and the viewer page to `viz` when given.
 ///
 /// # Errors
-/// When stdout or a picture cannot be written.
-pub fn world<W: Write>(out: &mut W, out_dir: &std::path::Path) -> io::Result<()> {
+/// When stdout, a picture or the page cannot be written.
+pub fn world<W: Write>(
+    out: &mut W,
+    out_dir: &std::path::Path,
+    viz: Option<&std::path::Path>,
+) -> io::Result<()> {
     use crate::demo_svg;
     use kollide_demo as demo_world;
     let dw = demo_world::build();
@@ -69,5 +73,9 @@ pub fn world<W: Write>(out: &mut W, out_dir: &std::path::Path) -> io::Result<()>
         save(&format!("demo-profile-{}.svg", run.name), demo_svg::profile(&dw, run))?;
     }
     writeln!(out, "pictures: {}", written.join(", "))?;
+    if let Some(path) = viz {
+        std::fs::write(path, crate::viz::demo(&dw, &runs))?;
+        writeln!(out, "viewer page: {} (open it in a browser)", path.display())?;
+    }
     out.flush()
 }

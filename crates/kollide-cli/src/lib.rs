@@ -18,5 +18,6 @@ pub mod picture;
 pub mod run;
 mod shape_json;
 mod space;
+pub mod viz;
 
 pub use answer::{respond, Precision, Reply};

@@ -10,7 +10,7 @@
 
 use clap::{Parser, Subcommand};
 use kollide_cli::run::RunError;
-use kollide_cli::{demo, move_scene, picture, run, Precision};
+use kollide_cli::{demo, move_scene, picture, run, viz, Precision};
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::PathBuf;
@@ -68,6 +68,27 @@ enum Command {
         #[arg(long)]
         steps: bool,
     },
+    /// Write a self-contained HTML page with a 3D view to orbit and zoom, and a slider: the
+    /// bodies and answers of a query file (a frame per line), one line's GJK and EPA
+    /// iterations (--steps), or the run of a `kollide move` scene (a frame per step).
+    ///
+    /// Exit code: 0 when the page was written, 1 when the input is malformed (the error
+    /// names the line or field), 2 when a file cannot be read or written.
+    Viz {
+        /// A query file (JSON lines, as `kollide query` reads), or a scene of `kollide move`
+        /// (a file ending in `.json`).
+        input: PathBuf,
+        /// Where the HTML page goes.
+        #[arg(long)]
+        out: PathBuf,
+        /// Only this line of a query file, counting from 1 (with --steps: the line whose
+        /// iterations are shown; default the first).
+        #[arg(long)]
+        line: Option<usize>,
+        /// Show one query line's iterations (GJK, then EPA for a contact) instead.
+        #[arg(long)]
+        steps: bool,
+    },
     /// The demo world: a ball and an ellipsoid walked by the mover over a terrain from the
     /// shipped heightmap, among houses, a bridge and trees; prints a summary and writes
     /// pictures (demo-top.svg, demo-profile-ball.svg, demo-profile-ellipsoid.svg).
@@ -81,6 +102,9 @@ enum Command {
         /// With --queries: compute in f32 instead of f64.
         #[arg(long)]
         f32: bool,
+        /// Also write the walks as a viewer page (as `kollide viz` makes) to this file.
+        #[arg(long)]
+        viz: Option<PathBuf>,
     },
 }
 
@@ -105,7 +129,8 @@ fn main() -> ExitCode {
                 Err(e) => write_failed(&e),
             }
         }
-        Command::Demo { out, .. } => match demo::world(&mut io::stdout().lock(), &out) {
+        Command::Viz { input, out, line, steps } => viz_run(&input, &out, line, steps),
+        Command::Demo { out, viz, .. } => match demo::world(&mut io::stdout().lock(), &out, viz.as_deref()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => write_failed(&e),
         },
@@ -184,6 +209,42 @@ fn picture_run(file: &std::path::Path, out: &std::path::Path, line: Option<usize
         return ExitCode::from(2);
     }
     ExitCode::SUCCESS
+}
+
+/// `kollide viz`: writes the page of `input` into `out`; returns the exit code.
+fn viz_run(input: &std::path::Path, out: &std::path::Path, line: Option<usize>, steps: bool) -> ExitCode {
+    let bytes = match std::fs::read(input) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("kollide: cannot read {}: {e}", input.display());
+            return ExitCode::from(2);
+        }
+    };
+    let page = if input.extension().is_some_and(|e| e == "json") {
+        if line.is_some() || steps {
+            eprintln!("kollide: --line and --steps are for query files; {} is a scene", input.display());
+            return ExitCode::from(1);
+        }
+        match String::from_utf8(bytes) {
+            Ok(text) => viz::move_run(&text),
+            Err(e) => Err(viz::VizError(format!("not valid UTF-8: {e}"))),
+        }
+    } else {
+        viz::queries(&bytes, line, steps)
+    };
+    match page {
+        Ok(page) => match std::fs::write(out, page) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("kollide: cannot write {}: {e}", out.display());
+                ExitCode::from(2)
+            }
+        },
+        Err(e) => {
+            eprintln!("kollide: {}: {e}", input.display());
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// A closed pipe (`kollide query big.jsonl | head`) ends the run quietly; other write

@@ -174,6 +174,32 @@ impl Scene {
         Ok(failed)
     }
 
+    /// The world the character moves through.
+    pub(crate) fn world(&self) -> &World<DVec3, Shape3<DVec3>> {
+        &self.world
+    }
+
+    /// The character, where it starts, and the settings' up direction.
+    pub(crate) fn character(&self) -> (&Character<DVec3>, DVec3, DVec3) {
+        (&self.character, self.position, self.settings.up)
+    }
+
+    /// Runs the steps (as [`Scene::run`] does) and keeps each step's output, or its error.
+    pub(crate) fn outputs(&self) -> Vec<core::result::Result<MoveOutput<DVec3>, String>> {
+        let mut position = self.position;
+        let mut out = Vec::new();
+        for &(d, n) in &self.steps {
+            for _ in 0..n {
+                let step = move_and_slide(&self.world, &self.character, position, d, &self.settings);
+                if let Ok(m) = &step {
+                    position = m.position;
+                }
+                out.push(step.map_err(|e| e.to_string()));
+            }
+        }
+        out
+    }
+
     /// The index in `"world"` of a body.
     fn world_index(&self, id: BodyId) -> usize {
         self.bodies.iter().find(|(b, _)| *b == id).map_or(usize::MAX, |(_, i)| *i)

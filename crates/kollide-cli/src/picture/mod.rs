@@ -9,9 +9,9 @@
 //! point `w`. 2D queries are drawn in the world plane with axis ticks; 3D ones in a fixed
 //! oblique projection with an axis triad and a scale bar.
 
-mod draw;
+pub(crate) mod draw;
 mod overlay;
-mod steps;
+pub(crate) mod steps;
 mod svg;
 
 use crate::answer::{respond, Precision};
@@ -60,6 +60,51 @@ struct Drawing {
 /// answers it with an error.
 pub fn picture(input: &[u8], line: Option<usize>, steps: bool) -> Result<String, PictureError> {
     let (n, raw) = pick_line(input, line)?;
+    let line = answer_line(n, raw)?;
+    let err = |e: crate::json::InputError| PictureError(format!("line {n}: {e}"));
+    let top = line.top().map_err(err)?;
+    let drawing = if line.dim == 2 {
+        overlay::draw::<DVec2>(&line.query, &top, &line.answer, steps)
+    } else {
+        overlay::draw::<DVec3>(&line.query, &top, &line.answer, steps)
+    }
+    .map_err(err)?;
+    Ok(layout(n, &line.query, line.dim, drawing))
+}
+
+/// A query line answered by `kollide query`'s code (in `f64`): its JSON, the query's name,
+/// the answer, the dimension of its bodies.
+#[derive(Debug)]
+pub(crate) struct Answered {
+    pub value: Value,
+    pub query: String,
+    pub answer: Value,
+    pub dim: usize,
+}
+
+impl Answered {
+    /// The line's top-level object.
+    pub fn top(&self) -> crate::json::Result<Obj<'_, 'static>> {
+        Obj::new(&self.value, "")
+    }
+
+    /// The answer in words, as the picture's title gives it.
+    pub fn summary(&self) -> String {
+        let Ok(top) = self.top() else { return String::new() };
+        let drawing = if self.dim == 2 {
+            overlay::draw::<DVec2>(&self.query, &top, &self.answer, false)
+        } else {
+            overlay::draw::<DVec3>(&self.query, &top, &self.answer, false)
+        };
+        drawing.map(|d| d.summary).unwrap_or_default()
+    }
+}
+
+/// Answers line `n` (its raw bytes), as `kollide query` would.
+///
+/// # Errors
+/// [`PictureError`] when the line is not UTF-8 or `kollide query` answers it with an error.
+pub(crate) fn answer_line(n: usize, raw: &[u8]) -> Result<Answered, PictureError> {
     let query_text = core::str::from_utf8(raw)
         .map_err(|e| {
             PictureError(format!("line {n} is not valid UTF-8 (bad byte at column {})", e.valid_up_to() + 1))
@@ -84,17 +129,11 @@ pub fn picture(input: &[u8], line: Option<usize>, steps: bool) -> Result<String,
     };
     let body = Obj::new(top.get(body_key).map_err(err)?, body_key).map_err(err)?;
     let dim = array(body.get("translation").map_err(err)?, "translation").map_err(err)?.len();
-    let drawing = if dim == 2 {
-        overlay::draw::<DVec2>(&query, &top, &answer, steps)
-    } else {
-        overlay::draw::<DVec3>(&query, &top, &answer, steps)
-    }
-    .map_err(err)?;
-    Ok(layout(n, &query, dim, drawing))
+    Ok(Answered { value, query, answer, dim })
 }
 
 /// The line to draw: line `line` (1-based) or the first non-blank one, as raw bytes.
-fn pick_line(input: &[u8], line: Option<usize>) -> Result<(usize, &[u8]), PictureError> {
+pub(crate) fn pick_line(input: &[u8], line: Option<usize>) -> Result<(usize, &[u8]), PictureError> {
     let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
     let mut lines = input.split(|&b| b == b'\n');
     // A file ending in a newline has no line after it.

@@ -29,30 +29,7 @@ pub(super) fn iterations<V: Plane>(
     b: &Body<V>,
     margin: f64,
 ) -> Result<Vec<(String, Vec<Prim>)>, String> {
-    let (Some(ca), Some(cb)) = (V::as_convex(&a.shape), V::as_convex(&b.shape)) else {
-        return Err(
-            "--steps: a composite body answers through its parts; the steps are drawn for two convex bodies"
-                .into(),
-        );
-    };
-    let mut trace = ContactTrace::default();
-    if query == "contact" || query == "manifold" {
-        let _ = contact_traced(ca, &a.pose, cb, &b.pose, margin, &mut trace);
-    } else {
-        let settings = GjkSettings::default();
-        let _ = distance_traced(
-            ca,
-            &a.pose,
-            cb,
-            &b.pose,
-            &mut SimplexCache::default(),
-            &settings,
-            &mut trace.gjk,
-        );
-    }
-    if trace.gjk.is_empty() && trace.epa.is_empty() {
-        return Err("--steps: this pair is answered in closed form (balls, capsules, segments) or by separating axes: no iterations to show".into());
-    }
+    let (ca, cb, trace) = trace(query, a, b, margin)?;
     let pose_ab = a.pose.inv_compose(&b.pose);
     let turn = a.pose.rotation;
     // A point of A's frame, turned into the world's orientation (GJK's points are
@@ -124,6 +101,49 @@ pub(super) fn iterations<V: Plane>(
         panels.push((caption, prims));
     }
     Ok(panels)
+}
+
+/// Two convex bodies' shapes and the trace of their query.
+pub(crate) type Traced<'b, V> =
+    (&'b <V as crate::space::Space>::Convex, &'b <V as crate::space::Space>::Convex, ContactTrace<V>);
+
+/// The iterations of a query on two convex bodies: the contact's GJK and EPA for `contact`
+/// and `manifold`, GJK's distance iterations for the others; with the bodies' shapes.
+///
+/// # Errors
+/// Why there are none: a composite body, or a pair answered in closed form or by separating
+/// axes.
+pub(crate) fn trace<'b, V: Plane>(
+    query: &str,
+    a: &'b Body<V>,
+    b: &'b Body<V>,
+    margin: f64,
+) -> Result<Traced<'b, V>, String> {
+    let (Some(ca), Some(cb)) = (V::as_convex(&a.shape), V::as_convex(&b.shape)) else {
+        return Err(
+            "--steps: a composite body answers through its parts; the steps are drawn for two convex bodies"
+                .into(),
+        );
+    };
+    let mut trace = ContactTrace::default();
+    if query == "contact" || query == "manifold" {
+        let _ = contact_traced(ca, &a.pose, cb, &b.pose, margin, &mut trace);
+    } else {
+        let settings = GjkSettings::default();
+        let _ = distance_traced(
+            ca,
+            &a.pose,
+            cb,
+            &b.pose,
+            &mut SimplexCache::default(),
+            &settings,
+            &mut trace.gjk,
+        );
+    }
+    if trace.gjk.is_empty() && trace.epa.is_empty() {
+        return Err("--steps: this pair is answered in closed form (balls, capsules, segments) or by separating axes: no iterations to show".into());
+    }
+    Ok((ca, cb, trace))
 }
 
 /// The 3D picture's axes, bottom left of `panel`, each arm one "nice" length long and

@@ -1,0 +1,206 @@
+//! `kollide viz`: the page's data checked by structure against closed-form truth and against
+//! `kollide query` / `kollide move`, and the page itself in a real browser (headless
+//! Chromium, driven by `tests/viz/check.mjs`).
+
+use kollide_cli::viz;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The scene data inlined in a page (and a check that the page needs nothing from outside).
+fn data(page: &str) -> Value {
+    for outside in ["http:", "https:", " src=", "<link", "@import", "url("] {
+        assert!(!page.contains(outside), "the page refers to something outside it: {outside}");
+    }
+    let start = page.find(r#"<script id="scene-data" type="application/json">"#).expect("data element");
+    let rest = &page[start..];
+    let json = &rest[rest.find('>').unwrap() + 1..rest.find("</script>").unwrap()];
+    serde_json::from_str(json).expect("the data parses")
+}
+
+/// The labelled points of a frame: (label, [x, y, z]).
+fn points(frame: &Value) -> Vec<(String, Vec<f64>)> {
+    frame["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| {
+            let p = i.get("point")?.as_array()?.iter().map(|x| x.as_f64().unwrap()).collect();
+            Some((i["label"].as_str().unwrap().to_string(), p))
+        })
+        .collect()
+}
+
+fn point(frame: &Value, label: &str) -> Vec<f64> {
+    let all = points(frame);
+    all.iter().find(|p| p.0 == label).unwrap_or_else(|| panic!("no point {label:?} in {all:?}")).1.clone()
+}
+
+fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol)
+}
+
+const CIRCLE_RECT: &str = r#"{"query": "distance", "a": {"shape": {"type": "circle", "radius": 0.5}, "translation": [3, 0]}, "b": {"shape": {"type": "rectangle", "half_extents": [1, 2]}, "translation": [0, 0]}}"#;
+const BOX_BALL_RAY: &str = r#"{"query": "ray", "b": {"shape": {"type": "ball", "radius": 1}, "translation": [0, 0, 0]}, "origin": [-5, 0, 0], "direction": [1, 0, 0]}"#;
+const HULLS_CONTACT: &str = r#"{"query": "contact", "a": {"shape": {"type": "convex_hull", "points": [[0,0,0],[2,0,0],[0,2,0],[0,0,2],[1.5,1.5,1.2]]}, "translation": [0, 0, 0]}, "b": {"shape": {"type": "cylinder", "half_height": 0.8, "radius": 0.7}, "translation": [1.1, 1.0, 0.6], "rotation": [0.2, 0.1, 0.0, 0.9747]}}"#;
+
+#[test]
+fn each_query_line_is_a_frame_with_its_bodies_and_the_answer_at_closed_form_coordinates() {
+    let file = format!("{CIRCLE_RECT}\n\n{BOX_BALL_RAY}\n{{\"query\": \"nope\"}}\n");
+    let d = data(&viz::queries(file.as_bytes(), None, false).unwrap());
+    let frames = d["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 3, "a frame per non-blank line");
+    // The circle of radius 0.5 at (3, 0) and the rectangle 1 x 2 around the origin: the gap
+    // runs from (2.5, 0) to (1, 0), in the z = 0 plane.
+    assert!(close(&point(&frames[0], "point_a"), &[2.5, 0.0, 0.0], 1e-12));
+    assert!(close(&point(&frames[0], "point_b"), &[1.0, 0.0, 0.0], 1e-12));
+    assert!(
+        frames[0]["label"].as_str().unwrap().starts_with("line 1, distance: 1.5"),
+        "{}",
+        frames[0]["label"]
+    );
+    let meshes: Vec<&Value> =
+        frames[0]["items"].as_array().unwrap().iter().filter(|i| i.get("mesh").is_some()).collect();
+    assert_eq!(meshes.len(), 2, "two bodies");
+    // The rectangle's mesh: its four corners, filled.
+    let rect = &d["meshes"][meshes[1]["mesh"].as_u64().unwrap() as usize];
+    let v: Vec<f64> = rect["v"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert!(v
+        .chunks(3)
+        .all(|p| (p[0].abs() - 1.0).abs() < 1e-6 && (p[1].abs() - 2.0).abs() < 1e-6 && p[2] == 0.0));
+    assert_eq!(rect["t"].as_array().unwrap().len(), 6, "two triangles");
+    // The unit ball hit from (-5, 0, 0) along +x: at (-1, 0, 0).
+    assert!(close(&point(&frames[1], "hit"), &[-1.0, 0.0, 0.0], 1e-12));
+    assert!(frames[1]["label"].as_str().unwrap().contains("hit at toi 4"), "{}", frames[1]["label"]);
+    // A bad line is a frame that says what is wrong, not a failed page.
+    assert!(frames[2]["label"].as_str().unwrap().starts_with("line 4:"), "{}", frames[2]["label"]);
+    assert_eq!(d["flat"], false, "a file mixing 2D and 3D is shown in 3D");
+    assert_eq!(d["refit"], true);
+}
+
+#[test]
+fn steps_are_a_frame_per_gjk_and_epa_iteration_ending_at_the_depth() {
+    let d = data(&viz::queries(HULLS_CONTACT.as_bytes(), None, true).unwrap());
+    let labels: Vec<&str> =
+        d["frames"].as_array().unwrap().iter().map(|f| f["label"].as_str().unwrap()).collect();
+    let gjk = labels.iter().filter(|l| l.starts_with("GJK ")).count();
+    let epa: Vec<&&str> = labels.iter().filter(|l| l.starts_with("EPA ")).collect();
+    assert!(gjk >= 1 && !epa.is_empty(), "{labels:?}");
+    // EPA's last lower bound is the contact's depth, as kollide query answers it.
+    let reply: Value =
+        serde_json::from_str(&kollide_cli::respond(1, HULLS_CONTACT, kollide_cli::Precision::F64).json)
+            .unwrap();
+    let depth = -reply["distance"].as_f64().unwrap();
+    let last = epa.last().unwrap();
+    let lower: f64 =
+        last.split("depth at least ").nth(1).unwrap().split(',').next().unwrap().parse().unwrap();
+    assert!((lower - depth).abs() <= 1e-9 * depth, "{lower} vs {depth}");
+    // The Minkowski difference is drawn once, fixed, with the origin.
+    let fixed = d["fixed"].as_array().unwrap();
+    assert!(fixed.iter().any(|i| i.get("mesh").is_some()) && fixed.iter().any(|i| i["label"] == "O"));
+    assert!(viz::queries(BOX_BALL_RAY.as_bytes(), None, true).unwrap_err().0.contains("not traced yet"));
+}
+
+#[test]
+fn a_move_scene_is_a_frame_per_step_where_kollide_move_put_the_character() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join("examples/move_scene.json")).unwrap();
+    let d = data(&viz::move_run(&text).unwrap());
+    let out = Command::new(env!("CARGO_BIN_EXE_kollide"))
+        .args(["move", root.join("examples/move_scene.json").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let steps: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let frames = d["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), steps.len());
+    for (frame, step) in frames.iter().zip(&steps) {
+        let character = frame["items"].as_array().unwrap().iter().find(|i| i.get("mesh").is_some()).unwrap();
+        assert_eq!(character["at"], step["position"], "{}", frame["label"]);
+        let contacts = frame["items"].as_array().unwrap().iter().filter(|i| i.get("point").is_some()).count();
+        assert_eq!(contacts, step["contacts"].as_array().unwrap().len());
+    }
+    assert!(viz::move_run("{\"world\": 3}").unwrap_err().0.contains("world"));
+}
+
+/// The pages in Chromium. Installs Chromium (`apt-get install -y chromium`) and
+/// playwright-core (npm) when missing; when neither can be had (no network, no root), the
+/// test says loudly that it did not run the browser, and passes: the page's data is checked
+/// by the tests above either way.
+#[test]
+fn the_pages_draw_in_a_real_browser_and_follow_the_slider() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("viz");
+    std::fs::create_dir_all(&dir).unwrap();
+    if let Err(why) = browser_tools(&dir) {
+        eprintln!("\n*** viz browser test NOT RUN: {why} ***\n");
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let kollide = env!("CARGO_BIN_EXE_kollide");
+    let contact = dir.join("contact.jsonl");
+    std::fs::write(&contact, HULLS_CONTACT).unwrap();
+    let (queries, scene) = (root.join("examples/queries.jsonl"), root.join("examples/move_scene.json"));
+    let runs: [(&str, Vec<&str>); 4] = [
+        ("queries", vec!["viz", queries.to_str().unwrap()]),
+        ("steps", vec!["viz", contact.to_str().unwrap(), "--steps"]),
+        ("move", vec!["viz", scene.to_str().unwrap()]),
+        ("demo", vec!["demo", "--out", dir.to_str().unwrap(), "--viz"]),
+    ];
+    let mut pages = Vec::new();
+    for (name, args) in runs {
+        let page = dir.join(format!("{name}.html"));
+        let mut cmd = Command::new(kollide);
+        cmd.args(&args);
+        if name != "demo" {
+            cmd.arg("--out");
+        }
+        let st = cmd.arg(&page).output().unwrap();
+        assert!(st.status.success(), "{name}: {}", String::from_utf8_lossy(&st.stderr));
+        pages.push(page);
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/viz/check.mjs");
+    std::fs::copy(&script, dir.join("check.mjs")).unwrap();
+    let out = Command::new("node")
+        .current_dir(&dir)
+        .arg("check.mjs")
+        .arg(dir.join("shots"))
+        .args(&pages)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    println!("{report}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the browser check failed:\n{report}");
+    assert_eq!(report.lines().filter(|l| l.starts_with("ok ")).count(), 4, "{report}");
+}
+
+/// Chromium at /usr/bin/chromium and playwright-core in `dir`, installed when missing.
+fn browser_tools(dir: &Path) -> Result<(), String> {
+    let ok = |cmd: &mut Command| cmd.output().map(|o| o.status.success()).unwrap_or(false);
+    if !Path::new("/usr/bin/chromium").exists() {
+        let root = ok(Command::new("sh").args(["-c", "[ \"$(id -u)\" = 0 ]"]));
+        let apt = if root { "apt-get" } else { "sudo -n apt-get" };
+        let script =
+            format!("{apt} update -qq && DEBIAN_FRONTEND=noninteractive {apt} install -y -qq chromium");
+        if !ok(Command::new("sh").args(["-c", &script])) || !Path::new("/usr/bin/chromium").exists() {
+            return Err("Chromium is not installed and `apt-get install -y chromium` failed".into());
+        }
+    }
+    if !ok(Command::new("node").arg("--version")) {
+        return Err("node is not installed".into());
+    }
+    if !dir.join("node_modules/playwright-core").exists()
+        && !ok(Command::new("npm").current_dir(dir).args([
+            "install",
+            "--no-save",
+            "--no-audit",
+            "--no-fund",
+            "--silent",
+            "--prefix",
+            dir.to_str().unwrap_or("."),
+            "playwright-core@1.65.1",
+        ]))
+    {
+        return Err("`npm install playwright-core` failed".into());
+    }
+    Ok(())
+}
