@@ -147,3 +147,50 @@ fn a_ball_touching_a_huge_plates_edge_is_pushed_out_in_f32() {
     let overlap = reach(&a64, &pa64, n) + reach(&b64, &pb64, -n);
     assert!(overlap <= 1e-5 * 3e17, "still overlapping by {overlap:e} along {n}: {c:?}");
 }
+
+/// Fuzz (`queries`, f32): a box 4 x 5.6 x 2e17 (a needle) and a hull with corners at 1e17,
+/// 1.1e16 apart, were reported penetrating by 1.8e15 with a `converged` contact (and
+/// `intersects` said apart). The separating-axis test skipped every edge pair as parallel:
+/// the product of the edges' squared lengths (4e34 x 1e34) overflowed f32. Judged against the
+/// brute-force f64 distance between the two point sets, placed by the f32 poses' own numbers.
+#[test]
+fn a_needle_box_1e16_from_a_huge_hull_is_apart_in_f32() {
+    use crate::common::oracle::polytope_distance_3d;
+    use crate::solid3d::{corners, world};
+    use kollide::query::{distance, intersects};
+    use kollide::shape::{ConvexHull, Cuboid};
+    let q = |x: f32, y: f32, z: f32, w: f32| Quat::from_xyzw(x, y, z, w).normalize();
+    let body_a =
+        Pose::new(Vec3::new(1e17, 2.792157, 1e17), q(0.020753339, 0.0016264492, -0.01977677, 0.9995877));
+    let pose_a = body_a.compose(&Pose::from_translation(Vec3::new(1e-12, -1.7157245, -2.25)));
+    let body_b = Pose::new(Vec3::ZERO, q(0.5249831, 0.5249831, 0.5249831, -0.41614684));
+    let pose_b = body_b.compose(&Pose::from_translation(Vec3::new(-3.1657588, -30.75, 0.0)));
+    let he = Vec3::new(2.0, 2.792157, 1e17);
+    let points = [
+        Vec3::new(1e17, 1e17, 6.311986),
+        Vec3::new(0.08615625, 1e17, 1e17),
+        Vec3::new(1e17, 1e17, 1e17),
+        Vec3::new(-1e17, 0.1732433, 1e17),
+        Vec3::new(-0.19360265, 8.0, 8.0),
+    ];
+    let (needle, hull) = (Cuboid::new(he), ConvexHull::from_points(&points));
+    let truth = polytope_distance_3d(&world(&pose_a, &corners(he)), &world(&pose_b, &points));
+    assert!(truth > 1e16, "the oracle's gap: {truth:e}");
+    assert_eq!(contact(&needle, &pose_a, &hull, &pose_b, 0.0), None, "apart by {truth:e}: no contact");
+    assert!(!intersects(&needle, &pose_a, &hull, &pose_b));
+    let d = distance(&needle, &pose_a, &hull, &pose_b);
+    // f32 at 1e17: its rounding is 1e10; the bounds must hold the truth.
+    let slack = 1e-6 * 1e17;
+    assert!(
+        f64::from(d.lower_bound) <= truth + slack && truth - slack <= f64::from(d.upper_bound),
+        "{d:?} vs {truth:e}"
+    );
+    // With a margin past the gap there is a contact, apart: at the distance when converged;
+    // stalled (GJK on a needle whose width is below f32's rounding at 1e17), an upper bound.
+    let c = contact(&needle, &pose_a, &hull, &pose_b, 2e16).expect("within the margin");
+    let cd = f64::from(c.distance);
+    match c.status {
+        ContactStatus::Converged => assert!((cd - truth).abs() <= 1e-3 * truth, "{c:?} vs {truth:e}"),
+        _ => assert!(truth - slack <= cd && cd <= f64::from(d.upper_bound) + slack, "{c:?} vs {truth:e}"),
+    }
+}

@@ -247,14 +247,18 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
     for j in 0..b.edge_count() {
         let (q0, q1, m0, m1) = b.edge(j);
         let (q0, eb, m0, m1) = (rot(q0) + t, rot(q1 - q0), rot(m0), rot(m1));
-        let eb2 = eb.length_squared();
+        // The edges' directions are made unit before their cross product: at 1e17 in f32
+        // the product of the squared lengths overflowed, every edge pair looked parallel,
+        // and a needle box 1e16 from a hull was reported penetrating (fuzz).
+        let ub = eb / eb.length_safe();
         // The axis of A's edge `i` (from p0 along ea) and this edge, once their arcs are
         // known to cross; `true` when it separates by more than the threshold.
         let mut axis = |i: usize, p0: V, ea: V| {
-            let l = ea.cross3(eb);
+            let l = (ea / ea.length_safe()).cross3(ub);
             let l2 = l.length_squared();
-            if l2 <= cut * ea.length_squared() * eb2 {
-                return false; // nearly parallel: the neighbouring faces decide
+            // Nearly parallel (or a zero edge: NaN): the neighbouring faces decide.
+            if l2.partial_cmp(&cut) != Some(core::cmp::Ordering::Greater) {
+                return false;
             }
             let mut n = l / l2.sqrt();
             if n.dot(p0 - centre) < V::Real::ZERO {
