@@ -289,3 +289,34 @@ fn a_ray_from_deep_inside_a_huge_capsule_starts_inside() {
         assert!((exit.normal.as_dvec3() - truth.normal).length() < 1e-3);
     }
 }
+
+/// Fuzz (`casts`, f32): a sphere of radius 8 centred at (8, 8, 8), 5.85 from a sliver whose
+/// two long edges run from the origin towards (1, 1, 1) and whose short edge is 1e-12 long,
+/// was reported `StartedWithin` it by its whole radius. The centre lies on the line of the
+/// long edges, far beyond them; in f32 those edges round to that very line, both their
+/// sides' cross products are zero, and the inclusive inside test accepted the foot. The
+/// triangle's box now bounds the test. Judged by the f64 point-triangle distance.
+#[test]
+fn a_sphere_on_the_line_of_a_slivers_long_edges_is_not_inside_it() {
+    use crate::common::oracle::point_triangle;
+    use kollide::query::cast::{sweep_sphere, BackFaces, SweepOutcome};
+    let c = 0.003_098_039_2_f32;
+    let sliver = [Vec3::new(0.0, -1e-12, 0.0), Vec3::ZERO, Vec3::splat(c)];
+    let (centre, radius) = (Vec3::splat(8.0), 8.0_f32);
+    let d = |p: Vec3| p.as_dvec3();
+    let gap = point_triangle(d(centre), d(sliver[0]), d(sliver[1]), d(sliver[2])) - f64::from(radius);
+    assert!(gap > 5.8, "the oracle's gap: {gap}");
+    // Moving away along (1, 1, 1): nothing is met.
+    let away = sweep_sphere(centre, radius, Vec3::splat(8.0), &[sliver], BackFaces::Hit).unwrap();
+    assert_eq!(away, SweepOutcome::Miss);
+    // Moving towards it: the first contact is at the gap, on the corner nearest the path.
+    let toward = sweep_sphere(centre, radius, Vec3::splat(-8.0), &[sliver], BackFaces::Hit).unwrap();
+    let SweepOutcome::Hit(hit) = toward else { panic!("{toward:?}") };
+    let travelled = f64::from(hit.toi) * d(Vec3::splat(8.0)).length();
+    assert!((travelled - gap).abs() < 1e-5 * 8.0, "{hit:?}: travelled {travelled}, gap {gap}");
+    // Beside a point-like triangle at its centre, that one is the overlap reported.
+    let point = [Vec3::splat(8.0); 3];
+    let both = sweep_sphere(centre, radius, Vec3::splat(8.0), &[sliver, point], BackFaces::Hit).unwrap();
+    let SweepOutcome::StartedWithin { index, distance, .. } = both else { panic!("{both:?}") };
+    assert_eq!((index, distance), (1, -8.0));
+}

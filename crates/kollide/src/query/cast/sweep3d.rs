@@ -188,11 +188,24 @@ fn edge_toi<V: Vector3>(m: V, e: V, mv: &Mover<V>, tol: V::Real) -> Option<(V::R
 }
 
 /// Whether `f` (relative to corner `a`), in the plane, is in the triangle with edges
-/// `e1 = b - a`, `e2 = c - a` and unit normal `n`: inclusive, each side by its own edge.
+/// `e1 = b - a`, `e2 = c - a` and unit normal `n`: inclusive, each side by its own edge,
+/// and within the triangle's box (by a few roundings).
+///
+/// The box matters for slivers: when two edges of a sliver round to one line, a point far
+/// out along that line makes both their cross products zero, which the inclusive sides
+/// accept (fuzz, f32: a sphere 5.85 from a sliver 0.005 long, centred on the line of its
+/// long edges, was reported overlapping it by its whole radius).
 #[inline]
 fn inside<V: Vector3>(f: V, e1: V, e2: V, n: V) -> bool {
     let zero = V::Real::ZERO;
-    e1.cross3(f).dot(n) >= zero && (e2 - e1).cross3(f - e1).dot(n) >= zero && f.cross3(e2).dot(n) >= zero
+    let slack = V::Real::from_usize(8) * V::Real::EPSILON * (max_abs(f) + max_abs(e1) + max_abs(e2));
+    let lo = e1.min_elem(e2).min_elem(V::ZERO) - V::splat(slack);
+    let hi = e1.max_elem(e2).max_elem(V::ZERO) + V::splat(slack);
+    let in_box = (0..3).all(|i| f[i] >= lo[i] && f[i] <= hi[i]);
+    in_box
+        && e1.cross3(f).dot(n) >= zero
+        && (e2 - e1).cross3(f - e1).dot(n) >= zero
+        && f.cross3(e2).dot(n) >= zero
 }
 
 /// The closest point of the triangle to `centre`: (centre minus it, scaled by `k`; it, in
