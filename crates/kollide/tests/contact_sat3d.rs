@@ -265,3 +265,50 @@ fn solid_oracle_matches_shared_oracle() {
     }
     assert!(checked > 50, "only {checked} overlapping pairs");
 }
+
+/// The trace of the separating-axis test: each axis tried with both cores' projections, and
+/// the best so far, ending at the contact's depth. Two unit boxes, B moved by (1.5, 0.2, 0):
+/// they overlap by 0.5 along x (A's face 0), and the projections on x are [-1, 1] and
+/// [0.5, 2.5]. Then random boxes and hulls: on every axis the separation is the gap between
+/// the projections, and the last best is the contact's (negative) distance.
+#[test]
+fn the_sat_trace_records_each_axis_with_both_projections() {
+    use kollide::query::{contact_traced, ContactTrace, SatAxis};
+    let unit_box = Cuboid::new(DVec3::ONE);
+    let pose_b = Pose::from_translation(DVec3::new(1.5, 0.2, 0.0));
+    let mut trace = ContactTrace::default();
+    let c = contact_traced(&unit_box, &Pose::IDENTITY, &unit_box, &pose_b, 0.0, &mut trace).unwrap();
+    assert!((c.distance + 0.5).abs() < 1e-12 && trace.gjk.is_empty() && trace.epa.is_empty());
+    let x = trace.sat.iter().find(|s| s.kind == SatAxis::FaceA(0)).expect("A's x face tried");
+    assert!((x.axis - DVec3::X).length() < 1e-15);
+    assert!((x.separation + 0.5).abs() < 1e-12, "{x:?}");
+    assert!((x.a[0] + 1.0).abs() < 1e-12 && (x.a[1] - 1.0).abs() < 1e-12, "{x:?}");
+    assert!((x.b[0] - 0.5).abs() < 1e-12 && (x.b[1] - 2.5).abs() < 1e-12, "{x:?}");
+    // 3 + 3 face axes and the 6 edge pairs that are not parallel (x with x, ... are skipped).
+    assert_eq!(trace.sat.len(), 12);
+    assert!((trace.sat.last().unwrap().best + 0.5).abs() < 1e-12);
+
+    let mut r = rng(1127);
+    let mut traced = 0;
+    for k in 0..300 {
+        let a: ConvexHull<DVec3> = random_hull(&mut r, 24);
+        let b: Cuboid<DVec3> = Cuboid::new(vec_in(&mut r, 0.2, 1.0));
+        let pose_a: Pose<DVec3> = common::pose(&mut r, 0.3);
+        let pose_b: Pose<DVec3> = common::pose(&mut r, 0.8);
+        let (first, second): (&dyn kollide::shape::Support<DVec3>, &dyn kollide::shape::Support<DVec3>) =
+            if k % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        let mut trace = ContactTrace::default();
+        let Some(c) = contact_traced(first, &pose_a, second, &pose_b, 0.0, &mut trace) else { continue };
+        if trace.sat.is_empty() || c.status != ContactStatus::Converged || !trace.epa.is_empty() {
+            continue;
+        }
+        traced += 1;
+        for s in &trace.sat {
+            let gap = s.b[0] - s.a[1];
+            assert!((s.separation - gap).abs() < 1e-9, "{k}: {s:?}, projections' gap {gap}");
+            assert!((s.axis.length() - 1.0).abs() < 1e-12);
+        }
+        assert!((trace.sat.last().unwrap().best - c.distance).abs() < 1e-9, "{k}: {c:?}");
+    }
+    assert!(traced > 100, "only {traced} pairs overlapped");
+}

@@ -6,7 +6,7 @@ use crate::query::contact::CoreContact;
 use crate::query::epa::EpaResult;
 use crate::query::gjk::simplex::{Simplex, SubSimplex};
 use crate::query::manifold::Manifold;
-use crate::query::sat::SatOutcome;
+use crate::query::sat::{SatOutcome, SatTrace};
 use crate::shape::{Primitive, Support, SupportFace};
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Div, Index, Mul, Neg, Sub, SubAssign};
@@ -127,6 +127,7 @@ pub trait Vector:
         b: Primitive<'_, Self>,
         pose_ab: &Pose<Self>,
         threshold: Self::Real,
+        trace: SatTrace<'_, Self>,
     ) -> SatOutcome<Self>;
 
     /// Clips the support faces of the cores (both in A's frame) along the contact `contact`
@@ -274,8 +275,9 @@ macro_rules! dimension_hooks {
             b: Primitive<'_, Self>,
             pose_ab: &Pose<Self>,
             threshold: $r,
+            trace: SatTrace<'_, Self>,
         ) -> SatOutcome<Self> {
-            crate::query::sat::$sat::contact(a, b, pose_ab, threshold)
+            crate::query::sat::$sat::contact(a, b, pose_ab, threshold, trace)
         }
         #[inline]
         fn clip_faces(

@@ -6,7 +6,7 @@ use super::dispatch::{choose, Algorithm, Question};
 use super::epa::EpaStep;
 use super::gjk::{self, GjkSettings, GjkStatus, GjkStep, Goal, SimplexCache};
 use super::least_push::{checked_apart, checked_penetration, deepened_for_radii, non_finite};
-use super::sat::{segment_box, SatOutcome};
+use super::sat::{segment_box, SatOutcome, SatStep};
 use crate::math::{Pose, Real, Vector};
 use crate::shape::Primitive;
 use crate::shape::Support;
@@ -216,12 +216,15 @@ pub struct ContactTrace<V: Vector> {
     pub gjk: Vec<GjkStep<V>>,
     /// EPA's iterations.
     pub epa: Vec<EpaStep<V>>,
+    /// The separating-axis test's axes (boxes, polygons and hulls), in A's frame.
+    pub sat: Vec<SatStep<V>>,
 }
 
-/// [`contact`], recording GJK's and EPA's iterations into `trace` (appended) so a picture
-/// or a viewer can replay how the contact was found. The answer is [`contact`]'s. Pairs
-/// answered in closed form (balls, capsules, segments) or by separating axes (boxes,
-/// polygons and hulls that overlap; a box and a segment) record nothing.
+/// [`contact`], recording its iterations into `trace` (appended) so a picture or a viewer
+/// can replay how the contact was found: the separating-axis test's axes for boxes,
+/// polygons and hulls (each with both cores' projections and the best so far), then GJK's
+/// and EPA's iterations when they run. The answer is [`contact`]'s. Pairs answered in
+/// closed form (balls, capsules, segments) and a box against a segment record nothing.
 ///
 /// ```
 /// use kollide::query::{contact_traced, ContactTrace};
@@ -251,7 +254,16 @@ pub fn contact_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
         return contact(a, pose_a, b, pose_b, margin);
     }
     let pose_ab = pose_a.inv_compose(pose_b);
-    contact_local_warm(a, b, &pose_ab, margin, None, Some(trace)).map(|c| c.to_world(pose_a))
+    let first_axis = trace.sat.len();
+    let answer = contact_local_warm(a, b, &pose_ab, margin, None, Some(trace)).map(|c| c.to_world(pose_a));
+    // The cores' projections on each axis tried, from their support functions (A's frame).
+    for step in &mut trace.sat[first_axis..] {
+        let n = step.axis;
+        step.a = [n.dot(a.support(-n)), n.dot(a.support(n))];
+        let on_b = |d: V| n.dot(pose_ab.transform_point(b.support(pose_ab.inverse_transform_vector(d))));
+        step.b = [on_b(-n), on_b(n)];
+    }
+    answer
 }
 
 /// [`contact`] in A's frame (`pose_ab` places B in A's frame), radii added.
@@ -272,14 +284,20 @@ pub(crate) fn contact_local_warm<V: Vector, A: Support<V> + ?Sized, B: Support<V
     pose_ab: &Pose<V>,
     margin: V::Real,
     warm: Option<&mut SimplexCache<V>>,
-    trace: Option<&mut ContactTrace<V>>,
+    mut trace: Option<&mut ContactTrace<V>>,
 ) -> Option<CoreContact<V>> {
     let (ra, rb) = (a.radius(), b.radius());
     // The cores are of interest up to this far apart.
     let threshold = margin.max(V::Real::ZERO) + ra + rb;
     let core = match choose(a, &Pose::IDENTITY, b, pose_ab, Question::Contact) {
         Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => segments(p0, p1, q0, q1),
-        Algorithm::Polytopes => match V::polytope_contact(a.primitive(), b.primitive(), pose_ab, threshold) {
+        Algorithm::Polytopes => match V::polytope_contact(
+            a.primitive(),
+            b.primitive(),
+            pose_ab,
+            threshold,
+            trace.as_deref_mut().map(|t| &mut t.sat),
+        ) {
             SatOutcome::Separated => return None,
             SatOutcome::Penetrating(c) => c,
             SatOutcome::Apart | SatOutcome::NotApplicable => gjk_epa(a, b, pose_ab, threshold, warm, trace),

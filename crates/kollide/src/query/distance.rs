@@ -382,7 +382,7 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
                 };
                 let scale: V::Real = size(a.primitive()) + size(b.primitive()) + pose_ab.translation.length();
                 let slack = V::Real::EPSILON * V::Real::from_usize(64) * scale;
-                match V::polytope_contact(a.primitive(), b.primitive(), &pose_ab, radius + slack) {
+                match V::polytope_contact(a.primitive(), b.primitive(), &pose_ab, radius + slack, None) {
                     SatOutcome::Separated => {
                         return IntersectionOutput {
                             intersects: false,

@@ -25,6 +25,7 @@ pub use manifold::{
     manifold, manifold_cached, ContactId, Manifold, ManifoldCache, ManifoldPoint, ToleranceError,
     MAX_MANIFOLD_POINTS,
 };
+pub use sat::{SatAxis, SatStep};
 
 /// The status of a distance query (the same as GJK's).
 pub type DistanceStatus = GjkStatus;

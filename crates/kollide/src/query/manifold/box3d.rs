@@ -118,7 +118,7 @@ pub(crate) fn manifold<V: Vector>(
     let threshold = margin.max(zero) + ra + rb;
     // The separating-axis test of `contact`, so both give the same normal.
     let Some(LeastOverlap { sep, axis, normal: n, bx, t, bias, .. }) =
-        least_overlap(ha, hb, pose_ab, threshold)
+        least_overlap(ha, hb, pose_ab, threshold, None)
     else {
         return BoxManifold::Separated;
     };

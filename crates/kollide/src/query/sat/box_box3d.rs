@@ -7,7 +7,7 @@
 //! pruning is needed; nearly parallel edges are skipped as in `polytope3d.rs`.
 
 use super::polytope3d::face_witness;
-use super::SatOutcome;
+use super::{record, SatAxis, SatOutcome, SatTrace};
 use crate::math::{Pose, Real, Rotation, Vector, Vector3};
 use crate::query::closed_form::segment_segment;
 use crate::query::contact::{ContactStatus, CoreContact};
@@ -62,6 +62,7 @@ pub(crate) fn least_overlap<V: Vector>(
     hb: V,
     pose_ab: &Pose<V>,
     threshold: V::Real,
+    mut trace: SatTrace<'_, V>,
 ) -> Option<LeastOverlap<V>> {
     let m = pose_ab.rotation.applied();
     let rot = |v: V| <V::Rotation as Rotation<V>>::apply(&m, v);
@@ -77,21 +78,23 @@ pub(crate) fn least_overlap<V: Vector>(
     for i in 0..3 {
         let rb = hb[0] * abs[0][i] + hb[1] * abs[1][i] + hb[2] * abs[2][i];
         let sep = t[i].abs() - ha[i] - rb;
-        if sep > threshold {
-            return None;
-        }
         if sep > best.0 {
             best = (sep, Axis::FaceA(i));
+        }
+        record(&mut trace, SatAxis::FaceA(i), V::axis(i) * sign(t[i]), sep, best.0);
+        if sep > threshold {
+            return None;
         }
     }
     // Faces of B: axis bx_j, A's radius Σ_i ha_i |bx_j[i]|.
     for j in 0..3 {
         let sep = bx[j].dot(t).abs() - hb[j] - ha.dot(abs[j]);
-        if sep > threshold {
-            return None;
-        }
         if sep > best.0 + bias {
             best = (sep, Axis::FaceB(j));
+        }
+        record(&mut trace, SatAxis::FaceB(j), bx[j] * sign(bx[j].dot(t)), sep, best.0);
+        if sep > threshold {
+            return None;
         }
     }
     let face_best = best.0;
@@ -107,11 +110,14 @@ pub(crate) fn least_overlap<V: Vector>(
             let (k1, k2) = ((j + 1) % 3, (j + 2) % 3);
             let rb = hb[k1] * l.dot(bx[k1]).abs() + hb[k2] * l.dot(bx[k2]).abs();
             let sep = (l.dot(t).abs() - ra - rb) / l2.sqrt();
-            if sep > threshold {
-                return None;
-            }
             if sep > best.0 && sep > face_best + bias {
                 best = (sep, Axis::Edges(i, j));
+            }
+            if trace.is_some() {
+                record(&mut trace, SatAxis::Edges(i, j), l * (sign(l.dot(t)) / l2.sqrt()), sep, best.0);
+            }
+            if sep > threshold {
+                return None;
             }
         }
     }
@@ -147,10 +153,16 @@ pub(crate) fn edge_witness<V: Vector>(ha: V, hb: V, bx: &[V; 3], t: V, n: V, i: 
 /// The separating-axis contact of the boxes `[-ha, ha]` (A's frame) and `[-hb, hb]` placed
 /// by `pose_ab`, in A's frame.
 #[inline]
-pub(crate) fn contact<V: Vector3>(ha: V, hb: V, pose_ab: &Pose<V>, threshold: V::Real) -> SatOutcome<V> {
+pub(crate) fn contact<V: Vector3>(
+    ha: V,
+    hb: V,
+    pose_ab: &Pose<V>,
+    threshold: V::Real,
+    trace: SatTrace<'_, V>,
+) -> SatOutcome<V> {
     let zero = V::Real::ZERO;
     let Some(LeastOverlap { sep, axis, normal: n, bx, t, size, bias }) =
-        least_overlap(ha, hb, pose_ab, threshold)
+        least_overlap(ha, hb, pose_ab, threshold, trace)
     else {
         return SatOutcome::Separated;
     };

@@ -10,7 +10,7 @@ pub(crate) use box_box::boxes_intersect;
 pub(crate) use segment_box::segment_box;
 
 use super::contact::CoreContact;
-use crate::math::Vector;
+use crate::math::{Real, Vector};
 
 /// What a separating-axis test found about two polytope cores (A's frame).
 #[doc(hidden)]
@@ -24,4 +24,54 @@ pub enum SatOutcome<V: Vector> {
     Apart,
     /// The cores overlap or touch: the exact penetration along the best axis.
     Penetrating(CoreContact<V>),
+}
+
+/// What an axis of the separating-axis test is: the normal of a face of A or of B (an edge
+/// in 2D), or the cross product of an edge of A and an edge of B (3D), by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SatAxis {
+    /// The normal of A's face (2D: edge) `i`.
+    FaceA(usize),
+    /// The normal of B's face (2D: edge) `j`.
+    FaceB(usize),
+    /// The cross product of A's edge `i` and B's edge `j`.
+    Edges(usize, usize),
+}
+
+/// One axis the separating-axis test tried (recorded by
+/// [`contact_traced`](crate::query::contact_traced)), in A's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SatStep<V: Vector> {
+    /// Which axis.
+    pub kind: SatAxis,
+    /// The axis, unit, oriented from A towards B.
+    pub axis: V,
+    /// The cores' separation along it: the gap between their projections when positive,
+    /// minus their overlap when negative.
+    pub separation: V::Real,
+    /// The axis the test keeps so far (the greatest separation; ties within rounding go to
+    /// A's faces, then B's, then edge pairs), after this one, by its separation.
+    pub best: V::Real,
+    /// A's core projected on the axis: `[min, max]`.
+    pub a: [V::Real; 2],
+    /// B's core projected on the axis: `[min, max]`.
+    pub b: [V::Real; 2],
+}
+
+/// Where a separating-axis test records its axes, when asked to.
+pub(crate) type SatTrace<'t, V> = Option<&'t mut Vec<SatStep<V>>>;
+
+/// Records an axis (the projections are filled in by the caller, from the shapes).
+#[inline]
+pub(crate) fn record<V: Vector>(
+    trace: &mut SatTrace<'_, V>,
+    kind: SatAxis,
+    axis: V,
+    separation: V::Real,
+    best: V::Real,
+) {
+    if let Some(t) = trace {
+        let none = [V::Real::ZERO; 2];
+        t.push(SatStep { kind, axis, separation, best, a: none, b: none });
+    }
 }

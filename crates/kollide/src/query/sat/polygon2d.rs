@@ -14,7 +14,7 @@
 //! total, not `O(n m)`, with no vertex transformed. The first search starts from the
 //! polygon's table of 8 extreme vertices.
 
-use super::SatOutcome;
+use super::{record, SatAxis, SatOutcome, SatTrace};
 use crate::math::{Pose, Real, Vector2};
 use crate::query::contact::{ContactStatus, CoreContact};
 use crate::shape::{ConvexPolygon, Primitive};
@@ -169,7 +169,9 @@ struct Axis<R> {
 
 /// The edge of `p` of greatest separation from `q` (`pose` places `q` in `p`'s frame)
 /// among those separating by more than `floor`; `None` as soon as one separates them by
-/// more than `threshold`.
+/// more than `threshold`. Each edge tried goes into `trace` (`p_is_b` with the pose of B in
+/// A's frame when `p` is B, so the axes are recorded in A's frame; `shown_best` is the best
+/// separation to report while no edge of `p` has beaten `floor`).
 ///
 /// Edge `i` separates by `n·(t - a_i) - max over q of (-n)·x`, and that maximum is at least
 /// `q.inner`: an edge whose bound `n·(t - a_i) - q.inner` cannot beat the best so far costs
@@ -182,6 +184,8 @@ fn max_separation<V: Vector2>(
     pose: &Pose<V>,
     threshold: V::Real,
     floor: V::Real,
+    trace: &mut SatTrace<'_, V>,
+    (p_is_b, shown_best): (Option<&Pose<V>>, V::Real),
 ) -> Option<Axis<V::Real>> {
     let t = pose.translation;
     let mut best = Axis { sep: floor, edge: usize::MAX, vertex: 0 };
@@ -199,11 +203,18 @@ fn max_separation<V: Vector2>(
             let (j, low) = q.lowest(nq, hint);
             hint = j;
             let sep = low + offset;
-            if sep > threshold {
-                return None;
-            }
             if sep > best.sep {
                 best = Axis { sep, edge: i, vertex: j };
+            }
+            if trace.is_some() {
+                let shown = if best.edge == usize::MAX { shown_best } else { best.sep };
+                match p_is_b {
+                    None => record(trace, SatAxis::FaceA(i), n, sep, shown),
+                    Some(ab) => record(trace, SatAxis::FaceB(i), -ab.transform_vector(n), sep, shown),
+                }
+            }
+            if sep > threshold {
+                return None;
             }
         } else {
             // The lowest vertex moves on while edges are skipped: start afresh.
@@ -279,12 +290,14 @@ pub(crate) fn contact<V: Vector2>(
     b: Primitive<'_, V>,
     pose_ab: &Pose<V>,
     threshold: V::Real,
+    mut trace: SatTrace<'_, V>,
 ) -> SatOutcome<V> {
     let (mut rect_a, mut rect_b) = (None, None);
     let (Some(oa), Some(ob)) = (Outline::of(a, &mut rect_a), Outline::of(b, &mut rect_b)) else {
         return SatOutcome::NotApplicable;
     };
-    let Some(axis_a) = max_separation(&oa, &ob, pose_ab, threshold, -V::Real::INFINITY) else {
+    let floor = -V::Real::INFINITY;
+    let Some(axis_a) = max_separation(&oa, &ob, pose_ab, threshold, floor, &mut trace, (None, floor)) else {
         return SatOutcome::Separated;
     };
     // Rounding of a separation: a few ulps of the largest length involved.
@@ -293,7 +306,9 @@ pub(crate) fn contact<V: Vector2>(
     // B's edges must beat A's best by more than rounding (A's axis wins ties, so manifolds
     // do not flip between frames).
     let pose_ba = pose_ab.inverse();
-    let Some(axis_b) = max_separation(&ob, &oa, &pose_ba, threshold, axis_a.sep + tol) else {
+    let shown = (Some(pose_ab), axis_a.sep);
+    let Some(axis_b) = max_separation(&ob, &oa, &pose_ba, threshold, axis_a.sep + tol, &mut trace, shown)
+    else {
         return SatOutcome::Separated;
     };
     let use_b = axis_b.edge != usize::MAX;

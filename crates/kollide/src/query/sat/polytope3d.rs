@@ -25,7 +25,7 @@
 //! [`MAX_BOX_HULL_EDGES`] edges are left to them (measurements next to the constants).
 
 use super::box_box3d;
-use super::SatOutcome;
+use super::{record, SatAxis, SatOutcome, SatTrace};
 use crate::math::{Pose, Real, Rotation, Vector3};
 use crate::query::contact::{ContactStatus, CoreContact};
 use crate::query::manifold::clip3d::clip_to_sides;
@@ -174,19 +174,20 @@ pub(crate) fn contact<V: Vector3>(
     b: Primitive<'_, V>,
     pose_ab: &Pose<V>,
     threshold: V::Real,
+    trace: SatTrace<'_, V>,
 ) -> SatOutcome<V> {
     match (a, b) {
-        (Primitive::Box(ha), Primitive::Box(hb)) => box_box3d::contact(ha, hb, pose_ab, threshold),
+        (Primitive::Box(ha), Primitive::Box(hb)) => box_box3d::contact(ha, hb, pose_ab, threshold, trace),
         (Primitive::Box(ha), Primitive::Hull(hb)) if hb.edges().len() <= MAX_BOX_HULL_EDGES => {
-            polytopes(&Cuboid { half_extents: ha }, hb, pose_ab, threshold)
+            polytopes(&Cuboid { half_extents: ha }, hb, pose_ab, threshold, trace)
         }
         (Primitive::Hull(ha), Primitive::Box(hb)) if ha.edges().len() <= MAX_BOX_HULL_EDGES => {
-            polytopes(ha, &Cuboid { half_extents: hb }, pose_ab, threshold)
+            polytopes(ha, &Cuboid { half_extents: hb }, pose_ab, threshold, trace)
         }
         (Primitive::Hull(ha), Primitive::Hull(hb))
             if ha.edges().len() * hb.edges().len() <= MAX_EDGE_PAIRS =>
         {
-            polytopes(ha, hb, pose_ab, threshold)
+            polytopes(ha, hb, pose_ab, threshold, trace)
         }
         _ => SatOutcome::NotApplicable,
     }
@@ -206,6 +207,7 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
     b: &B,
     pose_ab: &Pose<V>,
     threshold: V::Real,
+    mut trace: SatTrace<'_, V>,
 ) -> SatOutcome<V> {
     let m = pose_ab.rotation.applied();
     let rot = |v: V| <V::Rotation as Rotation<V>>::apply(&m, v);
@@ -220,11 +222,12 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
         let (n, d) = a.face(f);
         let q = rot(b.support_point(unrot(-n), &mut hb)) + t;
         let sep = n.dot(q) - d;
-        if sep > threshold {
-            return SatOutcome::Separated;
-        }
         if sep > best_face.0 {
             best_face = (sep, Axis::FaceA(f), n);
+        }
+        record(&mut trace, SatAxis::FaceA(f), n, sep, best_face.0);
+        if sep > threshold {
+            return SatOutcome::Separated;
         }
     }
     for f in 0..b.face_count() {
@@ -232,12 +235,13 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
         let n = rot(nb);
         let p = a.support_point(-n, &mut ha);
         let sep = n.dot(p - t) - d;
-        if sep > threshold {
-            return SatOutcome::Separated;
-        }
         // B's faces must beat A's by more than rounding.
         if sep > best_face.0 + bias {
             best_face = (sep, Axis::FaceB(f), -n);
+        }
+        record(&mut trace, SatAxis::FaceB(f), -n, sep, best_face.0);
+        if sep > threshold {
+            return SatOutcome::Separated;
         }
     }
     let mut best_edge = (neg_inf, Axis::Edges(0, 0), V::ZERO);
@@ -268,6 +272,8 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
             if sep > best_edge.0 {
                 best_edge = (sep, Axis::Edges(i, j), n);
             }
+            let best = if best_edge.0 > best_face.0 + bias { best_edge.0 } else { best_face.0 };
+            record(&mut trace, SatAxis::Edges(i, j), n, sep, best);
             sep > threshold
         };
         if box_a.is_some() {
