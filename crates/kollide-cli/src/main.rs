@@ -50,8 +50,8 @@ enum Command {
     },
     /// Draw one query line as an SVG picture: the shapes at their poses, the answer of
     /// `kollide query` (closest points, normal, contact points with ids, ray hit, cast or
-    /// sweep with the time of impact) and a title with the status; `--steps` adds GJK's
-    /// iterations as a strip of panels.
+    /// sweep with the time of impact) and a title with the status; `--steps` adds the
+    /// iterations (separating axes, GJK, EPA) as a strip of panels.
     ///
     /// Exit code: 0 when the picture was written, 1 when the line is missing or malformed
     /// (the error names it), 2 when a file cannot be read or written.
@@ -64,7 +64,8 @@ enum Command {
         /// Which line to draw, counting from 1 (default: the first non-blank line).
         #[arg(long)]
         line: Option<usize>,
-        /// Add a panel per iteration of GJK (for two convex bodies).
+        /// Add a panel per iteration: each separating axis tried, GJK's and EPA's steps (for
+        /// two convex bodies).
         #[arg(long)]
         steps: bool,
     },

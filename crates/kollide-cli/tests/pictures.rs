@@ -284,3 +284,55 @@ fn the_readme_picture_is_current() {
         "examples/pictures/gjk-distance.svg is stale: regenerate it"
     );
 }
+
+/// Polygons that overlap are answered by separating axes: a panel per axis tried, with both
+/// projections as bars, and the best separation of the last one equal to minus the depth.
+/// The count is the library's trace; the depth is checked against a closed form: B's corner
+/// reaches deepest past A's edge from (2, 0) to (2.5, 1.5).
+#[test]
+fn sat_steps_show_each_axis_with_both_projections() {
+    let line = r#"{"query": "contact", "a": {"shape": {"type": "convex_polygon", "points": [[0,0],[2,0],[2.5,1.5],[0.5,2]]}, "translation": [0, 0]}, "b": {"shape": {"type": "rectangle", "half_extents": [1, 0.5]}, "translation": [2.6, 1.0], "angle": 0.4}}"#;
+    // Along the outward normal of A's edge from (2, 0) to (2.5, 1.5), A reaches that edge and
+    // B (its corners turned by 0.4 about (2.6, 1)) comes down to its lowest corner.
+    let (s, c) = 0.4f64.sin_cos();
+    let n = (1.5 / 1.5f64.hypot(0.5), -0.5 / 1.5f64.hypot(0.5));
+    let lowest = [(-1.0, -0.5), (1.0, -0.5), (1.0, 0.5), (-1.0, 0.5)]
+        .map(|(x, y)| (2.6 + c * x - s * y, 1.0 + s * x + c * y))
+        .map(|(x, y)| (x - 2.0) * n.0 + y * n.1)
+        .into_iter()
+        .fold(f64::INFINITY, f64::min);
+    let depth = -lowest;
+    let svg = picture(line.as_bytes(), None, true).unwrap();
+    let doc = Document::parse(&svg).unwrap();
+    assert!(
+        title(&doc).starts_with(&format!("contact: depth {}", &depth.to_string()[..6])),
+        "{} vs {depth}",
+        title(&doc)
+    );
+    let texts: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("caption"))
+        .filter_map(|n| n.text().map(str::to_string))
+        .collect();
+    let sat = texts.iter().filter(|t| t.starts_with("SAT ")).count();
+    let mut trace = kollide::query::ContactTrace::default();
+    let pa = kollide::shape::ConvexPolygon::from_points(&[
+        kollide::math::DVec2::new(0.0, 0.0),
+        kollide::math::DVec2::new(2.0, 0.0),
+        kollide::math::DVec2::new(2.5, 1.5),
+        kollide::math::DVec2::new(0.5, 2.0),
+    ]);
+    let pb = kollide::shape::Cuboid::new(kollide::math::DVec2::new(1.0, 0.5));
+    let pose_b = kollide::math::DPose2::from_angle(kollide::math::DVec2::new(2.6, 1.0), 0.4);
+    let _ =
+        kollide::query::contact_traced(&pa, &kollide::math::DPose2::IDENTITY, &pb, &pose_b, 0.0, &mut trace);
+    assert!(sat >= 2 && sat == trace.sat.len(), "{sat} panels, {} axes: {texts:?}", trace.sat.len());
+    for k in 1..=sat {
+        let panel = format!("step-{k}");
+        assert_eq!(paths(&doc, &panel, "sat-a").len(), 1, "{panel}");
+        assert_eq!(paths(&doc, &panel, "sat-b").len(), 1, "{panel}");
+    }
+    let last = texts.iter().rfind(|t| t.starts_with("s = ")).unwrap();
+    let best: f64 = last.split("best ").nth(1).unwrap().parse().unwrap();
+    assert!((best + depth).abs() < 1e-4, "{last} vs depth {depth}");
+}

@@ -95,9 +95,13 @@ fn steps_are_a_frame_per_gjk_and_epa_iteration_ending_at_the_depth() {
     let lower: f64 =
         last.split("depth at least ").nth(1).unwrap().split(',').next().unwrap().parse().unwrap();
     assert!((lower - depth).abs() <= 1e-9 * depth, "{lower} vs {depth}");
-    // The Minkowski difference is drawn once, fixed, with the origin.
-    let fixed = d["fixed"].as_array().unwrap();
-    assert!(fixed.iter().any(|i| i.get("mesh").is_some()) && fixed.iter().any(|i| i["label"] == "O"));
+    // Each frame draws the Minkowski difference (one mesh for all) and the origin.
+    let first = &d["frames"][0]["items"][0]["mesh"];
+    for f in d["frames"].as_array().unwrap() {
+        let items = f["items"].as_array().unwrap();
+        assert_eq!(&items[0]["mesh"], first, "{}", f["label"]);
+        assert!(items.iter().any(|i| i["label"] == "O"), "{}", f["label"]);
+    }
     assert!(viz::queries(BOX_BALL_RAY.as_bytes(), None, true).unwrap_err().0.contains("not traced yet"));
 }
 
@@ -203,4 +207,31 @@ fn browser_tools(dir: &Path) -> Result<(), String> {
         return Err("`npm install playwright-core` failed".into());
     }
     Ok(())
+}
+
+/// Boxes that overlap are answered by separating axes: a frame per axis, with both bodies,
+/// the axis and the two projections as bars; the last frame's best is minus the depth,
+/// 0.5 for unit boxes overlapping by half a unit along x.
+#[test]
+fn sat_steps_are_a_frame_per_axis_with_both_projections() {
+    let line = r#"{"query": "contact", "a": {"shape": {"type": "cuboid", "half_extents": [1, 1, 1]}, "translation": [0, 0, 0]}, "b": {"shape": {"type": "cuboid", "half_extents": [1, 1, 1]}, "translation": [1.5, 0.2, 0]}}"#;
+    let d = data(&viz::queries(line.as_bytes(), None, true).unwrap());
+    let frames = d["frames"].as_array().unwrap();
+    // 3 + 3 face axes and the 6 edge pairs that are not parallel; no GJK or EPA.
+    assert_eq!(frames.len(), 12, "{:?}", frames.iter().map(|f| &f["label"]).collect::<Vec<_>>());
+    for f in frames {
+        let items = f["items"].as_array().unwrap();
+        assert!(f["label"].as_str().unwrap().starts_with("SAT "));
+        assert_eq!(items.iter().filter(|i| i.get("mesh").is_some()).count(), 2, "both bodies");
+        assert_eq!(items.iter().filter(|i| i.get("width").is_some()).count(), 2, "both projections");
+    }
+    let face = frames.iter().find(|f| f["label"].as_str().unwrap().contains("A's face 0,")).unwrap();
+    // A's projection on x is [-1, 1], drawn along the x axis through A's origin (shifted
+    // sideways, square to x).
+    let bar = face["items"].as_array().unwrap().iter().find(|i| i.get("width").is_some()).unwrap();
+    let xs: Vec<f64> = bar["line"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert!((xs[0] + 1.0).abs() < 1e-12 && (xs[3] - 1.0).abs() < 1e-12, "{xs:?}");
+    let last = frames.last().unwrap()["label"].as_str().unwrap();
+    let best: f64 = last.split("best so far ").nth(1).unwrap().parse().unwrap();
+    assert!((best + 0.5).abs() < 1e-12, "{last}");
 }

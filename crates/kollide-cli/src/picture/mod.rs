@@ -4,9 +4,10 @@
 //! draws that answer: the shapes at their poses (A blue, B orange), then the answer in dark
 //! red (closest points, normal, contact points with their ids, the ray and its hit, a cast's
 //! bodies at the time of impact, a sweep's path and the feature it hit), under a title that
-//! says the query and its status. With `--steps`, GJK's iterations follow as a strip of
-//! small panels: the Minkowski difference of the cores, the simplex, `v` and the support
-//! point `w`. 2D queries are drawn in the world plane with axis ticks; 3D ones in a fixed
+//! says the query and its status. With `--steps`, the iterations follow as a strip of small
+//! panels: each axis of the separating-axis test with both projections; GJK's over the
+//! Minkowski difference of the cores (the simplex, `v` and the support point `w`); EPA's
+//! polytope. 2D queries are drawn in the world plane with axis ticks; 3D ones in a fixed
 //! oblique projection with an axis triad and a scale bar.
 
 pub(crate) mod draw;
@@ -159,7 +160,7 @@ fn layout(n: usize, query: &str, dim: usize, d: Drawing) -> String {
     let (left, top) = (70.0, 62.0);
     let rows = d.steps.len().div_ceil(STEPS_PER_ROW);
     let width = left + MAIN.0 + 30.0;
-    let steps_top = top + MAIN.1 + 60.0;
+    let steps_top = top + MAIN.1 + 80.0;
     let height = steps_top + rows as f64 * (STEP + 44.0);
     let mut page = Page::new(width, height);
     page.text(DVec2::new(left, 24.0), &format!("{query}: {}", d.summary), "title", "start");
@@ -182,11 +183,12 @@ fn layout(n: usize, query: &str, dim: usize, d: Drawing) -> String {
         page.text(DVec2::new(left, steps_top - 20.0), why, "caption", "start");
     } else if !d.steps.is_empty() {
         let what = [
-            "Iterations on the cores (radii are added after), in A's frame, over the Minkowski difference A - B (green). GJK: the simplex it",
-            "starts from, v its point nearest the origin O, w the next support point (along -v). EPA: the polytope, its face nearest O (red) at d, w",
+            "SAT: each axis tried, with the cores' projections on it (A blue, B orange) and the separation. GJK and EPA: on the cores (radii are added",
+            "after), in A's frame, over the Minkowski difference A - B (green). GJK: the simplex it starts from, v its point nearest the origin O, w the",
+            "next support point (along -v). EPA: the polytope, its face nearest O (red) at d, w",
         ];
         for (k, line) in what.iter().enumerate() {
-            page.text(DVec2::new(left, steps_top - 30.0 + 13.0 * k as f64), line, "caption", "start");
+            page.text(DVec2::new(left, steps_top - 43.0 + 13.0 * k as f64), line, "caption", "start");
         }
     }
     for (i, (caption, prims)) in d.steps.iter().enumerate() {

@@ -43,7 +43,7 @@ pub(super) fn draw<V: Plane>(query: &str, top: &Obj, answer: &Value, want_steps:
         }
     }
     if want_steps {
-        d.no_steps = Some(format!("--steps: the {query} query's iterations are not traced yet (GJK's and EPA's are: intersects, distance, contact, manifold)"));
+        d.no_steps = Some(format!("--steps: the {query} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold)"));
     }
     Ok(d)
 }

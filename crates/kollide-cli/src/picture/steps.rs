@@ -11,12 +11,14 @@
 //! that face's normal lies no farther out; that face's distance `d` is the depth. 3D panels use the
 //! picture's oblique projection, turned with A so they match the main panel.
 
-use super::draw::Plane;
+use super::draw::{Look, Plane};
 use super::short;
 use super::svg::{nice_step, Page, Panel, Prim};
 use crate::space::Body;
 use kollide::math::{DVec2, DVec3, Rotation};
-use kollide::query::{contact_traced, distance_traced, ContactTrace, GjkSettings, SimplexCache};
+use kollide::query::{
+    contact_traced, distance_traced, ContactTrace, GjkSettings, SatAxis, SatStep, SimplexCache,
+};
 use kollide::shape::Support;
 
 /// The panels of a query's iterations on two convex bodies, one `(caption, prims)` each, or
@@ -50,35 +52,31 @@ pub(super) fn iterations<V: Plane>(
         let w = turn.rotate(w);
         prims.push(Prim::Dot { at: V::plane(w), world: V::coords(w), label: "w".into(), class: "step-w" });
     };
-    let mut panels: Vec<(String, Vec<Prim>)> = trace
-        .gjk
-        .iter()
-        .enumerate()
-        .map(|(i, step)| {
-            let mut prims = vec![Prim::Path { points: cso.clone(), closed: true, class: "cso" }];
-            let simplex: Vec<DVec2> = step.simplex.vertices().iter().map(|s| at(s.w)).collect();
-            prims.push(Prim::Path { points: simplex.clone(), closed: simplex.len() > 2, class: "simplex" });
-            for s in step.simplex.vertices() {
-                let p = turn.rotate(s.w);
-                prims.push(Prim::Dot {
-                    at: V::plane(p),
-                    world: V::coords(p),
-                    label: String::new(),
-                    class: "simplex",
-                });
-            }
-            prims.push(Prim::Arrow {
-                from: V::plane(origin),
-                to: at(step.v),
-                label: "v".into(),
-                class: "step-v",
+    let mut panels = sat_panels(a, b, &trace.sat);
+    panels.extend(trace.gjk.iter().enumerate().map(|(i, step)| {
+        let mut prims = vec![Prim::Path { points: cso.clone(), closed: true, class: "cso" }];
+        let simplex: Vec<DVec2> = step.simplex.vertices().iter().map(|s| at(s.w)).collect();
+        prims.push(Prim::Path { points: simplex.clone(), closed: simplex.len() > 2, class: "simplex" });
+        for s in step.simplex.vertices() {
+            let p = turn.rotate(s.w);
+            prims.push(Prim::Dot {
+                at: V::plane(p),
+                world: V::coords(p),
+                label: String::new(),
+                class: "simplex",
             });
-            marks(&mut prims, step.w);
-            let caption =
-                format!("GJK {}: |v| = {}\nlower bound {}", i + 1, short(step.upper), short(step.lower));
-            (caption, prims)
-        })
-        .collect();
+        }
+        prims.push(Prim::Arrow {
+            from: V::plane(origin),
+            to: at(step.v),
+            label: "v".into(),
+            class: "step-v",
+        });
+        marks(&mut prims, step.w);
+        let caption =
+            format!("GJK {}: |v| = {}\nlower bound {}", i + 1, short(step.upper), short(step.lower));
+        (caption, prims)
+    }));
     for (i, step) in trace.epa.iter().enumerate() {
         let mut prims = vec![Prim::Path { points: cso.clone(), closed: true, class: "cso" }];
         for (k, face) in step.faces.iter().enumerate() {
@@ -101,6 +99,47 @@ pub(super) fn iterations<V: Plane>(
         panels.push((caption, prims));
     }
     Ok(panels)
+}
+
+/// The separating-axis test's panels, one per axis tried: both bodies, the axis through A's
+/// origin (dashed), and the two cores' projections on it as thick bars (A blue, B orange,
+/// B's beside A's), captioned with the axis, the separation and the best so far.
+fn sat_panels<V: Plane>(a: &Body<V>, b: &Body<V>, steps: &[SatStep<V>]) -> Vec<(String, Vec<Prim>)> {
+    let mut bodies = Vec::new();
+    V::draw_shape(&a.shape, &a.pose, Look { body_b: false, later: false }, &mut bodies);
+    V::draw_shape(&b.shape, &b.pose, Look { body_b: true, later: false }, &mut bodies);
+    let size = super::extent(&bodies);
+    steps
+        .iter()
+        .enumerate()
+        .map(|(k, step)| {
+            let mut prims = bodies.clone();
+            let on_axis = |s: f64| V::plane(a.pose.transform_point(step.axis * s));
+            let (lo, hi) = (step.a[0].min(step.b[0]), step.a[1].max(step.b[1]));
+            let reach = 0.1 * (hi - lo);
+            prims.push(Prim::Path {
+                points: vec![on_axis(lo - reach), on_axis(hi + reach)],
+                closed: false,
+                class: "sat-axis",
+            });
+            let along = on_axis(hi) - on_axis(lo);
+            let side = if along.length() > 1e-12 * size { along.perp().normalize() } else { DVec2::Y };
+            let bar = |range: [f64; 2], shift: f64, class| Prim::Path {
+                points: vec![on_axis(range[0]) + side * shift, on_axis(range[1]) + side * shift],
+                closed: false,
+                class,
+            };
+            prims.push(bar(step.a, 0.03 * size, "sat-a"));
+            prims.push(bar(step.b, 0.06 * size, "sat-b"));
+            let what = match step.kind {
+                SatAxis::FaceA(i) => format!("A's face {i}"),
+                SatAxis::FaceB(j) => format!("B's face {j}"),
+                SatAxis::Edges(i, j) => format!("edges {i} x {j}"),
+            };
+            let caption = format!("SAT {}: {what}\ns = {:.4}, best {:.4}", k + 1, step.separation, step.best);
+            (caption, prims)
+        })
+        .collect()
 }
 
 /// Two convex bodies' shapes and the trace of their query.
@@ -140,8 +179,8 @@ pub(crate) fn trace<'b, V: Plane>(
             &mut trace.gjk,
         );
     }
-    if trace.gjk.is_empty() && trace.epa.is_empty() {
-        return Err("--steps: this pair is answered in closed form (balls, capsules, segments) or by separating axes: no iterations to show".into());
+    if trace.gjk.is_empty() && trace.epa.is_empty() && trace.sat.is_empty() {
+        return Err("--steps: this pair is answered in closed form (balls, capsules, segments): no iterations to show".into());
     }
     Ok((ca, cb, trace))
 }

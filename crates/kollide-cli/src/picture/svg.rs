@@ -49,6 +49,7 @@ text{font-family:sans-serif;font-size:12px;fill:#222}\
 .ray{fill:none;stroke:#b01818;stroke-width:1.2}\
 .cso{fill:#9bc49b;fill-opacity:.3;stroke:#4b8a4b}.epa-face{fill:#2f8f2f;fill-opacity:.08;stroke:#1f6f1f;stroke-width:.8}.epa-closest{fill:#e85a5a;fill-opacity:.3;stroke:#b01818;stroke-width:2}.simplex{fill:#2f8f2f;fill-opacity:.25;stroke:#1f6f1f;stroke-width:1.5}\
 .origin{fill:#000}.step-v{stroke:#1f6f1f;stroke-width:1.4}.step-w{fill:#d07000}\
+.sat-axis{fill:none;stroke:#777;stroke-dasharray:4 3}.sat-a{fill:none;stroke:#2a5bb0;stroke-width:4}.sat-b{fill:none;stroke:#b0600a;stroke-width:4}\
 .axis-x{stroke:#c03030}.axis-y{stroke:#30a030}.axis-z{stroke:#3050c0}";
 
 /// A rectangle of the page showing plane coordinates at one scale for both axes.

@@ -11,8 +11,9 @@ use super::scene::{Frame, Item, Mesh, Paint, Scene};
 use super::tessellate::Solid;
 use crate::picture::steps::trace;
 use crate::picture::Answered;
-use crate::space::body;
+use crate::space::{body, Body};
 use kollide::math::{DVec3, Rotation};
+use kollide::query::{SatAxis, SatStep};
 use kollide::shape::Support;
 use serde_json::Value;
 
@@ -26,7 +27,7 @@ const DIFFERENCE_DIRECTIONS: usize = 400;
 pub(super) fn scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String> {
     if !matches!(line.query.as_str(), "intersects" | "distance" | "contact" | "manifold") {
         return Err(format!(
-            "--steps: the {} query's iterations are not traced yet (GJK's and EPA's are: intersects, distance, contact, manifold)",
+            "--steps: the {} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold)",
             line.query
         ));
     }
@@ -48,20 +49,27 @@ pub(super) fn scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String
         .collect();
     let mut scene = Scene {
         title: format!("line {n}, {}: {}; its iterations", line.query, line.summary()),
-        caption: "The Minkowski difference of the cores A - B (green; radii are added after), in A's frame \
-                  turned as the world. GJK: its simplex (dark green), v its point nearest the origin O, w the \
-                  next support point along -v. EPA: the polytope, its face nearest O in red at distance d."
+        caption: "SAT (boxes, polygons, hulls): the bodies, each axis tried through A's origin, A's (blue) and \
+                  B's (orange) projections on it. GJK and EPA: the Minkowski difference of the cores A - B (green; \
+                  radii are added after), in A's frame turned as the world; GJK's simplex (dark green), v its point \
+                  nearest the origin O, w the next support point along -v; EPA's polytope, its face nearest O in red \
+                  at distance d."
             .into(),
         slider: "iteration".into(),
         flat: V::DIM == 2,
         ..Scene::default()
     };
+    sat_frames(&a, &b, &trace.sat, &mut scene);
     let cso = scene.add_mesh(V::hull(&difference));
-    scene.fixed.push(Item::Mesh { mesh: cso, at: DVec3::ZERO, paint: Paint::Minkowski, ghost: false });
-    scene.fixed.push(Item::Point { at: DVec3::ZERO, label: "O".into(), paint: Paint::Origin });
+    // GJK's and EPA's frames are in the difference's space, around its origin O.
+    let space = [
+        Item::Mesh { mesh: cso, at: DVec3::ZERO, paint: Paint::Minkowski, ghost: false },
+        Item::Point { at: DVec3::ZERO, label: "O".into(), paint: Paint::Origin },
+    ];
     for (i, step) in trace.gjk.iter().enumerate() {
         let corners: Vec<DVec3> = step.simplex.vertices().iter().map(|s| world(s.w)).collect();
-        let mut items = vec![simplex(&mut scene, &corners)];
+        let mut items = space.to_vec();
+        items.push(simplex(&mut scene, &corners));
         items.extend(corners.iter().map(|&at| Item::Point {
             at,
             label: String::new(),
@@ -78,7 +86,7 @@ pub(super) fn scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String
         scene.frames.push(Frame { label, items });
     }
     for (i, step) in trace.epa.iter().enumerate() {
-        let mut items = Vec::new();
+        let mut items = space.to_vec();
         for (k, face) in step.faces.iter().enumerate() {
             let corners: Vec<DVec3> = face.iter().map(|p| world(*p)).collect();
             let mut mesh = Mesh::default();
@@ -101,6 +109,49 @@ pub(super) fn scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String
         scene.frames.push(Frame { label, items });
     }
     Ok(scene)
+}
+
+/// A frame per axis of the separating-axis test: the bodies, the axis through A's origin and
+/// both cores' projections on it, side by side.
+fn sat_frames<V: Solid>(a: &Body<V>, b: &Body<V>, steps: &[SatStep<V>], scene: &mut Scene) {
+    if steps.is_empty() {
+        return;
+    }
+    let (ma, mb) = (V::mesh(&a.shape, &a.pose), V::mesh(&b.shape, &b.pose));
+    let size = ma.positions.iter().chain(&mb.positions).fold(0.0_f64, |m, p| m.max(p.length()));
+    let (ma, mb) = (scene.add_mesh(ma), scene.add_mesh(mb));
+    for (k, step) in steps.iter().enumerate() {
+        let on_axis = |s: f64| V::lift(a.pose.transform_point(step.axis * s));
+        let mut items = vec![
+            Item::Mesh { mesh: ma, at: DVec3::ZERO, paint: Paint::BodyA, ghost: true },
+            Item::Mesh { mesh: mb, at: DVec3::ZERO, paint: Paint::BodyB, ghost: true },
+        ];
+        let (lo, hi) = (step.a[0].min(step.b[0]), step.a[1].max(step.b[1]));
+        let reach = 0.1 * (hi - lo);
+        items.push(Item::Line {
+            points: vec![on_axis(lo - reach), on_axis(hi + reach)],
+            paint: Paint::Path,
+            dashed: true,
+        });
+        // B's bar beside A's: moved off the axis along a direction square to it.
+        let axis = on_axis(1.0) - on_axis(0.0);
+        // In a 2D scene the bars stay in its plane.
+        let square =
+            if axis.z == 0.0 { DVec3::new(-axis.y, axis.x, 0.0) } else { axis.any_orthogonal_vector() };
+        let side = square.normalize_or_zero() * (0.03 * size.max(1e-300));
+        for (range, shift, paint) in [(step.a, side, Paint::BodyA), (step.b, side * 2.0, Paint::BodyB)] {
+            let points = vec![on_axis(range[0]) + shift, on_axis(range[1]) + shift];
+            items.push(Item::Bar { points, paint });
+        }
+        let what = match step.kind {
+            SatAxis::FaceA(i) => format!("A's face {i}"),
+            SatAxis::FaceB(j) => format!("B's face {j}"),
+            SatAxis::Edges(i, j) => format!("A's edge {i} x B's edge {j}"),
+        };
+        let label =
+            format!("SAT {}: {what}, separation {}, best so far {}", k + 1, step.separation, step.best);
+        scene.frames.push(Frame { label, items });
+    }
 }
 
 /// A simplex of 1 to 4 points: its edges, and its faces filled.

@@ -67,13 +67,36 @@ impl Paint {
 
 /// Something drawn: a mesh (moved by `at`; `ghost` draws it faint with dashed edges, as at a
 /// later time), a
-/// polyline, a labelled point or an arrow.
+/// polyline (thin, or a thick bar), a labelled point or an arrow.
 #[derive(Clone, Debug)]
 pub enum Item {
-    Mesh { mesh: usize, at: DVec3, paint: Paint, ghost: bool },
-    Line { points: Vec<DVec3>, paint: Paint, dashed: bool },
-    Point { at: DVec3, label: String, paint: Paint },
-    Arrow { from: DVec3, to: DVec3, label: String, paint: Paint },
+    Mesh {
+        mesh: usize,
+        at: DVec3,
+        paint: Paint,
+        ghost: bool,
+    },
+    Line {
+        points: Vec<DVec3>,
+        paint: Paint,
+        dashed: bool,
+    },
+    /// A thick polyline (a projection interval).
+    Bar {
+        points: Vec<DVec3>,
+        paint: Paint,
+    },
+    Point {
+        at: DVec3,
+        label: String,
+        paint: Paint,
+    },
+    Arrow {
+        from: DVec3,
+        to: DVec3,
+        label: String,
+        paint: Paint,
+    },
 }
 
 /// One position of the slider: what it shows besides the fixed items, and its caption.
@@ -159,6 +182,11 @@ fn items(items: &[Item]) -> Vec<Value> {
                 "line": points.iter().flat_map(|p| [p.x, p.y, p.z]).collect::<Vec<f64>>(),
                 "color": paint.css(),
                 "dashed": dashed,
+            }),
+            Item::Bar { points, paint } => json!({
+                "line": points.iter().flat_map(|p| [p.x, p.y, p.z]).collect::<Vec<f64>>(),
+                "color": paint.css(),
+                "width": 5,
             }),
             Item::Point { at, label, paint } => json!({"point": xyz(*at), "label": label, "color": paint.css()}),
             Item::Arrow { from, to, label, paint } => {

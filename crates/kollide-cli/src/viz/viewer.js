@@ -174,7 +174,7 @@
         const pts = [];
         for (let i = 0; i < item.line.length; i += 3) pts.push(project(item.line.slice(i, i + 3)));
         ctx.setLineDash(item.dashed ? [3, 4] : []);
-        ctx.lineWidth = item.dashed ? 1.2 : 1.8;
+        ctx.lineWidth = item.width || (item.dashed ? 1.2 : 1.8);
         ctx.beginPath();
         pts.forEach((q, k) => (k ? ctx.lineTo(q[0], q[1]) : ctx.moveTo(q[0], q[1])));
         ctx.stroke();
