@@ -590,3 +590,45 @@ fn a_ball_centred_on_a_capsule_core_is_pushed_out_square_to_it() {
     let gap = (moved - (p0 + (p1 - p0) * t)).length();
     assert!(gap >= ra + rb - 1e-12, "still {} inside", ra + rb - gap);
 }
+
+/// Fuzz (`queries`, f64): a box 16 across against a hull 150 across with an edge 2.5e-13
+/// long (two corners a rounding apart). The separating-axis test took an axis through that
+/// edge, whose direction is rounding noise: the Gauss-map test passed for a pair of edges
+/// the shapes do not reach along it, the distance between their lines was not the
+/// projections' gap, and a `converged` depth of 3.47 came out, short of the overlap along
+/// its own normal. An edge axis is now checked against the projections (GJK and EPA answer
+/// when they disagree). Judged by brute force in f64: the depth is the least overlap over
+/// all face normals and edge cross products, and the overlap along the normal is the depth.
+#[test]
+fn a_noise_edge_of_a_hull_does_not_give_a_short_depth() {
+    use crate::solid3d::{corners, overlap_along, penetration, world};
+    use glam::{DQuat, DVec3};
+    use kollide::math::Pose;
+    use kollide::query::{contact, ContactStatus};
+    use kollide::shape::ConvexHull;
+    let he = DVec3::new(8.0, 7.984374761577783, 8.0);
+    let q =
+        DQuat::from_xyzw(-0.2219167082149794, -0.8687669287728966, 0.1684405464740664, -0.4094200537211806);
+    let pose_a = Pose::new(DVec3::new(8.0, -7.897215228503853, -0.125), q.normalize());
+    let q = DQuat::from_xyzw(0.5249831141512414, 0.5249831141512414, 0.5249831141512414, -0.4161468365471424);
+    let pose_b = Pose::new(DVec3::ZERO, q.normalize());
+    let points = [
+        DVec3::new(-0.24674982833600378, -3.25, 0.9078507667658505),
+        DVec3::new(0.9078507667658506, 12.25, 12.25),
+        DVec3::new(-37.036564431219965, 47.68367189288167, 139.84917887388417),
+        DVec3::new(-0.3718776226446353, 7.9992675669492055, 0.43738460364678305),
+        DVec3::new(-0.3718776226443885, 7.999267566948959, 0.43738460364690646),
+        DVec3::ZERO,
+        DVec3::new(-0.24678797589074541, 0.0, 0.0),
+    ];
+    let (cube, hull) = (Cuboid::new(he), ConvexHull::from_points(&points));
+    let (va, vb) = (world(&pose_a, &corners(he)), world(&pose_b, &points));
+    let (depth, _) = penetration(&va, &vb);
+    assert!(depth > 3.6, "the oracle's depth: {depth}");
+    let c = contact(&cube, &pose_a, &hull, &pose_b, 1.0).expect("they overlap");
+    let tol = 1e-9 * 150.0;
+    assert!((-c.distance - depth).abs() <= tol, "{c:?} against the depth {depth}");
+    let along = overlap_along(&va, &vb, c.normal);
+    assert!((along + c.distance).abs() <= tol, "{c:?}: the overlap along its normal is {along}");
+    assert_eq!(c.status, ContactStatus::Converged);
+}
