@@ -372,3 +372,64 @@ fn hostile_rotation() {
     assert_eq!(o.status, CastStatus::StartedWithin, "{o:?}");
     assert_close(o.distance, -2.0, 1e-9, "depth");
 }
+
+/// The cast's trace, linear and turning: a box (sliding, or spinning too) against a ball.
+/// Every step's time is reached in order and never past the time of impact, its distance
+/// bounds the true distance at that time from above (f64 point-to-box distance in the box's
+/// frame, from the motions' own formula), its points lie that far apart along its normal,
+/// and the last step is at the time of impact, touching.
+#[test]
+fn the_cast_trace_advances_in_time_over_true_upper_bounds() {
+    use kollide::query::cast::shape_cast_traced;
+    let mut r = rng(1129);
+    let mut traced = [0, 0];
+    for k in 0..200 {
+        let h: DVec3 = vec_in(&mut r, 0.2, 1.2);
+        let radius = r.random_range(0.1..0.6);
+        let q: DQuat = common::rotation::<DVec3>(&mut r);
+        let c = DVec3::new(r.random_range(-0.5..0.5), r.random_range(-0.5..0.5), 0.0);
+        let ball_at = DVec3::new(4.0, r.random_range(-1.0..1.0), r.random_range(-1.0..1.0));
+        let v = DVec3::new(3.0, r.random_range(-0.4..0.4), 0.0);
+        let w = if k % 2 == 0 { DVec3::ZERO } else { vec_in(&mut r, -2.0, 2.0) };
+        let input = CastInput {
+            motion_a: Motion { velocity: v, angular_velocity: w },
+            motion_b: Motion { velocity: DVec3::ZERO, angular_velocity: DVec3::ZERO },
+            max_toi: 2.0,
+            target_distance: 0.0,
+        };
+        let (bx, ball) = (Cuboid::new(h), Ball::new(radius));
+        let mut trace = Vec::new();
+        let out = shape_cast_traced(
+            &bx,
+            &Pose::new(c, q),
+            &ball,
+            &DPose3::from_translation(ball_at),
+            &input,
+            &mut trace,
+        );
+        assert_eq!(out, shape_cast(&bx, &Pose::new(c, q), &ball, &DPose3::from_translation(ball_at), &input));
+        if out.status != CastStatus::Hit {
+            continue;
+        }
+        traced[k % 2] += 1;
+        let truth = |t: f64| {
+            let (ct, qt) = pose_at(c, q, v, w, t);
+            point_box_distance(qt.inverse() * (ball_at - ct), h) - radius
+        };
+        assert!(!trace.is_empty(), "{k}");
+        let mut last = 0.0;
+        for s in &trace {
+            assert!(s.time >= last && s.time <= out.toi, "{k}: {s:?} after {last}, toi {}", out.toi);
+            last = s.time;
+            assert!(s.distance >= truth(s.time) - 1e-9, "{k}: {s:?} below the truth {}", truth(s.time));
+            if s.normal != DVec3::ZERO {
+                let along = (s.point_b - s.point_a).dot(s.normal);
+                assert!((along - s.distance).abs() < 1e-9, "{k}: {s:?}");
+            }
+        }
+        let end = trace.last().unwrap();
+        assert_eq!(end.time, out.toi, "{k}");
+        assert!(end.distance.abs() < 1e-6 && truth(end.time).abs() < 1e-6, "{k}: {end:?}");
+    }
+    assert!(traced[0] > 30 && traced[1] > 30, "hits traced: {traced:?}");
+}

@@ -17,7 +17,7 @@
 //! time of impact, so the cast never tunnels; it stops when the simplex realizes a distance
 //! within the tolerance of `R`.
 
-use super::motion::{CastOutput, CastStatus};
+use super::motion::{CastOutput, CastStatus, CastStep};
 use super::numeric::{le, unit_or};
 use crate::math::{Pose, Real, Rotation, Vector};
 use crate::query::gjk::{Simplex, SimplexVertex};
@@ -64,6 +64,7 @@ pub(crate) fn cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     r: V,
     max_toi: V::Real,
     target: V::Real,
+    mut trace: Option<&mut Vec<CastStep<V>>>,
 ) -> LinearOutcome<V> {
     let zero = V::Real::ZERO;
     let (ra, rb) = (a.radius(), b.radius());
@@ -174,6 +175,14 @@ pub(crate) fn cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         // The simplex's closest point to the origin is `c - x` (c on D): v = x - c.
         v = -sub.v;
         have_v = true;
+        if let Some(steps) = trace.as_deref_mut() {
+            // In A's frame at time `lambda` (B moved by `x`).
+            let vlen = v.length();
+            let normal = if vlen > zero { v / vlen } else { plane_normal };
+            let (pa, pb) = simplex.witnesses();
+            let (point_a, point_b) = (pa + normal * ra, pb - normal * rb);
+            steps.push(CastStep { time: lambda, distance: vlen - ra - rb, point_a, point_b, normal });
+        }
     }
 }
 

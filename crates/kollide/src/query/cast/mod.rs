@@ -29,9 +29,9 @@ mod sweep3d;
 mod sweep_error;
 mod toi;
 
-pub use motion::{CastInput, CastOutput, CastStatus, Motion};
+pub use motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 pub use ray::{ray_cast, ray_toi, Ray, RayError, RayHit, RayOutcome};
-pub use shape_cast::shape_cast;
+pub use shape_cast::{shape_cast, shape_cast_traced};
 pub use sweep::{
     sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepFeature, SweepHit,
     SweepOutcome,

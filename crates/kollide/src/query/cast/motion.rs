@@ -206,3 +206,21 @@ impl<V: Vector> CastOutput<V> {
         }
     }
 }
+
+/// One advancement of a shape cast (recorded by
+/// [`shape_cast_traced`](crate::query::cast::shape_cast_traced)), in the world frame: the
+/// time reached, which the cast has proven free of contact before it, and the bodies' closest
+/// points and distance there as that step measured them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CastStep<V: Vector> {
+    /// The time reached.
+    pub time: V::Real,
+    /// The distance between the surfaces at that time (an upper bound: the step's estimate).
+    pub distance: V::Real,
+    /// A's closest point at that time.
+    pub point_a: V,
+    /// B's closest point at that time.
+    pub point_b: V,
+    /// The unit direction from A towards B (zero when the step had none).
+    pub normal: V,
+}

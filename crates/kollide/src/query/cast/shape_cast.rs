@@ -2,7 +2,7 @@
 
 use super::face_normal::face_normal;
 use super::linear::{self, LinearOutcome};
-use super::motion::{CastInput, CastOutput, CastStatus, Motion};
+use super::motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 use super::numeric::le;
 use super::toi;
 use crate::math::{Pose, Real, Vector};
@@ -70,6 +70,54 @@ pub fn shape_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_b: &Pose<V>,
     input: &CastInput<V>,
 ) -> CastOutput<V> {
+    cast_impl(a, pose_a, b, pose_b, input, None)
+}
+
+/// [`shape_cast`], recording each advancement into `trace` (appended, world frame): the
+/// time reached and the closest points there, so a picture or a viewer can replay how the
+/// time of impact was found. A translating pair records the GJK ray cast's iterations
+/// (van den Bergen's conservative advancement on the Minkowski difference: each one moves
+/// the time up to the plane of the latest support point, or refines the simplex at the
+/// same time); a turning pair records each distance query of the conservative advancement.
+/// Two balls (a closed form) and pairs that start within the target record nothing. The
+/// answer is [`shape_cast`]'s.
+///
+/// ```
+/// use kollide::query::cast::{shape_cast_traced, CastInput, CastStatus};
+/// use kollide::shape::{Cuboid, Ellipsoid};
+/// use kollide::math::{DPose3, DVec3};
+/// let egg = Ellipsoid::new(DVec3::new(0.5, 0.8, 0.5));
+/// let floor = Cuboid::new(DVec3::new(10.0, 1.0, 10.0)); // top face at y = 1
+/// let input = CastInput::linear(DVec3::new(0.0, -2.0, 0.0), DVec3::ZERO, 10.0);
+/// let mut trace = Vec::new();
+/// let start = DPose3::from_translation(DVec3::Y * 4.0);
+/// let out = shape_cast_traced(&egg, &start, &floor, &DPose3::IDENTITY, &input, &mut trace);
+/// assert_eq!(out.status, CastStatus::Hit);
+/// assert!((out.toi - 1.1).abs() < 1e-6); // the egg's bottom (y = 3.2) falls 2.2 at 2 a second
+/// // The times reached never go back, and the last is the time of impact.
+/// assert!(trace.windows(2).all(|w| w[0].time <= w[1].time));
+/// assert_eq!(trace.last().unwrap().time, out.toi);
+/// ```
+#[must_use]
+pub fn shape_cast_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    input: &CastInput<V>,
+    trace: &mut Vec<CastStep<V>>,
+) -> CastOutput<V> {
+    cast_impl(a, pose_a, b, pose_b, input, Some(trace))
+}
+
+fn cast_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    input: &CastInput<V>,
+    trace: Option<&mut Vec<CastStep<V>>>,
+) -> CastOutput<V> {
     let zero = V::Real::ZERO;
     // NaN fails this comparison too: an empty interval.
     if !le(zero, input.max_toi) {
@@ -85,12 +133,12 @@ pub fn shape_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     // refused below, and the linear cast pays no square root for the rates).
     let still = V::AngularVelocity::default();
     if ma.angular_velocity == still && mb.angular_velocity == still {
-        return linear_cast(a, pose_a, b, pose_b, ma.velocity, mb.velocity, input.max_toi, target);
+        return linear_cast(a, pose_a, b, pose_b, (ma.velocity, mb.velocity), input.max_toi, target, trace);
     }
     if !(finite(V::angular_speed(ma.angular_velocity)) && finite(V::angular_speed(mb.angular_velocity))) {
         return failed(zero, distance(a, pose_a, b, pose_b).distance, 0);
     }
-    toi::rotational(a, pose_a, b, pose_b, input, target)
+    toi::rotational(a, pose_a, b, pose_b, input, target, trace)
 }
 
 /// The linear cast: both bodies translate.
@@ -100,10 +148,10 @@ fn linear_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_a: &Pose<V>,
     b: &B,
     pose_b: &Pose<V>,
-    va: V,
-    vb: V,
+    (va, vb): (V, V),
     max_toi: V::Real,
     target: V::Real,
+    trace: Option<&mut Vec<CastStep<V>>>,
 ) -> CastOutput<V> {
     if let (Primitive::Point(p), Primitive::Point(q)) = (a.primitive(), b.primitive()) {
         // A ball's core is its origin: no rotation needed.
@@ -118,7 +166,17 @@ fn linear_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     let pose_ab = pose_a.inv_compose(pose_b);
     // B's velocity relative to A, in A's frame (A's frame translates, it does not turn).
     let r = pose_a.inverse_transform_vector(vb - va);
-    match linear::cast(a, b, &pose_ab, r, max_toi, target) {
+    let mut local = trace.as_ref().map(|_| Vec::new());
+    let outcome = linear::cast(a, b, &pose_ab, r, max_toi, target, local.as_mut());
+    if let (Some(trace), Some(local)) = (trace, local) {
+        // From A's frame at each step's time to the world.
+        trace.extend(local.into_iter().map(|s| {
+            let frame = pose_a.with_translation(pose_a.translation + va * s.time);
+            let (point_a, point_b) = (frame.transform_point(s.point_a), frame.transform_point(s.point_b));
+            CastStep { point_a, point_b, normal: frame.transform_vector(s.normal), ..s }
+        }));
+    }
+    match outcome {
         LinearOutcome::Within => at_start(a, pose_a, b, pose_b, va, vb, max_toi, target),
         LinearOutcome::Hit { toi, point_a, point_b, normal, distance, iterations } => {
             let frame = pose_a.with_translation(pose_a.translation + va * toi);

@@ -31,7 +31,7 @@
 //! the last proven time in `safe_toi`.
 
 use super::face_normal::face_normal;
-use super::motion::{CastInput, CastOutput, CastStatus, Motion};
+use super::motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 use super::numeric::{gt, le};
 use super::shape_cast::{failed, start_state, Start};
 use crate::math::{Pose, Real, Vector};
@@ -89,6 +89,7 @@ pub(crate) fn rotational<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     pose_b: &Pose<V>,
     input: &CastInput<V>,
     target: V::Real,
+    mut trace: Option<&mut Vec<CastStep<V>>>,
 ) -> CastOutput<V> {
     let zero = V::Real::ZERO;
     let (ma, mb) = (&input.motion_a, &input.motion_b);
@@ -147,6 +148,10 @@ pub(crate) fn rotational<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
             return failed(t, last_distance, iterations);
         }
         last_distance = d.distance;
+        if let Some(steps) = trace.as_deref_mut() {
+            let (point_a, point_b, normal) = (d.point_a, d.point_b, d.normal);
+            steps.push(CastStep { time: t, distance: d.distance, point_a, point_b, normal });
+        }
         let scale =
             pa.translation.abs_elem().max_elem(pb.translation.abs_elem()).max_component() + reach_a + reach_b;
         let tol = tolerance(target, size, scale);
