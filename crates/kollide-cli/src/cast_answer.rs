@@ -158,12 +158,7 @@ pub(crate) fn motion<V: Space>(top: &Obj, which: &str) -> Result<Motion<V>> {
 pub fn cast_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
     let a = body::<V>(top.get("a")?, "a")?;
     let b = body::<V>(top.get("b")?, "b")?;
-    let input = CastInput {
-        motion_a: motion::<V>(top, "a")?,
-        motion_b: motion::<V>(top, "b")?,
-        max_toi: non_negative(top, "max_toi", V::Real::ONE)?,
-        target_distance: non_negative(top, "target_distance", V::Real::ZERO)?,
-    };
+    let input = cast_input::<V>(top)?;
     let Some(found) = world::cast(&a.shape, &a.pose, &b.shape, &b.pose, &input) else {
         return Answer::new(line, CastStatus::Miss.as_str()).finish();
     };
@@ -198,6 +193,16 @@ pub fn cast_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
             .parts(parts)
             .finish(),
     }
+}
+
+/// The motions, interval and target of a `cast` line.
+pub(crate) fn cast_input<V: Space>(top: &Obj) -> Result<CastInput<V>> {
+    Ok(CastInput {
+        motion_a: motion::<V>(top, "a")?,
+        motion_b: motion::<V>(top, "b")?,
+        max_toi: non_negative(top, "max_toi", V::Real::ONE)?,
+        target_distance: non_negative(top, "target_distance", V::Real::ZERO)?,
+    })
 }
 
 /// `{"query": "sweep", "mover": BODY, "displacement": [..], "triangles": [..], ...}`.

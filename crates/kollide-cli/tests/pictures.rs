@@ -336,3 +336,27 @@ fn sat_steps_show_each_axis_with_both_projections() {
     let best: f64 = last.split("best ").nth(1).unwrap().parse().unwrap();
     assert!((best + depth).abs() < 1e-4, "{last} vs depth {depth}");
 }
+
+/// A cast's advancements: a rectangle falling and drifting onto a triangle. Its bottom right
+/// corner (0.5 + t/2, 2.8 - 2t) meets the side y = (x + 2) / 3 at t = 5.9 / 6.5. The panels'
+/// times never go back, and the last is that time.
+#[test]
+fn cast_steps_advance_to_the_time_of_impact() {
+    let line = r#"{"query": "cast", "a": {"shape": {"type": "rectangle", "half_extents": [0.5, 0.2]}, "translation": [0, 3]}, "velocity_a": [0.5, -2], "b": {"shape": {"type": "convex_polygon", "points": [[-2,0],[2,0],[1,1]]}, "translation": [0, 0]}, "max_toi": 5}"#;
+    let toi = 5.9 / 6.5;
+    let svg = picture(line.as_bytes(), None, true).unwrap();
+    let doc = Document::parse(&svg).unwrap();
+    let times: Vec<f64> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("caption"))
+        .filter_map(|n| n.text())
+        .filter(|t| t.starts_with("advance "))
+        .map(|t| t.split("t = ").nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(!times.is_empty() && times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+    assert!((times.last().unwrap() - toi).abs() < 1e-5, "{times:?} against {toi}");
+    for k in 1..=times.len() {
+        let marks = dots(&doc, &format!("step-{k}"));
+        assert_eq!(marks.len(), 2, "the closest points a and b");
+    }
+}

@@ -235,3 +235,26 @@ fn sat_steps_are_a_frame_per_axis_with_both_projections() {
     let best: f64 = last.split("best so far ").nth(1).unwrap().parse().unwrap();
     assert!((best + 0.5).abs() < 1e-12, "{last}");
 }
+
+/// A cast's advancements as frames: both bodies at the time reached and their closest
+/// points, the times in order up to the time of impact of the closed form (the rectangle's
+/// corner meets the triangle's side at t = 5.9 / 6.5), the points as far apart as the frame
+/// says.
+#[test]
+fn cast_steps_are_a_frame_per_advancement() {
+    let line = r#"{"query": "cast", "a": {"shape": {"type": "rectangle", "half_extents": [0.5, 0.2]}, "translation": [0, 3]}, "velocity_a": [0.5, -2], "b": {"shape": {"type": "convex_polygon", "points": [[-2,0],[2,0],[1,1]]}, "translation": [0, 0]}, "max_toi": 5}"#;
+    let d = data(&viz::queries(line.as_bytes(), None, true).unwrap());
+    let mut last = 0.0;
+    for f in d["frames"].as_array().unwrap() {
+        let label = f["label"].as_str().unwrap();
+        let time: f64 = label.split("time ").nth(1).unwrap().split(',').next().unwrap().parse().unwrap();
+        let dist: f64 = label.split("distance ").nth(1).unwrap().parse().unwrap();
+        assert!(time >= last, "{label}");
+        last = time;
+        let (a, b) = (point(f, "a"), point(f, "b"));
+        let gap = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
+        assert!((gap - dist.abs()).abs() < 1e-9, "{label}: the points are {gap} apart");
+        assert_eq!(f["items"].as_array().unwrap().iter().filter(|i| i.get("mesh").is_some()).count(), 2);
+    }
+    assert!((last - 5.9 / 6.5).abs() < 1e-6, "the last time {last}");
+}

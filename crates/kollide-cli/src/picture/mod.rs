@@ -182,11 +182,17 @@ fn layout(n: usize, query: &str, dim: usize, d: Drawing) -> String {
     if let Some(why) = &d.no_steps {
         page.text(DVec2::new(left, steps_top - 20.0), why, "caption", "start");
     } else if !d.steps.is_empty() {
-        let what = [
+        let cast = [
+            "Each advancement of the cast: the bodies where they are at the time reached (nothing touches before it), their closest points a and b",
+            "there and the distance between them. A translating pair advances by GJK's ray cast on the Minkowski difference; a turning pair by",
+            "conservative advancement: the gap over a bound on how fast it can close.",
+        ];
+        let pair = [
             "SAT: each axis tried, with the cores' projections on it (A blue, B orange) and the separation. GJK and EPA: on the cores (radii are added",
             "after), in A's frame, over the Minkowski difference A - B (green). GJK: the simplex it starts from, v its point nearest the origin O, w the",
             "next support point (along -v). EPA: the polytope, its face nearest O (red) at d, w",
         ];
+        let what = if query == "cast" { cast } else { pair };
         for (k, line) in what.iter().enumerate() {
             page.text(DVec2::new(left, steps_top - 43.0 + 13.0 * k as f64), line, "caption", "start");
         }

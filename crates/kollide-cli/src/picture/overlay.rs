@@ -25,7 +25,16 @@ pub(super) fn draw<V: Plane>(query: &str, top: &Obj, answer: &Value, want_steps:
     };
     match query {
         "ray" => ray::<V>(top, answer, &mut d)?,
-        "cast" => cast::<V>(top, answer, &mut d)?,
+        "cast" => {
+            cast::<V>(top, answer, &mut d)?;
+            if want_steps {
+                match steps::cast_panels::<V>(top) {
+                    Ok(s) => d.steps = s.into_iter().take(MAX_STEPS).collect(),
+                    Err(why) => d.no_steps = Some(why),
+                }
+            }
+            return Ok(d);
+        }
         "sweep" => sweep::<V>(top, answer, &mut d)?,
         _ => {
             let (a, b) = (body::<V>(top.get("a")?, "a")?, body::<V>(top.get("b")?, "b")?);
@@ -43,7 +52,7 @@ pub(super) fn draw<V: Plane>(query: &str, top: &Obj, answer: &Value, want_steps:
         }
     }
     if want_steps {
-        d.no_steps = Some(format!("--steps: the {query} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold)"));
+        d.no_steps = Some(format!("--steps: the {query} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold; a cast's advancements are)"));
     }
     Ok(d)
 }

@@ -16,6 +16,7 @@ use super::short;
 use super::svg::{nice_step, Page, Panel, Prim};
 use crate::space::Body;
 use kollide::math::{DVec2, DVec3, Rotation};
+use kollide::query::cast::{shape_cast_traced, CastInput, CastStep};
 use kollide::query::{
     contact_traced, distance_traced, ContactTrace, GjkSettings, SatAxis, SatStep, SimplexCache,
 };
@@ -140,6 +141,70 @@ fn sat_panels<V: Plane>(a: &Body<V>, b: &Body<V>, steps: &[SatStep<V>]) -> Vec<(
             (caption, prims)
         })
         .collect()
+}
+
+/// The advancements of a `cast` line on two convex bodies: the bodies, their motions and
+/// the trace (world frame).
+///
+/// # Errors
+/// Why there are none: a composite body, a closed form (two balls), a start within the
+/// target.
+pub(crate) fn cast_trace<V: Plane>(top: &crate::json::Obj) -> Result<CastTraced<V>, String> {
+    let err = |e: crate::json::InputError| e.to_string();
+    let a = crate::space::body::<V>(top.get("a").map_err(err)?, "a").map_err(err)?;
+    let b = crate::space::body::<V>(top.get("b").map_err(err)?, "b").map_err(err)?;
+    let input = crate::cast_answer::cast_input::<V>(top).map_err(err)?;
+    let (Some(ca), Some(cb)) = (V::as_convex(&a.shape), V::as_convex(&b.shape)) else {
+        return Err(
+            "--steps: a composite body casts through its parts; the steps are drawn for two convex bodies"
+                .into(),
+        );
+    };
+    let mut steps = Vec::new();
+    let _ = shape_cast_traced(ca, &a.pose, cb, &b.pose, &input, &mut steps);
+    if steps.is_empty() {
+        return Err("--steps: this cast has no advancements to show (two balls meet in closed form; a pair that starts within the target is answered at once)".into());
+    }
+    Ok(CastTraced { a, b, input, steps })
+}
+
+/// A cast's bodies, motions and advancements.
+#[derive(Debug)]
+pub(crate) struct CastTraced<V: Plane> {
+    pub a: Body<V>,
+    pub b: Body<V>,
+    pub input: CastInput<V>,
+    pub steps: Vec<CastStep<V>>,
+}
+
+/// A panel per advancement of a cast: both bodies where they are at the time reached, the
+/// closest points there and the segment between them.
+pub(super) fn cast_panels<V: Plane>(top: &crate::json::Obj) -> Result<Vec<(String, Vec<Prim>)>, String> {
+    let t = cast_trace::<V>(top)?;
+    Ok(t.steps
+        .iter()
+        .enumerate()
+        .map(|(k, step)| {
+            let mut prims = Vec::new();
+            let pa = t.input.motion_a.pose_at(&t.a.pose, step.time);
+            let pb = t.input.motion_b.pose_at(&t.b.pose, step.time);
+            V::draw_shape(&t.a.shape, &pa, Look { body_b: false, later: false }, &mut prims);
+            V::draw_shape(&t.b.shape, &pb, Look { body_b: true, later: false }, &mut prims);
+            let (p, q) = (step.point_a, step.point_b);
+            prims.push(Prim::Path { points: vec![V::plane(p), V::plane(q)], closed: false, class: "answer" });
+            for (x, label) in [(p, "a"), (q, "b")] {
+                prims.push(Prim::Dot {
+                    at: V::plane(x),
+                    world: V::coords(x),
+                    label: label.into(),
+                    class: "answer",
+                });
+            }
+            let caption =
+                format!("advance {}: t = {}\ndistance {}", k + 1, short(step.time), short(step.distance));
+            (caption, prims)
+        })
+        .collect())
 }
 
 /// Two convex bodies' shapes and the trace of their query.

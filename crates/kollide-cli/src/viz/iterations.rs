@@ -9,7 +9,7 @@
 
 use super::scene::{Frame, Item, Mesh, Paint, Scene};
 use super::tessellate::Solid;
-use crate::picture::steps::trace;
+use crate::picture::steps::{cast_trace, trace};
 use crate::picture::Answered;
 use crate::space::{body, Body};
 use kollide::math::{DVec3, Rotation};
@@ -25,9 +25,12 @@ const DIFFERENCE_DIRECTIONS: usize = 400;
 /// # Errors
 /// Why there are none (a composite body, a pair answered in closed form), or a bad body.
 pub(super) fn scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String> {
+    if line.query == "cast" {
+        return cast_scene::<V>(n, line);
+    }
     if !matches!(line.query.as_str(), "intersects" | "distance" | "contact" | "manifold") {
         return Err(format!(
-            "--steps: the {} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold)",
+            "--steps: the {} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold; a cast's advancements are)",
             line.query
         ));
     }
@@ -106,6 +109,47 @@ pub(super) fn scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String
             step.lower,
             step.normal.dot(step.w)
         );
+        scene.frames.push(Frame { label, items });
+    }
+    Ok(scene)
+}
+
+/// A frame per advancement of a cast: both bodies at the time reached, their closest points
+/// there and the segment between them; the paths of their origins stay drawn.
+fn cast_scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String> {
+    let top = line.top().map_err(|e| e.to_string())?;
+    let t = cast_trace::<V>(&top)?;
+    let mut scene = Scene {
+        title: format!("line {n}, cast: {}; its advancements", line.summary()),
+        caption: "Each advancement of the cast: A blue and B orange where they are at the time reached (nothing \
+                  touches before it), their closest points a and b there; dashed: the paths of their origins. A \
+                  translating pair advances by GJK's ray cast on the Minkowski difference, a turning pair by \
+                  conservative advancement."
+            .into(),
+        slider: "advancement".into(),
+        flat: V::DIM == 2,
+        ..Scene::default()
+    };
+    let last = t.steps.last().map_or(0.0, |s| s.time);
+    for (body, motion) in [(&t.a, &t.input.motion_a), (&t.b, &t.input.motion_b)] {
+        let path: Vec<DVec3> = (0..=32)
+            .map(|k| V::lift(motion.pose_at(&body.pose, last * f64::from(k) / 32.0).translation))
+            .collect();
+        scene.fixed.push(Item::Line { points: path, paint: Paint::Path, dashed: true });
+    }
+    for (k, step) in t.steps.iter().enumerate() {
+        let mut items = Vec::new();
+        for (body, motion, paint) in
+            [(&t.a, &t.input.motion_a, Paint::BodyA), (&t.b, &t.input.motion_b, Paint::BodyB)]
+        {
+            let mesh = scene.add_mesh(V::mesh(&body.shape, &motion.pose_at(&body.pose, step.time)));
+            items.push(Item::Mesh { mesh, at: DVec3::ZERO, paint, ghost: false });
+        }
+        let (a, b) = (V::lift(step.point_a), V::lift(step.point_b));
+        items.push(Item::Line { points: vec![a, b], paint: Paint::Answer, dashed: false });
+        items.push(Item::Point { at: a, label: "a".into(), paint: Paint::Answer });
+        items.push(Item::Point { at: b, label: "b".into(), paint: Paint::Answer });
+        let label = format!("advance {}: time {}, distance {}", k + 1, step.time, step.distance);
         scene.frames.push(Frame { label, items });
     }
     Ok(scene)
