@@ -82,6 +82,26 @@ pub trait Space: Vector<Real: Serialize> {
     ) -> Result<SweepOutcome<Self>>;
 }
 
+/// The soup of a sweep line (`V::SOUP`: segments in 2D, triangles in 3D), each item as its
+/// list of points (for drawing; `kollide query` has checked the line).
+///
+/// # Errors
+/// A missing or malformed soup, naming its path.
+pub(crate) fn soup_items<V: Space>(top: &crate::json::Obj) -> Result<Vec<Vec<V>>> {
+    crate::json::array(top.get(V::SOUP)?, V::SOUP)?
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let at = format!("{}[{i}]", V::SOUP);
+            crate::json::array(item, &at)?
+                .iter()
+                .enumerate()
+                .map(|(k, p)| crate::json::vector(p, &format!("{at}[{k}]")))
+                .collect()
+        })
+        .collect()
+}
+
 /// Reads a soup: an array of simplices, each an array of `N` points of `V::DIM` numbers.
 fn soup<V: Vector, const N: usize>(v: &Value, path: &str) -> Result<Vec<[V; N]>> {
     crate::json::array(v, path)?

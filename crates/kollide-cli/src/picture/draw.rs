@@ -222,8 +222,8 @@ fn edges3(c: &Convex3<DVec3>, lines: &mut Vec<Vec<DVec3>>) {
     };
     match c {
         Convex3::Cuboid(b) => {
-            let h = b.half_extents;
-            let corner = |i: usize| DVec3::new(sign(i, 0) * h.x, sign(i, 1) * h.y, sign(i, 2) * h.z);
+            let corners = cuboid_corners(b.half_extents);
+            let corner = |i: usize| corners[i];
             for i in 0..8 {
                 for bit in 0..3 {
                     if i & (1 << bit) == 0 {
@@ -256,13 +256,11 @@ fn edges3(c: &Convex3<DVec3>, lines: &mut Vec<Vec<DVec3>>) {
     }
 }
 
-/// `-1` or `+1` from bit `bit` of `i`.
-fn sign(i: usize, bit: usize) -> f64 {
-    if i & (1 << bit) == 0 {
-        -1.0
-    } else {
-        1.0
-    }
+/// A box's corners in its frame: corner `i` has `+h` along axis `k` where bit `k` of `i`
+/// is set, `-h` where it is not.
+pub(crate) fn cuboid_corners(h: DVec3) -> [DVec3; 8] {
+    let sign = |i: usize, bit: usize| if i & (1 << bit) == 0 { -1.0 } else { 1.0 };
+    core::array::from_fn(|i| DVec3::new(sign(i, 0) * h.x, sign(i, 1) * h.y, sign(i, 2) * h.z))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use super::draw::{Look, Plane};
 use super::svg::Prim;
 use super::{extent, point, short, steps, Drawing, MAX_STEPS};
 use crate::cast_answer::{motion, non_negative};
-use crate::json::{array, vector, Obj, Result};
+use crate::json::{Obj, Result};
 use crate::space::{body, Body};
 use kollide::math::Pose;
 use serde_json::Value;
@@ -271,18 +271,7 @@ fn sweep<V: Plane>(top: &Obj, answer: &Value, d: &mut Drawing) -> Result<()> {
             V::draw_shape(&b.shape, &b.pose, B, &mut d.prims);
         }
         None => {
-            let soup = top.get(V::SOUP)?;
-            let mut items = Vec::new();
-            for (i, s) in array(soup, V::SOUP)?.iter().enumerate() {
-                let path = format!("{}[{i}]", V::SOUP);
-                let corners = array(s, &path)?;
-                let pts: Vec<V> = corners
-                    .iter()
-                    .enumerate()
-                    .map(|(k, p)| vector(p, &format!("{path}[{k}]")))
-                    .collect::<Result<_>>()?;
-                items.push(pts);
-            }
+            let items = crate::space::soup_items::<V>(top)?;
             V::soup(&items, item, &mut d.prims);
         }
     }

@@ -7,7 +7,7 @@
 use super::scene::{Frame, Item, Paint, Scene};
 use super::tessellate::Solid;
 use crate::cast_answer::{motion, non_negative};
-use crate::json::{array, vector, Obj, Result};
+use crate::json::{Obj, Result};
 use crate::picture::Answered;
 use crate::space::{body, Body};
 use kollide::math::{DVec3, Pose};
@@ -206,16 +206,7 @@ fn sweep<V: Solid>(top: &Obj, answer: &Value, m: &mut Marks) -> Result<()> {
             m.body(&b, &b.pose, Paint::BodyB, false);
         }
         None => {
-            let mut items = Vec::new();
-            for (i, s) in array(top.get(V::SOUP)?, V::SOUP)?.iter().enumerate() {
-                let path = format!("{}[{i}]", V::SOUP);
-                let corners: Vec<V> = array(s, &path)?
-                    .iter()
-                    .enumerate()
-                    .map(|(k, p)| vector(p, &format!("{path}[{k}]")))
-                    .collect::<Result<_>>()?;
-                items.push(corners);
-            }
+            let items = crate::space::soup_items::<V>(top)?;
             let (hit, rest): (Vec<_>, Vec<_>) =
                 items.into_iter().enumerate().partition(|(i, _)| Some(*i) == hit_item);
             for (list, paint) in [(rest, Paint::Ground), (hit, Paint::Hit)] {

@@ -8,7 +8,7 @@
 //! the support function too) filled. Composites draw their parts.
 
 use super::scene::Mesh;
-use crate::picture::draw::{outline, Plane};
+use crate::picture::draw::{cuboid_corners, outline, Plane};
 use kollide::math::{DPose2, DPose3, DVec2, DVec3, Pose};
 use kollide::shape::{Convex2, Convex3, ConvexHull, Support};
 use kollide::world::{Shape2, Shape3};
@@ -184,10 +184,7 @@ fn convex3(c: &Convex3<DVec3>, pose: &DPose3) -> Mesh {
         }
         Convex3::ConvexHull(h) => return polytope(h, pose),
         Convex3::Cuboid(b) => {
-            let h = b.half_extents;
-            let corners: Vec<DVec3> =
-                (0..8).map(|i| DVec3::new(sign(i, 0) * h.x, sign(i, 1) * h.y, sign(i, 2) * h.z)).collect();
-            if let Ok(hull) = ConvexHull::try_from_points(&corners) {
+            if let Ok(hull) = ConvexHull::try_from_points(&cuboid_corners(b.half_extents)) {
                 return polytope(&hull, pose);
             }
         }
@@ -223,15 +220,6 @@ fn polytope(h: &ConvexHull<DVec3>, pose: &DPose3) -> Mesh {
         positions: h.vertices().iter().map(|p| pose.transform_point(*p)).collect(),
         triangles: h.triangles().to_vec(),
         edges: h.edges().iter().map(|(e, _)| *e).collect(),
-    }
-}
-
-/// `-1` or `+1` from bit `bit` of `i`.
-fn sign(i: usize, bit: usize) -> f64 {
-    if i & (1 << bit) == 0 {
-        -1.0
-    } else {
-        1.0
     }
 }
 
