@@ -183,8 +183,8 @@ fn browser_tools(dir: &Path) -> Result<(), String> {
     if !Path::new("/usr/bin/chromium").exists() {
         let root = ok(Command::new("sh").args(["-c", "[ \"$(id -u)\" = 0 ]"]));
         let apt = if root { "apt-get" } else { "sudo -n apt-get" };
-        let script =
-            format!("{apt} update -qq && DEBIAN_FRONTEND=noninteractive {apt} install -y -qq chromium");
+        // Bounded, so a machine without network cannot hold CI up for long.
+        let script = format!("timeout 120 {apt} update -qq && DEBIAN_FRONTEND=noninteractive timeout 300 {apt} install -y -qq chromium");
         if !ok(Command::new("sh").args(["-c", &script])) || !Path::new("/usr/bin/chromium").exists() {
             return Err("Chromium is not installed and `apt-get install -y chromium` failed".into());
         }
@@ -193,7 +193,9 @@ fn browser_tools(dir: &Path) -> Result<(), String> {
         return Err("node is not installed".into());
     }
     if !dir.join("node_modules/playwright-core").exists()
-        && !ok(Command::new("npm").current_dir(dir).args([
+        && !ok(Command::new("timeout").current_dir(dir).args([
+            "120",
+            "npm",
             "install",
             "--no-save",
             "--no-audit",
