@@ -260,3 +260,30 @@ fn cast_steps_are_a_frame_per_advancement() {
     }
     assert!((last - 5.9 / 6.5).abs() < 1e-6, "the last time {last}");
 }
+
+/// The command's exit codes: 2 for a file it cannot read, 1 for bad input (naming what is
+/// wrong), 0 with the page written.
+#[test]
+fn the_command_exits_with_what_went_wrong() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("viz-exit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let kollide = env!("CARGO_BIN_EXE_kollide");
+    let run = |args: &[&str]| Command::new(kollide).args(args).output().unwrap();
+    let page = dir.join("page.html");
+    let page = page.to_str().unwrap();
+    let missing = run(&["viz", "/nonexistent/q.jsonl", "--out", page]);
+    assert_eq!(missing.status.code(), Some(2));
+    let scene = dir.join("bad.json");
+    std::fs::write(&scene, r#"{"world": [], "character": {"shape": {"type": "cuboid", "half_extents": [1, 1, 1]}, "position": [0, 0, 0]}, "steps": []}"#).unwrap();
+    let bad = run(&["viz", scene.to_str().unwrap(), "--out", page]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("character.shape.type"), "{bad:?}");
+    let lines = dir.join("q.jsonl");
+    std::fs::write(&lines, format!("{CIRCLE_RECT}\n")).unwrap();
+    let no_line = run(&["viz", lines.to_str().unwrap(), "--line", "3", "--out", page]);
+    assert_eq!(no_line.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&no_line.stderr).contains("line 3 does not exist"), "{no_line:?}");
+    let good = run(&["viz", lines.to_str().unwrap(), "--out", page]);
+    assert_eq!(good.status.code(), Some(0));
+    assert!(std::fs::read_to_string(page).unwrap().contains("point_a"));
+}
