@@ -632,3 +632,32 @@ fn a_noise_edge_of_a_hull_does_not_give_a_short_depth() {
     assert!((along + c.distance).abs() <= tol, "{c:?}: the overlap along its normal is {along}");
     assert_eq!(c.status, ContactStatus::Converged);
 }
+
+/// Fuzz (`queries`, f64, ordinary sizes): a point (a segment of zero length) 3.8e-15 off the
+/// core of a 2D capsule of radius 1.8 got a contact normal 0.9 degrees off square to the
+/// core: the gap was just above the rounding threshold, so its own direction was used, and
+/// its component along the core (a few ulps of the coordinates) tilted it. Moving out by the
+/// depth left the point 2e-4 inside. A gap from inside a segment is now made square to it.
+/// Checked against the closed form: the push out of a capsule's side is square to its
+/// axis, by the radius less the point's offset from the axis.
+#[test]
+fn a_point_just_off_a_capsule_core_is_pushed_out_square_to_it() {
+    use kollide::math::{DPose2, DVec2, Rot2};
+    use kollide::query::contact;
+    use kollide::shape::{Capsule, Segment};
+    let (half, radius) = (0.26372930495155256, 1.816372930495155);
+    let rot = Rot2 { cos: 0.5237000710082518, sin: 0.8519027148835435 };
+    let pose_a = DPose2::new(DVec2::splat(2.5490196078431367e-31), rot);
+    let p = DVec2::splat(2.5490196078431367e-31);
+    let pose_b =
+        DPose2::new(DVec2::new(-6.095979247730221e-24, 4.418860151064316e-15), Rot2 { cos: 1.0, sin: 0.0 });
+    let c = contact(&Capsule::new(half, radius), &pose_a, &Segment::new(p, p), &pose_b, 0.5529411764705883)
+        .unwrap();
+    // The capsule's axis is its local y: in the world, (-sin, cos); square to it, (cos, sin).
+    let (axis, square) = (DVec2::new(-rot.sin, rot.cos), DVec2::new(rot.cos, rot.sin));
+    let point = pose_b.transform_point(p);
+    let offset = (point - pose_a.translation).dot(square);
+    assert!(offset > 0.0 && offset < 1e-14 && (point - pose_a.translation).dot(axis).abs() < half);
+    assert!((c.normal - square).length() < 1e-12, "square to the core: {c:?}");
+    assert!((c.distance + (radius - offset)).abs() < 1e-12, "{c:?}");
+}
