@@ -191,61 +191,55 @@ fn move_run(path: &std::path::Path) -> ExitCode {
 
 /// `kollide picture`: draws the line of `file` into `out`; returns the exit code.
 fn picture_run(file: &std::path::Path, out: &std::path::Path, line: Option<usize>, steps: bool) -> ExitCode {
-    let text = match std::fs::read(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("kollide: cannot read {}: {e}", file.display());
-            return ExitCode::from(2);
-        }
-    };
-    let svg = match picture::picture(&text, line, steps) {
-        Ok(svg) => svg,
-        Err(e) => {
-            eprintln!("kollide: {}: {e}", file.display());
-            return ExitCode::from(1);
-        }
-    };
-    if let Err(e) = std::fs::write(out, svg) {
-        eprintln!("kollide: cannot write {}: {e}", out.display());
-        return ExitCode::from(2);
-    }
-    ExitCode::SUCCESS
+    file_to_file(file, out, |text| picture::picture(&text, line, steps).map_err(|e| e.to_string()))
 }
 
 /// `kollide viz`: writes the page of `input` into `out`; returns the exit code.
 fn viz_run(input: &std::path::Path, out: &std::path::Path, line: Option<usize>, steps: bool) -> ExitCode {
+    let scene = input.extension().is_some_and(|e| e == "json");
+    if scene && (line.is_some() || steps) {
+        eprintln!("kollide: --line and --steps are for query files; {} is a scene", input.display());
+        return ExitCode::from(1);
+    }
+    file_to_file(input, out, |bytes| {
+        let page = if scene {
+            String::from_utf8(bytes)
+                .map_err(|e| viz::VizError(format!("not valid UTF-8: {e}")))
+                .and_then(|text| viz::move_run(&text))
+        } else {
+            viz::queries(&bytes, line, steps)
+        };
+        page.map_err(|e| e.to_string())
+    })
+}
+
+/// Reads `input`, makes the output with `make` and writes it to `out`. Exit code: 2 when a
+/// file cannot be read or written, 1 when `make` refuses the input (its message follows the
+/// file's name), 0 when written.
+fn file_to_file(
+    input: &std::path::Path,
+    out: &std::path::Path,
+    make: impl FnOnce(Vec<u8>) -> Result<String, String>,
+) -> ExitCode {
     let bytes = match std::fs::read(input) {
-        Ok(t) => t,
+        Ok(b) => b,
         Err(e) => {
             eprintln!("kollide: cannot read {}: {e}", input.display());
             return ExitCode::from(2);
         }
     };
-    let page = if input.extension().is_some_and(|e| e == "json") {
-        if line.is_some() || steps {
-            eprintln!("kollide: --line and --steps are for query files; {} is a scene", input.display());
-            return ExitCode::from(1);
-        }
-        match String::from_utf8(bytes) {
-            Ok(text) => viz::move_run(&text),
-            Err(e) => Err(viz::VizError(format!("not valid UTF-8: {e}"))),
-        }
-    } else {
-        viz::queries(&bytes, line, steps)
-    };
-    match page {
-        Ok(page) => match std::fs::write(out, page) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("kollide: cannot write {}: {e}", out.display());
-                ExitCode::from(2)
-            }
-        },
+    let text = match make(bytes) {
+        Ok(text) => text,
         Err(e) => {
             eprintln!("kollide: {}: {e}", input.display());
-            ExitCode::from(1)
+            return ExitCode::from(1);
         }
+    };
+    if let Err(e) = std::fs::write(out, text) {
+        eprintln!("kollide: cannot write {}: {e}", out.display());
+        return ExitCode::from(2);
     }
+    ExitCode::SUCCESS
 }
 
 /// A closed pipe (`kollide query big.jsonl | head`) ends the run quietly; other write
