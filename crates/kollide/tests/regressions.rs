@@ -661,3 +661,39 @@ fn a_point_just_off_a_capsule_core_is_pushed_out_square_to_it() {
     assert!((c.normal - square).length() < 1e-12, "square to the core: {c:?}");
     assert!((c.distance + (radius - offset)).abs() < 1e-12, "{c:?}");
 }
+
+/// A huge ball centred on the line of a polyline's segment, beyond its end, was reported
+/// deeper than any segment is (fuzz target `queries`, f64: radius 840,848, depth 0.4 too
+/// deep).
+///
+/// A penetrating part's contact may take the composite's face normal when that normal
+/// gives the same depth (so a box on a seam is pushed up, not sideways). "The same" was
+/// judged within 1e-6 of the whole depth, which the radius made 0.84 here: the segment
+/// whose line passes through the centre, 0.57 beyond its end, gives the depth `r` along
+/// its face normal against its true `r - 0.57`, and that passed. The tolerance is now
+/// relative to the cores' depth and the coordinates' rounding.
+///
+/// Judged by the closed form: the deepest segment is the one nearest the centre, so the
+/// depth is `r` minus that nearest distance (0.4, to the flat segment).
+#[test]
+fn a_huge_ball_on_a_segments_line_is_as_deep_as_the_nearest_segment() {
+    use glam::DVec2;
+    use kollide::composite::{composite_contact, Polyline};
+    use kollide::math::DPose2;
+    use kollide::shape::Ball;
+    // The flat segment passes 0.4 above the origin; the diagonal one lies on y = x, from
+    // 0.57 to 1.13 from the origin.
+    let line = Polyline::new(vec![DVec2::new(-7.2, 0.4), DVec2::new(0.4, 0.4), DVec2::new(0.8, 0.8)]);
+    for r in [1.0, 1e3, 840_848.4, 1e6, 1e9] {
+        let ball = Ball::new(r);
+        let c = composite_contact(&line, &DPose2::IDENTITY, &ball, &DPose2::IDENTITY, 0.0)
+            .expect("the ball overlaps the polyline");
+        let want = 0.4 - r;
+        assert!(
+            (c.value.distance - want).abs() <= 1e-12 * r,
+            "radius {r}: distance {}, want {want} (part {})",
+            c.value.distance,
+            c.part
+        );
+    }
+}

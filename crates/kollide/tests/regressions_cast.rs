@@ -320,3 +320,64 @@ fn a_sphere_on_the_line_of_a_slivers_long_edges_is_not_inside_it() {
     let SweepOutcome::StartedWithin { index, distance, .. } = both else { panic!("{both:?}") };
     assert_eq!((index, distance), (1, -8.0));
 }
+
+/// A ray crossing a flat cone from far below it hit at a point 9.6e149 off it (fuzz target
+/// `casts`, f64: a cone of radius 1e150 and half height 0.35, the ray from 6e149 below).
+///
+/// The cone's quadratic `x² + z² - k² (h - y)²` (slope `k = r / 2h`) was formed at a point
+/// of the line far outside the slab `|y| <= h`, where its terms are about `(k y)²`; the
+/// discriminant cancelled them and kept nothing of the part that decides. (Squaring `k`
+/// itself also overflows past 1e154 in f64 and 1e19 in f32.) It is now formed in the
+/// middle of the slab, with `x` and `z` shrunk by `1 / k` when `k > 1`.
+///
+/// Judged by the cone's own geometry: a ray aimed at a point of the sloped face, coming
+/// from outside its tangent plane, enters the convex cone exactly there.
+#[test]
+fn a_ray_crosses_a_flat_cone_where_it_was_aimed() {
+    // The finding, in the cone's frame: at the slab (y = 0) the line is 1.96e150 from the
+    // axis, nearly twice the radius, so it misses.
+    let cone = Cone::<DVec3>::new(0.3536354619668879, 1e150);
+    let ray = Ray::new(
+        DVec3::new(1.2577075711192113e150, -6.131286251781484e149, 1.0209039888924763e150),
+        DVec3::new(-3.372883582123306e149, 9.53691106834803e149, 9.882863128459485e149),
+    );
+    assert_eq!(ray_cast(&cone, &DPose3::IDENTITY, &ray, 8.0), RayOutcome::Miss);
+
+    let mut rng = crate::common::rng(77);
+    use rand::Rng;
+    let h = 0.35;
+    // Up to the top of the certified range (offsets whose squares stay finite).
+    for k in [10.0, 1e4, 1e8, 1e50, 1e150] {
+        let r = 2.0 * h * k;
+        let cone = Cone::<DVec3>::new(h, r);
+        for _ in 0..200 {
+            // A point of the sloped face, and a ray into it from `far` away.
+            let (rho, phi) = (r * rng.random_range(0.05..0.95), rng.random_range(0.0..std::f64::consts::TAU));
+            let aim = DVec3::new(rho * phi.cos(), h - rho / k, rho * phi.sin());
+            let d = DVec3::new(rng.random_range(-1.0..1.0), -1.0, rng.random_range(-1.0..1.0));
+            let far = r * rng.random_range(0.01..3.0);
+            let ray = Ray::new(aim - d * far, d);
+            let RayOutcome::Hit(hit) = ray_cast(&cone, &DPose3::IDENTITY, &ray, f64::INFINITY) else {
+                panic!("k {k}: the ray aimed at {aim:?} from {far} away must hit");
+            };
+            assert!((hit.toi - far).abs() <= 1e-9 * far, "k {k}: toi {} for {far}", hit.toi);
+            assert!((hit.point - aim).length() <= 1e-9 * r, "k {k}: point {:?} for {aim:?}", hit.point);
+            // The face's normal is the gradient (x, k² (h - y), z) ∝ (cos φ, k, sin φ).
+            let n = DVec3::new(phi.cos() / k, 1.0, phi.sin() / k).normalize();
+            assert!((hit.normal - n).length() < 1e-6, "k {k}: normal {:?}, want {n:?}", hit.normal);
+        }
+    }
+    // f32, to the top of its certified range.
+    for k in [10.0f32, 1e4, 1e10, 1e17] {
+        let r = 2.0 * 0.35 * k;
+        let cone = Cone::<Vec3>::new(0.35, r);
+        let aim = Vec3::new(0.5 * r, 0.35 - 0.5 * r / k, 0.0);
+        let ray = Ray::new(aim + Vec3::Y * r, Vec3::NEG_Y);
+        let RayOutcome::Hit(hit) = ray_cast(&cone, &Pose3::IDENTITY, &ray, f32::INFINITY) else {
+            panic!("f32 k {k}: the ray must hit");
+        };
+        assert!((hit.toi - r).abs() <= 1e-5 * r, "f32 k {k}: toi {} for {r}", hit.toi);
+        let n = Vec3::new(1.0 / k, 1.0, 0.0).normalize();
+        assert!((hit.normal - n).length() < 1e-5, "f32 k {k}: normal {:?}, want {n:?}", hit.normal);
+    }
+}

@@ -215,12 +215,16 @@ fn part_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     // (the deepest part is the answer, as brute force over the parts says). Where the face
     // normal gives another depth the part's contact stands; on a flat seam the neighbour's
     // face contact is at least as deep and is the one kept.
-    // Relative to the depth and to the coordinates' rounding, not absolute: a tolerance of
-    // 1e-6 let a polyline 1e-12 across answer 1.4e-12 deep where its deepest segment is
-    // 1e-12 deep (found by the fuzz target `queries`).
+    // Relative to the cores' depth and to the coordinates' rounding, not absolute: a
+    // tolerance of 1e-6 let a polyline 1e-12 across answer 1.4e-12 deep where its deepest
+    // segment is 1e-12 deep (found by the fuzz target `queries`). Not relative to the whole
+    // depth either, which the radii make as large as they are: a ball of radius 8.4e5
+    // centred on the line of a segment but 0.56 beyond its end took the segment's face
+    // normal, and with it a depth 0.56 too deep (found by the fuzz target `queries`).
+    let radii = part.radius() + b.radius();
     let mag = found.point_a.abs_elem().max_elem(found.point_b.abs_elem()).max_component();
-    let tol =
-        V::Real::from_f64(1e-6) * found.distance.abs() + V::Real::EPSILON * V::Real::from_usize(64) * mag;
+    let tol = V::Real::from_f64(1e-6) * (found.distance + radii).abs()
+        + V::Real::EPSILON * V::Real::from_usize(64) * (mag + radii);
     if (along.distance - found.distance).abs() <= tol {
         Some(to_world(&pose_p, &along))
     } else {

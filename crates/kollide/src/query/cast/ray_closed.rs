@@ -627,21 +627,46 @@ pub(super) fn cylinder<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V>
 /// other nappe of that double cone lies above the apex). On the line that quadratic is
 /// `<= 0` on an interval, on the two sides of one (the line crosses both nappes), on a
 /// half-line or everywhere; each piece is clipped by the slab and the span is their hull.
+///
+/// A flat cone (`k > 1`) is measured with `x` and `z` shrunk by `1 / k`, so the quadratic
+/// is `x'² + z'² <= (h - y)²`: squaring `k` itself overflows for radii far beyond the height
+/// (a radius of 1e150 over a height of 0.7 in f64 made every coefficient infinite).
 pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let zero = V::Real::ZERO;
+    let one = V::Real::ONE;
     let inf = V::Real::INFINITY;
     let (r, h) = (e[0], e[1]);
     let k = r / (h + h);
-    let k2 = k * k;
+    // The quadratic is `s² (x² + z²) - sk² (h - y)²`: `s = 1, sk = k` for a steep cone,
+    // `s = 2h / r, sk = 1` for a flat one (never `1 / k`, which is 0 when `k` overflows).
+    let (s, sk) = if k > one { ((h + h) / r, one) } else { (one, k) };
+    let sk2 = sk * sk;
     let dd = d.dot(d);
-    let (m, tc) = near_centre(o, d, dd, (r * r + h * h).sqrt());
-    let Some((lo, hi)) = y_slab(m, d, h) else {
+    let (mut m, mut tc) = near_centre(o, d, dd, (r * r + h * h).sqrt());
+    let Some((mut lo, mut hi)) = y_slab(m, d, h) else {
         return Cast::Miss;
     };
+    // From a point far outside the slab (which the recentring above leaves for a flat cone,
+    // whose reach is its radius) the quadratic is formed at the line's point in the middle
+    // of the slab instead: formed farther, its terms grow as `(k (h - y))²` and the
+    // discriminant cancels them (a ray crossing a cone of radius 1e150 and height 0.7 from
+    // 6e149 below it lost every digit and hit at 9.6e149 off it; fuzz target `casts`).
+    // Nearer, the shift would only add its rounding.
+    let four = V::Real::TWO * V::Real::TWO;
+    if m[1].abs() > four * h && lo.is_finite() && hi.is_finite() {
+        let tm = (lo + hi) / V::Real::TWO;
+        m += d * tm;
+        tc += tm;
+        let Some(slab) = y_slab(m, d, h) else {
+            return Cast::Miss;
+        };
+        (lo, hi) = slab;
+    }
     let w0 = h - m[1];
-    let aa = d[0] * d[0] + d[2] * d[2] - k2 * d[1] * d[1];
-    let bb = m[0] * d[0] + m[2] * d[2] + k2 * w0 * d[1];
-    let cc = m[0] * m[0] + m[2] * m[2] - k2 * w0 * w0;
+    let (mx, mz, dx, dz) = (m[0] * s, m[2] * s, d[0] * s, d[2] * s);
+    let aa = dx * dx + dz * dz - sk2 * d[1] * d[1];
+    let bb = mx * dx + mz * dz + sk2 * w0 * d[1];
+    let cc = mx * mx + mz * mz - sk2 * w0 * w0;
     let mut pieces = [(inf, -inf); 2];
     if aa == zero {
         // 2 bb t + cc <= 0.
@@ -689,8 +714,11 @@ pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
         if if entering { side0 } else { side1 } {
             // The gradient of x² + z² - k² (h - y)², at the point (t counts from the
             // original origin, m sits at time tc).
+            // For a flat cone the gradient divided by `k`: `(x / k, k (h - y), z / k)`,
+            // with `k (h - y)` formed as `(h - y) / 2h` times `r` so it stays within `r`.
             let p = m + d * (t - tc);
-            let g = V::axis(0) * p[0] + V::axis(1) * (k2 * (h - p[1])) + V::axis(2) * p[2];
+            let gy = if k > one { (h - p[1]) / (h + h) * r } else { k * k * (h - p[1]) };
+            let g = V::axis(0) * (p[0] * s) + V::axis(1) * gy + V::axis(2) * (p[2] * s);
             unit_or(g, back(d))
         } else {
             cap(d, entering)
