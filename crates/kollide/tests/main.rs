@@ -62,4 +62,5 @@ mod regressions_huge;
 mod regressions_scale;
 mod sat_boxes;
 mod serde_shapes;
+mod sweep_trace;
 mod world;

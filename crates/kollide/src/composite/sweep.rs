@@ -90,6 +90,7 @@ pub fn composite_sweep_sphere<V: Vector3, C: TriangleParts<V> + ?Sized>(
         pose_c.inverse_transform_vector(displacement),
         back_faces,
         walk,
+        &mut (),
     );
     Ok(outcome_to_world(pose_c, local))
 }
@@ -116,6 +117,7 @@ pub fn composite_sweep_ellipsoid<V: Vector3, C: TriangleParts<V> + ?Sized>(
         pose_c.inverse_transform_vector(displacement),
         back_faces,
         walk,
+        &mut (),
     )?;
     Ok(outcome_to_world(pose_c, local))
 }
@@ -142,6 +144,7 @@ pub fn composite_sweep_circle<V: Vector2, C: SegmentParts<V> + ?Sized>(
         pose_c.inverse_transform_vector(displacement),
         back_faces,
         walk,
+        &mut (),
     );
     Ok(outcome_to_world(pose_c, local))
 }
@@ -167,6 +170,7 @@ pub fn composite_sweep_ellipse<V: Vector2, C: SegmentParts<V> + ?Sized>(
         pose_c.inverse_transform_vector(displacement),
         back_faces,
         walk,
+        &mut (),
     )?;
     Ok(outcome_to_world(pose_c, local))
 }

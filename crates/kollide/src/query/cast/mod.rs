@@ -27,16 +27,19 @@ mod sweep;
 mod sweep2d;
 mod sweep3d;
 mod sweep_error;
+mod sweep_trace;
 mod toi;
 
 pub use motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 pub use ray::{ray_cast, ray_toi, Ray, RayError, RayHit, RayOutcome};
 pub use shape_cast::{shape_cast, shape_cast_traced};
 pub use sweep::{
-    sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepFeature, SweepHit,
+    sweep_circle, sweep_circle_traced, sweep_ellipse, sweep_ellipse_traced, sweep_ellipsoid,
+    sweep_ellipsoid_traced, sweep_sphere, sweep_sphere_traced, BackFaces, SweepFeature, SweepHit,
     SweepOutcome,
 };
 pub use sweep_error::SweepError;
+pub use sweep_trace::{SweepStep, SweepTest, SweepVerdict};
 // For the composites, which walk their own candidates through the same sweep.
 pub(crate) use sweep::{drive_ball, drive_scaled, Candidates};
 pub(crate) use sweep_error::{check_ball, check_ellipsoid};

@@ -3,6 +3,7 @@
 
 use super::numeric::unit_or_safe;
 use super::sweep_error::{check_ball, check_ellipsoid, check_soup, SweepError};
+use super::sweep_trace::{Probe, SweepStep, SweepTest, SweepVerdict};
 use crate::math::{Pose, Real, Rotation, Vector, Vector2, Vector3};
 use crate::query::contact::Contact;
 use crate::shape::Ellipsoid;
@@ -164,7 +165,7 @@ pub fn sweep_sphere<V: Vector3>(
     triangles: &[[V; 3]],
     back_faces: BackFaces,
 ) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_ball(center, radius, displacement, triangles, back_faces)
+    sweep_ball(center, radius, displacement, triangles, back_faces, &mut ())
 }
 
 /// Sweeps the ellipsoid placed by `pose` by `displacement` through `triangles` (all in the
@@ -213,7 +214,7 @@ pub fn sweep_ellipsoid<V: Vector3>(
     triangles: &[[V; 3]],
     back_faces: BackFaces,
 ) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_scaled(ellipsoid.radii, pose, displacement, triangles, back_faces)
+    sweep_scaled(ellipsoid.radii, pose, displacement, triangles, back_faces, &mut ())
 }
 
 /// Sweeps the circle of `radius` centred at `center` by `displacement` through `segments`
@@ -252,7 +253,7 @@ pub fn sweep_circle<V: Vector2>(
     segments: &[[V; 2]],
     back_faces: BackFaces,
 ) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_ball(center, radius, displacement, segments, back_faces)
+    sweep_ball(center, radius, displacement, segments, back_faces, &mut ())
 }
 
 /// Sweeps the ellipse placed by `pose` by `displacement` through `segments` (all in the
@@ -287,7 +288,88 @@ pub fn sweep_ellipse<V: Vector2>(
     segments: &[[V; 2]],
     back_faces: BackFaces,
 ) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_scaled(ellipse.radii, pose, displacement, segments, back_faces)
+    sweep_scaled(ellipse.radii, pose, displacement, segments, back_faces, &mut ())
+}
+
+/// [`sweep_sphere`], recording every test it tries into `trace` (appended, world frame):
+/// for each triangle whose box the swept sphere meets, whether it was culled or out of
+/// reach, what the start said, the face plane's root, and when the face does not answer,
+/// each edge's and each corner's root, with its verdict ([`SweepStep`]). The answer is the
+/// same as [`sweep_sphere`]'s; only the recording costs.
+///
+/// # Errors
+/// As [`sweep_sphere`] (nothing is recorded then).
+///
+/// ```
+/// use kollide::query::cast::{sweep_sphere_traced, BackFaces, SweepTest, SweepVerdict};
+/// use kollide::math::DVec3;
+/// // A ball rolling towards a small triangle standing in its way, missing its face and
+/// // meeting its top edge.
+/// let tri = [[DVec3::new(2.0, 0.0, -1.0), DVec3::new(2.0, 0.0, 1.0), DVec3::new(2.0, 0.5, 0.0)]];
+/// let mut trace = Vec::new();
+/// sweep_sphere_traced(DVec3::new(0.0, 1.0, 0.0), 0.75, DVec3::new(4.0, 0.0, 0.0), &tri, BackFaces::Hit, &mut trace).unwrap();
+/// assert_eq!(trace[0].test, SweepTest::Face);
+/// assert_eq!(trace[0].verdict, SweepVerdict::OffFeature); // the plane's foot is above the triangle
+/// assert!(trace.iter().any(|s| s.verdict == SweepVerdict::Hit)); // an edge or a corner
+/// ```
+pub fn sweep_sphere_traced<V: Vector3>(
+    center: V,
+    radius: V::Real,
+    displacement: V,
+    triangles: &[[V; 3]],
+    back_faces: BackFaces,
+    trace: &mut Vec<SweepStep<V>>,
+) -> Result<SweepOutcome<V>, SweepError> {
+    sweep_ball(center, radius, displacement, triangles, back_faces, trace)
+}
+
+/// [`sweep_ellipsoid`], recording every test it tries into `trace` as
+/// [`sweep_sphere_traced`] does. The tests run on the unit sphere in the ellipsoid's
+/// space, where the times are the same; the points are placed back in the world.
+///
+/// # Errors
+/// As [`sweep_ellipsoid`].
+pub fn sweep_ellipsoid_traced<V: Vector3>(
+    ellipsoid: &Ellipsoid<V>,
+    pose: &Pose<V>,
+    displacement: V,
+    triangles: &[[V; 3]],
+    back_faces: BackFaces,
+    trace: &mut Vec<SweepStep<V>>,
+) -> Result<SweepOutcome<V>, SweepError> {
+    sweep_scaled(ellipsoid.radii, pose, displacement, triangles, back_faces, trace)
+}
+
+/// [`sweep_circle`], recording every test it tries into `trace` as [`sweep_sphere_traced`]
+/// does (a segment's interior is its face, its ends its vertices).
+///
+/// # Errors
+/// As [`sweep_circle`].
+pub fn sweep_circle_traced<V: Vector2>(
+    center: V,
+    radius: V::Real,
+    displacement: V,
+    segments: &[[V; 2]],
+    back_faces: BackFaces,
+    trace: &mut Vec<SweepStep<V>>,
+) -> Result<SweepOutcome<V>, SweepError> {
+    sweep_ball(center, radius, displacement, segments, back_faces, trace)
+}
+
+/// [`sweep_ellipse`], recording every test it tries into `trace` as
+/// [`sweep_ellipsoid_traced`] does.
+///
+/// # Errors
+/// As [`sweep_ellipse`].
+pub fn sweep_ellipse_traced<V: Vector2>(
+    ellipse: &Ellipsoid<V>,
+    pose: &Pose<V>,
+    displacement: V,
+    segments: &[[V; 2]],
+    back_faces: BackFaces,
+    trace: &mut Vec<SweepStep<V>>,
+) -> Result<SweepOutcome<V>, SweepError> {
+    sweep_scaled(ellipse.radii, pose, displacement, segments, back_faces, trace)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -403,8 +485,8 @@ pub(crate) trait SoupItem<V: Vector>: Copy {
     /// The item with `f` applied to each corner.
     fn map(&self, f: impl Fn(V) -> V) -> Self;
     /// The earliest contact of the mover with this item at a time `<= limit` (a negative
-    /// limit asks only whether it overlaps at the start).
-    fn sweep(&self, mover: &Mover<V>, limit: V::Real) -> Item<V>;
+    /// limit asks only whether it overlaps at the start), each test reported to `probe`.
+    fn sweep<P: Probe<V>>(&self, mover: &Mover<V>, limit: V::Real, probe: &mut P) -> Item<V>;
     /// The world contact between the ellipsoid at `pose` and this item (world frame).
     fn contact(&self, ellipsoid: &Ellipsoid<V>, pose: &Pose<V>) -> Option<Contact<V>>;
 }
@@ -556,26 +638,28 @@ impl<V: Vector, T: SoupItem<V>> Candidates<V, T> for Slice<'_, T> {
 }
 
 /// The sphere (circle) against a soup, in the world frame.
-fn sweep_ball<V: Vector, T: SoupItem<V>>(
+fn sweep_ball<V: Vector, T: SoupItem<V>, P: Probe<V>>(
     center: V,
     radius: V::Real,
     disp: V,
     items: &[T],
     back_faces: BackFaces,
+    probe: &mut P,
 ) -> Result<SweepOutcome<V>, SweepError> {
     check_ball(center, radius, disp)?;
     check_soup(items)?;
-    Ok(drive_ball(center, radius, disp, back_faces, Slice(items)))
+    Ok(drive_ball(center, radius, disp, back_faces, Slice(items), probe))
 }
 
 /// The sphere (circle) against the items `candidates` gives, all in one frame; the mover
-/// is valid (see `check_ball`) and so are the items.
-pub(crate) fn drive_ball<V: Vector, T: SoupItem<V>>(
+/// is valid (see `check_ball`) and so are the items. Each item's tests go to `probe`.
+pub(crate) fn drive_ball<V: Vector, T: SoupItem<V>, P: Probe<V>>(
     center: V,
     radius: V::Real,
     disp: V,
     back_faces: BackFaces,
     candidates: impl Candidates<V, T>,
+    probe: &mut P,
 ) -> SweepOutcome<V> {
     let mover = Mover::new(center, radius, disp, back_faces);
     // The box must keep everything within the radius of the path: grown by a few
@@ -583,14 +667,18 @@ pub(crate) fn drive_ball<V: Vector, T: SoupItem<V>>(
     let slack = V::Real::from_f64(4.0) * V::Real::EPSILON * (max_abs(center) + max_abs(disp) + radius);
     let grow = V::splat(radius + slack);
     let mut found = Found::new();
-    candidates.visit(center, disp, grow, |index, item| match item.sweep(&mover, found.ask()) {
-        Item::Nothing => None,
-        Item::Within { depth, normal } => {
-            found.offer_within(Overlap { index, depth, distance: -depth, normal });
-            Some(V::Real::ZERO)
-        }
-        Item::Hit { toi, point, normal, feature } => {
-            found.offer(SweepHit { toi, point, normal, feature, index }).then_some(toi)
+    candidates.visit(center, disp, grow, |index, item| {
+        let answer = item.sweep(&mover, found.ask(), probe);
+        probe.item_done(index, |p| p);
+        match answer {
+            Item::Nothing => None,
+            Item::Within { depth, normal } => {
+                found.offer_within(Overlap { index, depth, distance: -depth, normal });
+                Some(V::Real::ZERO)
+            }
+            Item::Hit { toi, point, normal, feature } => {
+                found.offer(SweepHit { toi, point, normal, feature, index }).then_some(toi)
+            }
         }
     });
     found.outcome()
@@ -598,26 +686,29 @@ pub(crate) fn drive_ball<V: Vector, T: SoupItem<V>>(
 
 /// The ellipsoid (ellipse) of semi-axes `radii` at `pose` against a soup: a unit sphere
 /// swept in the space `x' = diag(1 / radii) Rᵀ (x - centre)`.
-fn sweep_scaled<V: Vector, T: SoupItem<V>>(
+fn sweep_scaled<V: Vector, T: SoupItem<V>, P: Probe<V>>(
     radii: V,
     pose: &Pose<V>,
     disp: V,
     items: &[T],
     back_faces: BackFaces,
+    probe: &mut P,
 ) -> Result<SweepOutcome<V>, SweepError> {
     check_ellipsoid(radii, pose, disp)?;
     check_soup(items)?;
-    drive_scaled(radii, pose, disp, back_faces, Slice(items))
+    drive_scaled(radii, pose, disp, back_faces, Slice(items), probe)
 }
 
 /// The ellipsoid (ellipse) against the items `candidates` gives, all in one frame; the
-/// mover is valid (see `check_ellipsoid`) and so are the items.
-pub(crate) fn drive_scaled<V: Vector, T: SoupItem<V>>(
+/// mover is valid (see `check_ellipsoid`) and so are the items. Each item's tests go to
+/// `probe`, their points placed back in the world.
+pub(crate) fn drive_scaled<V: Vector, T: SoupItem<V>, P: Probe<V>>(
     radii: V,
     pose: &Pose<V>,
     disp: V,
     back_faces: BackFaces,
     candidates: impl Candidates<V, T>,
+    probe: &mut P,
 ) -> Result<SweepOutcome<V>, SweepError> {
     let centre = pose.translation;
     let rot = pose.rotation.applied();
@@ -655,7 +746,9 @@ pub(crate) fn drive_scaled<V: Vector, T: SoupItem<V>>(
     let mut found = Found::new();
     candidates.visit(centre, disp, grow, |index, item: T| {
         let local = item.map(to_local);
-        match local.sweep(&mover, found.ask()) {
+        let answer = local.sweep(&mover, found.ask(), probe);
+        probe.item_done(index, to_world);
+        match answer {
             Item::Nothing => None,
             Item::Within { depth, normal } => {
                 // The true world distance and normal; the depth in the unit sphere's space
@@ -717,4 +810,15 @@ pub(super) fn start_contact<V: Vector>(
     } else {
         Some(Item::Nothing)
     }
+}
+
+/// Reports what [`start_contact`] decided to `probe` (`point`: the item's closest point).
+#[inline(always)]
+pub(super) fn probe_start<V: Vector, P: Probe<V>>(probe: &mut P, item: &Item<V>, point: V) {
+    let (verdict, toi) = match *item {
+        Item::Within { .. } => (SweepVerdict::Overlapping, None),
+        Item::Hit { toi, .. } => (SweepVerdict::Hit, Some(toi)),
+        Item::Nothing => (SweepVerdict::Grazing, None),
+    };
+    probe.tried(SweepTest::Start, verdict, toi, Some(point));
 }

@@ -5,7 +5,10 @@
 //! and Ericson, *Real-Time Collision Detection*, 5.5, brought down to 2D).
 
 use super::numeric::unit_or_safe;
-use super::sweep::{band, corner_toi, flat_slack, max_abs, start_contact, unit_scale, Item, Mover, SoupItem};
+use super::sweep::{
+    band, corner_toi, flat_slack, max_abs, probe_start, start_contact, unit_scale, Item, Mover, SoupItem,
+};
+use super::sweep_trace::{Probe, SweepTest, SweepVerdict};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector2};
 use crate::query::contact::{contact, Contact};
@@ -30,8 +33,8 @@ impl<V: Vector2> SoupItem<V> for [V; 2] {
         [f(self[0]), f(self[1])]
     }
     #[inline]
-    fn sweep(&self, mover: &Mover<V>, limit: V::Real) -> Item<V> {
-        sweep_segment(self, mover, limit)
+    fn sweep<P: Probe<V>>(&self, mover: &Mover<V>, limit: V::Real, probe: &mut P) -> Item<V> {
+        sweep_segment(self, mover, limit, probe)
     }
     fn contact(&self, ellipse: &Ellipsoid<V>, pose: &Pose<V>) -> Option<Contact<V>> {
         let [a, b] = *self;
@@ -40,8 +43,14 @@ impl<V: Vector2> SoupItem<V> for [V; 2] {
 }
 
 /// The earliest contact of the mover with segment `seg` at a time in `[0, limit]`, in units
-/// of the local size scaled by a power of two (as for triangles).
-fn sweep_segment<V: Vector2>(seg: &[V; 2], mover: &Mover<V>, limit: V::Real) -> Item<V> {
+/// of the local size scaled by a power of two (as for triangles), each test reported to
+/// `probe`.
+fn sweep_segment<V: Vector2, P: Probe<V>>(
+    seg: &[V; 2],
+    mover: &Mover<V>,
+    limit: V::Real,
+    probe: &mut P,
+) -> Item<V> {
     let zero = V::Real::ZERO;
     let one = V::Real::ONE;
     let [a, b] = *seg;
@@ -64,6 +73,7 @@ fn sweep_segment<V: Vector2>(seg: &[V; 2], mover: &Mover<V>, limit: V::Real) -> 
         (V::ZERO, zero, zero)
     };
     if face && mv.cull && (s0 < zero || (mv.dd > zero && sd >= zero)) {
+        probe.tried(SweepTest::Culled, SweepVerdict::Skipped, None, None);
         return Item::Nothing;
     }
     let side = if s0 >= zero { one } else { -one };
@@ -71,6 +81,7 @@ fn sweep_segment<V: Vector2>(seg: &[V; 2], mover: &Mover<V>, limit: V::Real) -> 
     if face && s0.abs() > r + tol {
         let reachable = toward > zero && s0.abs() - r - tol <= toward * limit;
         if !reachable {
+            probe.tried(SweepTest::OutOfReach, SweepVerdict::Skipped, None, None);
             return Item::Nothing;
         }
     } else {
@@ -88,6 +99,7 @@ fn sweep_segment<V: Vector2>(seg: &[V; 2], mover: &Mover<V>, limit: V::Real) -> 
             V::axis(1)
         };
         if let Some(item) = start_contact(&mv, m - ek * s, a + e * s, feature, fallback, tol, one, limit) {
+            probe_start(probe, &item, a + e * s);
             return item.unscaled(inv_k);
         }
     }
@@ -96,23 +108,32 @@ fn sweep_segment<V: Vector2>(seg: &[V; 2], mover: &Mover<V>, limit: V::Real) -> 
     }
     if face && s0.abs() > r && toward > flat_slack(one) * mv.dlen {
         let t = (s0.abs() - r) / toward;
-        if t <= limit {
-            let s = ek.dot(m + mv.disp * t) / ee;
-            if s >= zero && s <= one {
-                return Item::Hit { toi: t, point: a + e * s, normal: n * side, feature: SweepFeature::Face };
-            }
+        let s = ek.dot(m + mv.disp * t) / ee;
+        let on = s >= zero && s <= one;
+        if t <= limit && on {
+            probe.tried(SweepTest::Face, SweepVerdict::Hit, Some(t), Some(a + e * s));
+            return Item::Hit { toi: t, point: a + e * s, normal: n * side, feature: SweepFeature::Face };
         }
+        let verdict = if on { SweepVerdict::TooLate } else { SweepVerdict::OffFeature };
+        probe.tried(SweepTest::Face, verdict, Some(t), Some(a + e * s));
+    } else if face {
+        probe.tried(SweepTest::Face, SweepVerdict::NoRoot, None, None);
     }
     // The line missed (or the segment is a point): the end points' circles.
     let mut best: Option<(V::Real, V, V)> = None;
-    for corner in [a, b] {
+    for (i, corner) in (0u8..).zip([a, b]) {
         let mc = (centre - corner) * k;
         let cross = mc.perp_dot2(mv.disp);
-        if let Some(t) = corner_toi(mc, &mv, cross * cross, tol) {
-            if t >= zero && t <= best.map_or(limit, |(bt, ..)| bt) {
-                best = Some((t, corner, mc + mv.disp * t));
-            }
+        let Some(t) = corner_toi(mc, &mv, cross * cross, tol) else {
+            probe.tried(SweepTest::Vertex(i), SweepVerdict::NoRoot, None, None);
+            continue;
+        };
+        let kept = t >= zero && t <= best.map_or(limit, |(bt, ..)| bt);
+        if kept {
+            best = Some((t, corner, mc + mv.disp * t));
         }
+        let verdict = if kept { SweepVerdict::Hit } else { SweepVerdict::TooLate };
+        probe.tried(SweepTest::Vertex(i), verdict, Some(t), Some(corner));
     }
     match best {
         Some((toi, point, gap)) => Item::Hit {

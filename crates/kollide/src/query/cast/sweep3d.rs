@@ -6,7 +6,10 @@
 //! Collision Detection*, 5.1.5 and 5.5.7, for the regions and the swept tests).
 
 use super::numeric::unit_or_safe;
-use super::sweep::{band, corner_toi, flat_slack, max_abs, start_contact, unit_scale, Item, Mover, SoupItem};
+use super::sweep::{
+    band, corner_toi, flat_slack, max_abs, probe_start, start_contact, unit_scale, Item, Mover, SoupItem,
+};
+use super::sweep_trace::{Probe, SweepTest, SweepVerdict};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector, Vector3};
 use crate::query::contact::{contact, Contact};
@@ -31,8 +34,8 @@ impl<V: Vector3> SoupItem<V> for [V; 3] {
         [f(self[0]), f(self[1]), f(self[2])]
     }
     #[inline]
-    fn sweep(&self, mover: &Mover<V>, limit: V::Real) -> Item<V> {
-        sweep_triangle(self, mover, limit)
+    fn sweep<P: Probe<V>>(&self, mover: &Mover<V>, limit: V::Real, probe: &mut P) -> Item<V> {
+        sweep_triangle(self, mover, limit, probe)
     }
     fn contact(&self, ellipsoid: &Ellipsoid<V>, pose: &Pose<V>) -> Option<Contact<V>> {
         let [a, b, c] = *self;
@@ -50,8 +53,14 @@ fn edges<V: Vector>([a, b, c]: [V; 3]) -> [(V, V); 3] {
 ///
 /// Everything is computed in units of the local size (the radius plus the triangle's
 /// extent about the centre), scaled by a power of two (exact), so that `f32` keeps its
-/// precision from `1e-6` to `1e6` where fourth powers would underflow or overflow.
-fn sweep_triangle<V: Vector3>(tri: &[V; 3], mover: &Mover<V>, limit: V::Real) -> Item<V> {
+/// precision from `1e-6` to `1e6` where fourth powers would underflow or overflow. Each
+/// test tried is reported to `probe` (points in the caller's units).
+fn sweep_triangle<V: Vector3, P: Probe<V>>(
+    tri: &[V; 3],
+    mover: &Mover<V>,
+    limit: V::Real,
+    probe: &mut P,
+) -> Item<V> {
     let zero = V::Real::ZERO;
     let [a, b, c] = *tri;
     let centre = mover.center;
@@ -81,6 +90,7 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mover: &Mover<V>, limit: V::Real) ->
         (V::ZERO, zero, zero)
     };
     if face && mv.cull && (s0 < zero || (mv.dd > zero && sd >= zero)) {
+        probe.tried(SweepTest::Culled, SweepVerdict::Skipped, None, None);
         return Item::Nothing;
     }
     // Which side the centre starts on, and how fast it comes towards the plane.
@@ -90,6 +100,7 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mover: &Mover<V>, limit: V::Real) ->
         // Nothing of the triangle can be reached before the band about its plane is.
         let reachable = toward > zero && s0.abs() - r - tol <= toward * limit;
         if !reachable {
+            probe.tried(SweepTest::OutOfReach, SweepVerdict::Skipped, None, None);
             return Item::Nothing;
         }
     } else {
@@ -105,6 +116,7 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mover: &Mover<V>, limit: V::Real) ->
         };
         let cond = if face { (ee / nn2).sqrt() } else { V::Real::ONE };
         if let Some(item) = start_contact(&mv, gap, point, feature, fallback, tol, cond, limit) {
+            probe_start(probe, &item, point);
             return item.unscaled(inv_k);
         }
     }
@@ -116,6 +128,7 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mover: &Mover<V>, limit: V::Real) ->
         if t <= limit {
             let foot = m + mv.disp * t - n * (side * r);
             if inside(foot, e1, e2, n) {
+                probe.tried(SweepTest::Face, SweepVerdict::Hit, Some(t), Some(a + foot * inv_k));
                 return Item::Hit {
                     toi: t,
                     point: a + foot * inv_k,
@@ -123,27 +136,50 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mover: &Mover<V>, limit: V::Real) ->
                     feature: SweepFeature::Face,
                 };
             }
+            probe.tried(SweepTest::Face, SweepVerdict::OffFeature, Some(t), Some(a + foot * inv_k));
+        } else if P::ON {
+            let foot = m + mv.disp * t - n * (side * r);
+            let verdict =
+                if inside(foot, e1, e2, n) { SweepVerdict::TooLate } else { SweepVerdict::OffFeature };
+            probe.tried(SweepTest::Face, verdict, Some(t), Some(a + foot * inv_k));
         }
+    } else if face {
+        probe.tried(SweepTest::Face, SweepVerdict::NoRoot, None, None);
     }
     // The face missed (or has no normal): the edges' cylinders and the corners' spheres,
     // all of them, so that a contact rejected by the face test through rounding is found.
     let mut best: Option<(V::Real, V, V, SweepFeature)> = None;
     let mut keep = |t: V::Real, point: V, gap: V, feature: SweepFeature| {
-        if t >= zero && t <= best.map_or(limit, |(bt, ..)| bt) {
+        let kept = t >= zero && t <= best.map_or(limit, |(bt, ..)| bt);
+        if kept {
             best = Some((t, point, gap, feature));
         }
-    };
-    for (p, e) in edges(*tri) {
-        let (mp, ek) = ((centre - p) * k, e * k);
-        if let Some((t, s)) = edge_toi(mp, ek, &mv, tol) {
-            keep(t, p + e * s, mp + mv.disp * t - ek * s, SweepFeature::Edge);
+        if kept {
+            SweepVerdict::Hit
+        } else {
+            SweepVerdict::TooLate
         }
+    };
+    for (i, (p, e)) in (0u8..).zip(edges(*tri)) {
+        let (mp, ek) = ((centre - p) * k, e * k);
+        let (verdict, toi, point) = match edge_toi(mp, ek, &mv, tol) {
+            Some((t, s)) if s >= zero && s <= V::Real::ONE => {
+                (keep(t, p + e * s, mp + mv.disp * t - ek * s, SweepFeature::Edge), Some(t), Some(p + e * s))
+            }
+            Some((t, s)) => (SweepVerdict::OffFeature, Some(t), Some(p + e * s)),
+            None => (SweepVerdict::NoRoot, None, None),
+        };
+        probe.tried(SweepTest::Edge(i), verdict, toi, point);
     }
-    for corner in [a, b, c] {
+    for (i, corner) in (0u8..).zip([a, b, c]) {
         let mc = (centre - corner) * k;
         let mxd = mc.cross3(mv.disp);
-        if let Some(t) = corner_toi(mc, &mv, mxd.dot(mxd), tol) {
-            keep(t, corner, mc + mv.disp * t, SweepFeature::Vertex);
+        match corner_toi(mc, &mv, mxd.dot(mxd), tol) {
+            Some(t) => {
+                let verdict = keep(t, corner, mc + mv.disp * t, SweepFeature::Vertex);
+                probe.tried(SweepTest::Vertex(i), verdict, Some(t), Some(corner));
+            }
+            None => probe.tried(SweepTest::Vertex(i), SweepVerdict::NoRoot, None, None),
         }
     }
     match best {
@@ -157,8 +193,8 @@ fn sweep_triangle<V: Vector3>(tri: &[V; 3], mover: &Mover<V>, limit: V::Real) ->
 
 /// The entry of the path into the cylinder of the mover's radius about the line through
 /// `p` along `e` (`m` = centre minus `p`), and the parameter of the touched point on the
-/// edge: `Some` only when that parameter is in `[0, 1]` and the path goes deeper than the
-/// band `tol` (else the ends' spheres or the face answer).
+/// edge line: `Some` only when the path goes deeper than the band `tol`; the edge is hit
+/// only when that parameter is in `[0, 1]` (else the ends' spheres or the face answer).
 ///
 /// With `w = e × d` and `u = e × m`, the squared distance to the line times `|e|²` is
 /// `|u + t w|²`; its reduced discriminant is `|e|² (r² |w|² - (m · w)²)`, where `|m · w| /
@@ -183,8 +219,7 @@ fn edge_toi<V: Vector3>(m: V, e: V, mv: &Mover<V>, tol: V::Real) -> Option<(V::R
         return None;
     }
     let t = c / ((ee * h).sqrt() - b);
-    let s = e.dot(m + mv.disp * t) / ee;
-    (s >= zero && s <= V::Real::ONE).then_some((t, s))
+    Some((t, e.dot(m + mv.disp * t) / ee))
 }
 
 /// Whether `f` (relative to corner `a`), in the plane, is in the triangle with edges
