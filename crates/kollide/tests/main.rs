@@ -55,6 +55,7 @@ mod manifold_cache;
 mod metamorphic;
 mod mover;
 mod mover_soak;
+mod mover_trace;
 mod regressions;
 mod regressions_cache;
 mod regressions_cast;

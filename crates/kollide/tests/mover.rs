@@ -16,8 +16,8 @@ use kollide::world::{Shape3, World};
 use std::sync::Arc;
 
 /// A world of triangle meshes, and the same triangles for the judge.
-struct Scene {
-    world: World<DVec3, Shape3<DVec3>>,
+pub(crate) struct Scene {
+    pub(crate) world: World<DVec3, Shape3<DVec3>>,
     tris: Vec<Tri>,
     /// The closed boxes (half extents, centre, turn): a centre inside one is a tunnel even
     /// when clear of every face.
@@ -25,11 +25,11 @@ struct Scene {
 }
 
 impl Scene {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self { world: World::new(), tris: Vec::new(), solids: Vec::new() }
     }
 
-    fn add(&mut self, tris: Vec<Tri>) {
+    pub(crate) fn add(&mut self, tris: Vec<Tri>) {
         let mut vertices = Vec::new();
         let mut indices = Vec::new();
         for t in &tris {
@@ -44,7 +44,7 @@ impl Scene {
     }
 
     /// A closed box, added as its 12 triangles.
-    fn add_box(&mut self, h: DVec3, c: DVec3, q: DQuat) {
+    pub(crate) fn add_box(&mut self, h: DVec3, c: DVec3, q: DQuat) {
         self.solids.push((h, c, q));
         self.add(cuboid(h, c, q));
     }
@@ -58,13 +58,13 @@ impl Scene {
 
     /// The least clearance of the character at `p` to any triangle (negative when
     /// penetrating).
-    fn clearance(&self, c: &Character<DVec3>, p: DVec3) -> f64 {
+    pub(crate) fn clearance(&self, c: &Character<DVec3>, p: DVec3) -> f64 {
         self.tris.iter().map(|t| clearance(c, p, t)).fold(f64::INFINITY, f64::min)
     }
 }
 
 /// A flat square of `n x n` cells, two triangles each, at height `y`, normals up.
-fn floor(n: usize, cell: f64, y: f64) -> Vec<Tri> {
+pub(crate) fn floor(n: usize, cell: f64, y: f64) -> Vec<Tri> {
     let mut out = Vec::new();
     let o = -(n as f64) * cell / 2.0;
     for i in 0..n {

@@ -9,18 +9,12 @@
 //! is exact and cheap, and it treats a crease of two walls or a corner of three as one
 //! problem instead of clipping plane after plane (which jitters between them).
 
+use super::trace::SlidePlane;
 use crate::math::{Real, Vector3};
-
-/// A half-space of allowed motions `v . normal >= offset`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Plane<V: Vector3> {
-    pub normal: V,
-    pub offset: V::Real,
-}
 
 /// The motion closest to `want` allowed by every plane, or zero when the candidates all
 /// fail (the planes leave no room; zero is allowed by every plane with `offset <= 0`).
-pub(crate) fn closest_allowed<V: Vector3>(want: V, planes: &[Plane<V>]) -> V {
+pub(crate) fn closest_allowed<V: Vector3>(want: V, planes: &[SlidePlane<V>]) -> V {
     let r = |x: f64| V::Real::from_f64(x);
     let scale = want.length() + planes.iter().fold(V::Real::ZERO, |m, p| m.max(p.offset.abs()));
     let slack = scale * r(1e-12) + r(f64::MIN_POSITIVE);
@@ -71,8 +65,8 @@ mod tests {
     use super::*;
     use glam::DVec3;
 
-    fn plane(n: DVec3) -> Plane<DVec3> {
-        Plane { normal: n.normalize(), offset: 0.0 }
+    fn plane(n: DVec3) -> SlidePlane<DVec3> {
+        SlidePlane { normal: n.normalize(), offset: 0.0 }
     }
 
     #[test]
@@ -104,7 +98,7 @@ mod tests {
     #[test]
     fn an_offset_plane_caps_the_rise() {
         // A steep slope pushes the motion up; a cap allows no rise.
-        let planes = [plane(DVec3::new(-1.0, 0.3, 0.0)), Plane { normal: DVec3::NEG_Y, offset: 0.0 }];
+        let planes = [plane(DVec3::new(-1.0, 0.3, 0.0)), SlidePlane { normal: DVec3::NEG_Y, offset: 0.0 }];
         let v = closest_allowed(DVec3::new(1.0, 0.0, 1.0), &planes);
         assert!(v.y <= 1e-15 && v.x <= 1e-15, "{v}");
         assert!((v.z - 1.0).abs() < 1e-12, "{v}");

@@ -1,8 +1,9 @@
 //! `move_and_slide`: one step of a character through a world.
 
 use super::feature::touched_feature;
-use super::planes::{closest_allowed, Plane};
+use super::planes::closest_allowed;
 use super::settings::{Character, MoverError, MoverSettings, UpRotation};
+use super::trace::{MovePhase, MoveStep, SlidePlane};
 use crate::composite::{composite_sweep_ellipsoid, composite_sweep_sphere, TriangleParts};
 use crate::math::{Pose, Real, Vector3};
 use crate::query::cast::SweepFeature;
@@ -140,6 +141,57 @@ pub fn move_and_slide<V: Vector3 + UpRotation>(
     displacement: V,
     settings: &MoverSettings<V>,
 ) -> Result<MoveOutput<V>, MoverError> {
+    move_impl(world, character, position, displacement, settings, None)
+}
+
+/// [`move_and_slide`], recording each cast into `trace` (appended, world frame): the
+/// pushes out of an overlapping start, then for each slide iteration where the cast
+/// started, the motion cast, where it met what, the planes of the step, the motion wanted
+/// of the plane solve, the motion it allows and the one cast next; then the stairs' path,
+/// the snap to the ground and the looks for the ground ([`MoveStep`]). The answer is the
+/// same as [`move_and_slide`]'s.
+///
+/// ```
+/// use kollide::mover::{move_and_slide_traced, Character, MovePhase, MoverSettings};
+/// use kollide::world::{Shape3, World};
+/// use kollide::shape::Cuboid;
+/// use kollide::math::{DPose3, DVec3};
+/// let mut world = World::new();
+/// // A wall whose face is x = 2.
+/// world.insert(Shape3::from(Cuboid::new(DVec3::new(1.0, 5.0, 10.0))), DPose3::from_translation(DVec3::new(3.0, 0.0, 0.0))).unwrap();
+/// let ball = Character::Ball { radius: 0.5 };
+/// let mut trace = Vec::new();
+/// let out = move_and_slide_traced(&world, &ball, DVec3::ZERO, DVec3::new(3.0, 0.0, 3.0), &MoverSettings::default(), &mut trace).unwrap();
+/// let first = &trace.iter().find(|s| s.phase == MovePhase::Slide).unwrap();
+/// // The wall is met when the ball is a skin short of it, half way across; the rest of
+/// // the motion is solved against the wall's plane: the slide along z.
+/// assert!((first.contact.unwrap().normal - DVec3::NEG_X).length() < 1e-9);
+/// let solved = first.solved.unwrap();
+/// assert!(solved.x.abs() < 1e-9 && solved.z > 1.4);
+/// # let _ = out;
+/// ```
+///
+/// # Errors
+/// As [`move_and_slide`] (nothing is recorded then).
+pub fn move_and_slide_traced<V: Vector3 + UpRotation>(
+    world: &World<V, Shape3<V>>,
+    character: &Character<V>,
+    position: V,
+    displacement: V,
+    settings: &MoverSettings<V>,
+    trace: &mut Vec<MoveStep<V>>,
+) -> Result<MoveOutput<V>, MoverError> {
+    move_impl(world, character, position, displacement, settings, Some(trace))
+}
+
+fn move_impl<V: Vector3 + UpRotation>(
+    world: &World<V, Shape3<V>>,
+    character: &Character<V>,
+    position: V,
+    displacement: V,
+    settings: &MoverSettings<V>,
+    trace: Option<&mut Vec<MoveStep<V>>>,
+) -> Result<MoveOutput<V>, MoverError> {
     settings.validate()?;
     let shape = character.shape()?;
     for (what, v) in [("position", position), ("displacement", displacement)] {
@@ -147,13 +199,27 @@ pub fn move_and_slide<V: Vector3 + UpRotation>(
             return Err(MoverError::NonFinite { what, value: v.to_f64_array() });
         }
     }
-    let mut step = Step { world, character, shape, settings, contacts: Vec::new(), iterations: 0 };
+    // The caller's list is filled in place (taken and given back): nothing is allocated
+    // when untraced.
+    let mut trace = trace;
+    let mut step = Step {
+        world,
+        character,
+        shape,
+        settings,
+        contacts: Vec::new(),
+        iterations: 0,
+        phase: MovePhase::Recover,
+        trace: trace.as_deref_mut().map(std::mem::take),
+    };
     let start = position;
     let (from, pushed) = step.recover(position);
     let zero = V::Real::ZERO;
+    step.phase = MovePhase::Ground;
     let on_ground =
         (settings.step_height > zero || settings.snap_to_ground > zero) && step.ground(from).is_some();
     let mut position = from;
+    step.phase = MovePhase::Slide;
     let mut status = step.slide(&mut position, displacement);
     if on_ground && settings.step_height > zero && step.met_a_wall() {
         step.try_step_up(from, displacement, &mut position, &mut status);
@@ -163,9 +229,14 @@ pub fn move_and_slide<V: Vector3 + UpRotation>(
     }
     let up = settings.up;
     if on_ground && settings.snap_to_ground > zero && displacement.dot(up) <= zero {
+        step.phase = MovePhase::Snap;
         step.snap(&mut position);
     }
+    step.phase = MovePhase::Ground;
     let ground = step.ground(position);
+    if let (Some(mine), Some(theirs)) = (step.trace.take(), trace) {
+        *theirs = mine;
+    }
     Ok(MoveOutput {
         position,
         displacement: position - start,
@@ -180,7 +251,7 @@ pub fn move_and_slide<V: Vector3 + UpRotation>(
 /// runs along: solved exactly tangent, rounding can leave it approaching the plane by
 /// 1e-17, and the next cast would report the same contact at time 0 again and again (a
 /// trap at the edge of a box). The tilt only ever moves away from the world.
-fn leave_planes<V: Vector3>(v: V, planes: &[Plane<V>]) -> V {
+fn leave_planes<V: Vector3>(v: V, planes: &[SlidePlane<V>]) -> V {
     let lift = v.length() * V::Real::from_f64(1e-7);
     let mut out = v;
     for p in planes.iter().filter(|p| p.offset == V::Real::ZERO) {
@@ -200,6 +271,10 @@ struct Step<'a, V: Vector3 + UpRotation> {
     settings: &'a MoverSettings<V>,
     contacts: Vec<MoveContact<V>>,
     iterations: u32,
+    /// What the casts are for, for the trace.
+    phase: MovePhase,
+    /// The trace, when asked for.
+    trace: Option<Vec<MoveStep<V>>>,
 }
 
 /// A cast's answer the mover uses: time, normal, and the contact.
@@ -251,6 +326,20 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
             }
             None
         });
+        let phase = self.phase;
+        if let Some(trace) = self.trace.as_mut() {
+            trace.push(MoveStep {
+                phase,
+                from: at,
+                motion,
+                toi: best.as_ref().map(|t| t.toi),
+                contact: best.as_ref().map(|t| t.contact),
+                planes: Vec::new(),
+                wanted: None,
+                solved: None,
+                next: None,
+            });
+        }
         best
     }
 
@@ -374,7 +463,7 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
         let up = self.settings.up;
         let scale = self.character.reach() + position.abs_elem().max_component() + displacement.length();
         let tiny = scale * V::Real::EPSILON * V::Real::from_f64(16.0);
-        let mut planes: Vec<Plane<V>> = Vec::new();
+        let mut planes: Vec<SlidePlane<V>> = Vec::new();
         let mut left = displacement;
         for _ in 0..self.settings.max_iterations {
             if left.length() <= tiny {
@@ -397,22 +486,27 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
             if !planes.iter().any(|p| {
                 p.offset == V::Real::ZERO && p.normal.dot(n) > V::Real::ONE - V::Real::from_f64(1e-9)
             }) {
-                planes.push(Plane { normal: n, offset: V::Real::ZERO });
+                planes.push(SlidePlane { normal: n, offset: V::Real::ZERO });
             }
             let steep = !self.walkable(n) && n.dot(up) > V::Real::from_f64(-1e-6);
             // A steep slope may not lift the character higher than it asked to rise.
             let cap = planes.iter().position(|p| p.offset != V::Real::ZERO || p.normal == -up);
             if steep && !self.settings.climb_walls && cap.is_none() {
-                planes.push(Plane { normal: -up, offset: -rest.dot(up).max(V::Real::ZERO) });
+                planes.push(SlidePlane { normal: -up, offset: -rest.dot(up).max(V::Real::ZERO) });
             } else if let Some(k) = cap {
                 planes[k].offset = -rest.dot(up).max(V::Real::ZERO);
             }
-            left = leave_planes(closest_allowed(rest, &planes), &planes);
+            let solved = closest_allowed(rest, &planes);
+            left = leave_planes(solved, &planes);
             // Never against the motion asked: in a crease the closest allowed motion can turn
             // back up one side (a projection on the far plane), and the character would
             // shuttle between the two sides step after step (the classic corner jitter).
             if left.dot(displacement) <= V::Real::ZERO {
                 left = V::ZERO;
+            }
+            if let Some(last) = self.trace.as_mut().and_then(|t| t.last_mut()) {
+                last.planes.clone_from(&planes);
+                (last.wanted, last.solved, last.next) = (Some(rest), Some(solved), Some(left));
             }
             if left.length() <= tiny {
                 return if rest.length() <= tiny { MoveStatus::Moved } else { MoveStatus::Blocked };
@@ -443,7 +537,14 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
         if across_len <= V::Real::ZERO {
             return;
         }
-        let mut trial = Step { contacts: Vec::new(), iterations: 0, shape: self.shape.clone(), ..*self };
+        let mut trial = Step {
+            contacts: Vec::new(),
+            iterations: 0,
+            shape: self.shape.clone(),
+            phase: MovePhase::Stairs { kept: false },
+            trace: self.trace.as_ref().map(|_| Vec::new()),
+            ..*self
+        };
         let mut at = from;
         trial.slide(&mut at, up * self.settings.step_height);
         let rose = (at - from).dot(up);
@@ -453,23 +554,30 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
         let fall = up * -(rose + (-displacement.dot(up)).max(V::Real::ZERO));
         let landing = trial.cast(at, fall);
         self.iterations += trial.iterations;
-        let Some(landing) = landing else { return };
-        at += fall * landing.toi;
-        if !self.walkable(landing.contact.normal) {
-            return;
-        }
-        trial.contacts.push(landing.contact);
-        let dir = across / across_len;
-        let gain = (at - from).dot(dir) - (*position - from).dot(dir);
-        if gain > across_len * V::Real::from_f64(1e-6) {
-            if trial_status == MoveStatus::Moved
-                && (at - from).dot(dir) < across_len * V::Real::from_f64(1.0 - 1e-9)
-            {
-                trial_status = MoveStatus::Blocked;
+        let landed = landing.filter(|l| self.walkable(l.contact.normal));
+        let mut kept = false;
+        if let Some(landing) = landed {
+            at += fall * landing.toi;
+            trial.contacts.push(landing.contact);
+            let dir = across / across_len;
+            let gain = (at - from).dot(dir) - (*position - from).dot(dir);
+            if gain > across_len * V::Real::from_f64(1e-6) {
+                if trial_status == MoveStatus::Moved
+                    && (at - from).dot(dir) < across_len * V::Real::from_f64(1.0 - 1e-9)
+                {
+                    trial_status = MoveStatus::Blocked;
+                }
+                *position = at;
+                *status = trial_status;
+                self.contacts = std::mem::take(&mut trial.contacts);
+                kept = true;
             }
-            *position = at;
-            *status = trial_status;
-            self.contacts = trial.contacts;
+        }
+        if let (Some(mine), Some(theirs)) = (self.trace.as_mut(), trial.trace.as_mut()) {
+            for step in theirs.iter_mut() {
+                step.phase = MovePhase::Stairs { kept };
+            }
+            mine.append(theirs);
         }
     }
 
@@ -499,7 +607,21 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
             // Bounded: never more than the character's size in one round.
             let reach = self.character.reach();
             let len = push.length();
-            at += if len > reach { push * (reach / len) } else { push };
+            let made = if len > reach { push * (reach / len) } else { push };
+            if let Some(trace) = self.trace.as_mut() {
+                trace.push(MoveStep {
+                    phase: MovePhase::Recover,
+                    from: at,
+                    motion: made,
+                    toi: None,
+                    contact: None,
+                    planes: Vec::new(),
+                    wanted: None,
+                    solved: None,
+                    next: None,
+                });
+            }
+            at += made;
         }
         (at, overlapped)
     }
