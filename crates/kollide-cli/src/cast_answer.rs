@@ -205,6 +205,21 @@ pub(crate) fn cast_input<V: Space>(top: &Obj) -> Result<CastInput<V>> {
     })
 }
 
+/// A sweep line's `"cull_back_faces"` (false when absent).
+///
+/// # Errors
+/// A value that is not `true` or `false`.
+pub(crate) fn back_faces(top: &Obj) -> Result<BackFaces> {
+    match top.opt("cull_back_faces") {
+        None | Some(Value::Bool(false)) => Ok(BackFaces::Hit),
+        Some(Value::Bool(true)) => Ok(BackFaces::Cull),
+        Some(v) => {
+            let msg = format!("expected true or false, got {}", crate::json::type_name(v));
+            Err(InputError::new("cull_back_faces", msg))
+        }
+    }
+}
+
 /// `{"query": "sweep", "mover": BODY, "displacement": [..], "triangles": [..], ...}`.
 pub fn sweep_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
     let other = if V::SOUP == "triangles" { "segments" } else { "triangles" };
@@ -214,14 +229,7 @@ pub fn sweep_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
     }
     let mover = body::<V>(top.get("mover")?, "mover")?;
     let displacement: V = top.vec("displacement")?;
-    let back_faces = match top.opt("cull_back_faces") {
-        None | Some(Value::Bool(false)) => BackFaces::Hit,
-        Some(Value::Bool(true)) => BackFaces::Cull,
-        Some(v) => {
-            let msg = format!("expected true or false, got {}", crate::json::type_name(v));
-            return Err(InputError::new("cull_back_faces", msg));
-        }
-    };
+    let back_faces = back_faces(top)?;
     let through = top.opt("b").map(|v| body::<V>(v, "b")).transpose()?;
     let outcome = match &through {
         Some(b) => {
@@ -231,7 +239,7 @@ pub fn sweep_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
             }
             V::sweep_through(&mover, "mover", displacement, b, back_faces)?
         }
-        None => V::sweep(&mover, "mover", displacement, top.get(V::SOUP)?, V::SOUP, back_faces)?,
+        None => V::sweep(&mover, "mover", displacement, top.get(V::SOUP)?, V::SOUP, back_faces, None)?,
     };
     // Through a composite, the element hit is also its part.
     let part =

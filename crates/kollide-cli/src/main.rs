@@ -83,10 +83,11 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Only this line of a query file, counting from 1 (with --steps: the line whose
-        /// iterations are shown; default the first).
+        /// iterations are shown; default the first). For a scene: only this step's casts.
         #[arg(long)]
         line: Option<usize>,
-        /// Show one query line's iterations (GJK, then EPA for a contact) instead.
+        /// Show one query line's iterations instead (SAT, GJK, EPA, a cast's advancements, a
+        /// sweep's tests); for a scene, each cast of the mover (every step's, or --line's).
         #[arg(long)]
         steps: bool,
     },
@@ -197,15 +198,11 @@ fn picture_run(file: &std::path::Path, out: &std::path::Path, line: Option<usize
 /// `kollide viz`: writes the page of `input` into `out`; returns the exit code.
 fn viz_run(input: &std::path::Path, out: &std::path::Path, line: Option<usize>, steps: bool) -> ExitCode {
     let scene = input.extension().is_some_and(|e| e == "json");
-    if scene && (line.is_some() || steps) {
-        eprintln!("kollide: --line and --steps are for query files; {} is a scene", input.display());
-        return ExitCode::from(1);
-    }
     file_to_file(input, out, |bytes| {
         let page = if scene {
             String::from_utf8(bytes)
                 .map_err(|e| viz::VizError(format!("not valid UTF-8: {e}")))
-                .and_then(|text| viz::move_run(&text))
+                .and_then(|text| viz::move_run(&text, line, steps))
         } else {
             viz::queries(&bytes, line, steps)
         };

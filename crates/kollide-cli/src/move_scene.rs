@@ -8,7 +8,7 @@
 use crate::json::{array, number, vector, InputError, Obj, Result};
 use crate::space::body;
 use kollide::math::DVec3;
-use kollide::mover::{move_and_slide, Character, MoveOutput, MoverSettings};
+use kollide::mover::{move_and_slide, move_and_slide_traced, Character, MoveOutput, MoveStep, MoverSettings};
 use kollide::shape::Convex3;
 use kollide::world::{BodyId, Shape3, World};
 use serde_json::{json, Value};
@@ -186,15 +186,34 @@ impl Scene {
 
     /// Runs the steps (as [`Scene::run`] does) and keeps each step's output, or its error.
     pub(crate) fn outputs(&self) -> Vec<core::result::Result<MoveOutput<DVec3>, String>> {
+        self.outputs_traced(None).into_iter().map(|(o, _)| o).collect()
+    }
+
+    /// [`Scene::outputs`], with the casts of step `traced` (0-based; every step for `None`
+    /// when `all`) recorded beside its output (empty for the others).
+    pub(crate) fn outputs_traced(&self, traced: Option<Traced>) -> Vec<(StepOutput, Vec<MoveStep<DVec3>>)> {
         let mut position = self.position;
         let mut out = Vec::new();
         for &(d, n) in &self.steps {
             for _ in 0..n {
-                let step = move_and_slide(&self.world, &self.character, position, d, &self.settings);
+                let i = out.len();
+                let mut trace = Vec::new();
+                let step = if traced.is_some_and(|t| t.covers(i)) {
+                    move_and_slide_traced(
+                        &self.world,
+                        &self.character,
+                        position,
+                        d,
+                        &self.settings,
+                        &mut trace,
+                    )
+                } else {
+                    move_and_slide(&self.world, &self.character, position, d, &self.settings)
+                };
                 if let Ok(m) = &step {
                     position = m.position;
                 }
-                out.push(step.map_err(|e| e.to_string()));
+                out.push((step.map_err(|e| e.to_string()), trace));
             }
         }
         out
@@ -226,5 +245,26 @@ impl Scene {
             "status": m.status.as_str(),
             "contacts": contacts,
         })
+    }
+}
+
+/// A step's output, or its error.
+pub(crate) type StepOutput = core::result::Result<MoveOutput<DVec3>, String>;
+
+/// Which steps of a run record their casts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Traced {
+    /// Every step.
+    All,
+    /// Step `k` (0-based).
+    One(usize),
+}
+
+impl Traced {
+    fn covers(self, i: usize) -> bool {
+        match self {
+            Self::All => true,
+            Self::One(k) => k == i,
+        }
     }
 }

@@ -15,7 +15,9 @@ use kollide::composite::{
 };
 use kollide::math::{DQuat, DVec2, DVec3, Pose, PoseError, Quat, Real, Rot2, Vec2, Vec3, Vector, Vector2};
 use kollide::query::cast::{
-    sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepError, SweepOutcome,
+    sweep_circle, sweep_circle_traced, sweep_ellipse, sweep_ellipse_traced, sweep_ellipsoid,
+    sweep_ellipsoid_traced, sweep_sphere, sweep_sphere_traced, BackFaces, SweepError, SweepOutcome,
+    SweepStep,
 };
 use kollide::shape::{Convex2, Convex3};
 use kollide::world::{RuntimeShape, Shape2, Shape3};
@@ -58,6 +60,8 @@ pub trait Space: Vector<Real: Serialize> {
     /// ellipsoid in 3D) moved by `displacement` through the soup (read from `soup` at
     /// `soup_path`).
     ///
+    /// With `trace`, each test of each item is recorded there (`kollide picture --steps`).
+    ///
     /// # Errors
     /// A mover of another shape (naming `mover_path`), or a malformed soup.
     fn sweep(
@@ -67,6 +71,7 @@ pub trait Space: Vector<Real: Serialize> {
         soup: &Value,
         soup_path: &str,
         back_faces: BackFaces,
+        trace: Option<&mut Vec<SweepStep<Self>>>,
     ) -> Result<SweepOutcome<Self>>;
     /// The sweep of this dimension through a composite body `b` (a mesh or terrain in 3D, a
     /// polyline or terrain line in 2D), its parts named by `index`.
@@ -219,18 +224,21 @@ macro_rules! space2 {
                 soup_value: &Value,
                 soup_path: &str,
                 back_faces: BackFaces,
+                trace: Option<&mut Vec<SweepStep<Self>>>,
             ) -> Result<SweepOutcome<Self>> {
                 let segments = soup::<$v, 2>(soup_value, soup_path)?;
                 let at = mover.pose.translation;
-                match &mover.shape {
-                    Shape2::Convex(Convex2::Ball(c)) => sweep_circle(at, c.radius, displacement, &segments, back_faces)
-                        .map_err(|e| sweep_error(&e, mover_path, soup_path)),
-                    Shape2::Convex(Convex2::Ellipsoid(e)) => {
-                        sweep_ellipse(e, &mover.pose, displacement, &segments, back_faces)
-                            .map_err(|e| sweep_error(&e, mover_path, soup_path))
+                let (d, s, b) = (displacement, &segments, back_faces);
+                let out = match (&mover.shape, trace) {
+                    (Shape2::Convex(Convex2::Ball(c)), None) => sweep_circle(at, c.radius, d, s, b),
+                    (Shape2::Convex(Convex2::Ball(c)), Some(t)) => sweep_circle_traced(at, c.radius, d, s, b, t),
+                    (Shape2::Convex(Convex2::Ellipsoid(e)), None) => sweep_ellipse(e, &mover.pose, d, s, b),
+                    (Shape2::Convex(Convex2::Ellipsoid(e)), Some(t)) => {
+                        sweep_ellipse_traced(e, &mover.pose, d, s, b, t)
                     }
-                    _ => Err(not_a_mover(mover_path, 2)),
-                }
+                    _ => return Err(not_a_mover(mover_path, 2)),
+                };
+                out.map_err(|e| sweep_error(&e, mover_path, soup_path))
             }
             fn sweep_through(
                 mover: &Body<Self>,
@@ -311,18 +319,21 @@ macro_rules! space3 {
                 soup_value: &Value,
                 soup_path: &str,
                 back_faces: BackFaces,
+                trace: Option<&mut Vec<SweepStep<Self>>>,
             ) -> Result<SweepOutcome<Self>> {
                 let triangles = soup::<$v, 3>(soup_value, soup_path)?;
                 let at = mover.pose.translation;
-                match &mover.shape {
-                    Shape3::Convex(Convex3::Ball(b)) => sweep_sphere(at, b.radius, displacement, &triangles, back_faces)
-                        .map_err(|e| sweep_error(&e, mover_path, soup_path)),
-                    Shape3::Convex(Convex3::Ellipsoid(e)) => {
-                        sweep_ellipsoid(e, &mover.pose, displacement, &triangles, back_faces)
-                            .map_err(|e| sweep_error(&e, mover_path, soup_path))
+                let (d, s, b) = (displacement, &triangles, back_faces);
+                let out = match (&mover.shape, trace) {
+                    (Shape3::Convex(Convex3::Ball(r)), None) => sweep_sphere(at, r.radius, d, s, b),
+                    (Shape3::Convex(Convex3::Ball(r)), Some(t)) => sweep_sphere_traced(at, r.radius, d, s, b, t),
+                    (Shape3::Convex(Convex3::Ellipsoid(e)), None) => sweep_ellipsoid(e, &mover.pose, d, s, b),
+                    (Shape3::Convex(Convex3::Ellipsoid(e)), Some(t)) => {
+                        sweep_ellipsoid_traced(e, &mover.pose, d, s, b, t)
                     }
-                    _ => Err(not_a_mover(mover_path, 3)),
-                }
+                    _ => return Err(not_a_mover(mover_path, 3)),
+                };
+                out.map_err(|e| sweep_error(&e, mover_path, soup_path))
             }
             fn sweep_through(
                 mover: &Body<Self>,

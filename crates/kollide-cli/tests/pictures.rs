@@ -360,3 +360,48 @@ fn cast_steps_advance_to_the_time_of_impact() {
         assert_eq!(marks.len(), 2, "the closest points a and b");
     }
 }
+
+/// A ball rolling over a small upright triangle's top corner, with `--steps`: a panel per
+/// test, in the library's order, the face plane's foot and the edge lines' points off
+/// their features, and the corner hit at the closed-form time.
+#[test]
+fn sweep_steps_show_each_feature_test_with_its_root() {
+    let line = r#"{"query": "sweep", "mover": {"shape": {"type": "ball", "radius": 0.75}, "translation": [0, 1, 0]}, "displacement": [4, 0, 0], "triangles": [[[2, 0, -1], [2, 0, 1], [2, 0.5, 0]]]}"#;
+    let svg = picture(line.as_bytes(), None, true).unwrap();
+    let doc = Document::parse(&svg).unwrap();
+    let captions: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("caption"))
+        .filter_map(|n| n.text())
+        .filter(|t| t.contains(". triangle 0, ") || t.starts_with("t = ") || *t == "no root")
+        .map(str::to_string)
+        .collect();
+    let tests = [
+        "1. triangle 0, face plane",
+        "2. triangle 0, edge 0 (a-b)",
+        "3. triangle 0, edge 1 (b-c)",
+        "4. triangle 0, edge 2 (c-a)",
+        "5. triangle 0, corner a",
+        "6. triangle 0, corner b",
+        "7. triangle 0, corner c",
+    ];
+    for t in tests {
+        assert!(captions.iter().any(|c| c == t), "no caption {t:?} in {captions:?}");
+    }
+    // The plane x = 2 is reached at t = 1.25 / 4, its foot (2, 1, 0) above the triangle.
+    assert!(captions.iter().any(|c| c == "t = 0.3125, off the triangle"), "{captions:?}");
+    let foot = dots(&doc, "step-1");
+    assert!(close(&foot[0].1, &[2.0, 1.0, 0.0], 1e-12), "{foot:?}");
+    // The corner (2, 0.5, 0), 0.5 below the path, at t = (2 - √(0.75² - 0.25)) / 4.
+    let t = (2.0 - (0.5625f64 - 0.25).sqrt()) / 4.0;
+    assert!(captions.iter().any(|c| c == &format!("t = {t:.6}: hit")), "{captions:?}");
+    assert!(close(&dot(&dots(&doc, "step-7"), "hit").1, &[2.0, 0.5, 0.0], 0.0));
+    // The mover drawn where each root puts it: panels 1, 3, 4 and 7 have a root.
+    for (k, root) in [(1, true), (2, false), (3, true), (4, true), (5, false), (6, false), (7, true)] {
+        assert_eq!(paths(&doc, &format!("step-{k}"), "body-a-later").is_empty(), !root, "panel {k}");
+    }
+    // Through a composite: explained, not traced.
+    let through = r#"{"query": "sweep", "mover": {"shape": {"type": "ball", "radius": 0.5}, "translation": [0, 2, 0]}, "displacement": [0, -3, 0], "b": {"shape": {"type": "trimesh", "vertices": [[-1, 0, -1], [1, 0, -1], [0, 0, 1]], "indices": [[0, 2, 1]]}, "translation": [0, 0, 0]}}"#;
+    let svg = picture(through.as_bytes(), None, true).unwrap();
+    assert!(svg.contains("is not traced"), "{svg}");
+}

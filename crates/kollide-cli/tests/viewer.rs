@@ -109,7 +109,7 @@ fn steps_are_a_frame_per_gjk_and_epa_iteration_ending_at_the_depth() {
 fn a_move_scene_is_a_frame_per_step_where_kollide_move_put_the_character() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let text = std::fs::read_to_string(root.join("examples/move_scene.json")).unwrap();
-    let d = data(&viz::move_run(&text).unwrap());
+    let d = data(&viz::move_run(&text, None, false).unwrap());
     let out = Command::new(env!("CARGO_BIN_EXE_kollide"))
         .args(["move", root.join("examples/move_scene.json").to_str().unwrap()])
         .output()
@@ -124,7 +124,7 @@ fn a_move_scene_is_a_frame_per_step_where_kollide_move_put_the_character() {
         let contacts = frame["items"].as_array().unwrap().iter().filter(|i| i.get("point").is_some()).count();
         assert_eq!(contacts, step["contacts"].as_array().unwrap().len());
     }
-    assert!(viz::move_run("{\"world\": 3}").unwrap_err().0.contains("world"));
+    assert!(viz::move_run("{\"world\": 3}", None, false).unwrap_err().0.contains("world"));
 }
 
 /// The pages in Chromium. Installs Chromium (`apt-get install -y chromium`) and
@@ -144,10 +144,14 @@ fn the_pages_draw_in_a_real_browser_and_follow_the_slider() {
     let contact = dir.join("contact.jsonl");
     std::fs::write(&contact, HULLS_CONTACT).unwrap();
     let (queries, scene) = (root.join("examples/queries.jsonl"), root.join("examples/move_scene.json"));
-    let runs: [(&str, Vec<&str>); 4] = [
+    // The sweep line of the example queries (line 24), and step 39 of the move scene (where
+    // the ball meets the turned box's edge and slides along it).
+    let runs: [(&str, Vec<&str>); 6] = [
         ("queries", vec!["viz", queries.to_str().unwrap()]),
         ("steps", vec!["viz", contact.to_str().unwrap(), "--steps"]),
+        ("sweep-steps", vec!["viz", queries.to_str().unwrap(), "--steps", "--line", "24"]),
         ("move", vec!["viz", scene.to_str().unwrap()]),
+        ("move-steps", vec!["viz", scene.to_str().unwrap(), "--steps", "--line", "39"]),
         ("demo", vec!["demo", "--out", dir.to_str().unwrap(), "--viz"]),
     ];
     let mut pages = Vec::new();
@@ -174,7 +178,7 @@ fn the_pages_draw_in_a_real_browser_and_follow_the_slider() {
     let report = String::from_utf8_lossy(&out.stdout);
     println!("{report}{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the browser check failed:\n{report}");
-    assert_eq!(report.lines().filter(|l| l.starts_with("ok ")).count(), 4, "{report}");
+    assert_eq!(report.lines().filter(|l| l.starts_with("ok ")).count(), 6, "{report}");
 }
 
 /// Chromium at /usr/bin/chromium and playwright-core in `dir`, installed when missing.
@@ -286,4 +290,81 @@ fn the_command_exits_with_what_went_wrong() {
     let good = run(&["viz", lines.to_str().unwrap(), "--out", page]);
     assert_eq!(good.status.code(), Some(0));
     assert!(std::fs::read_to_string(page).unwrap().contains("point_a"));
+}
+
+/// A sweep's tests, a frame each: the tested triangle painted as hit, the roots' points
+/// where the closed form puts them.
+#[test]
+fn a_sweeps_steps_are_a_frame_per_test() {
+    let line = r#"{"query": "sweep", "mover": {"shape": {"type": "ball", "radius": 0.75}, "translation": [0, 1, 0]}, "displacement": [4, 0, 0], "triangles": [[[2, 0, -1], [2, 0, 1], [2, 0.5, 0]]]}"#;
+    let d = data(&viz::queries(line.as_bytes(), None, true).unwrap());
+    let frames = d["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 7, "the face plane, 3 edges and 3 corners");
+    let labels: Vec<&str> = frames.iter().map(|f| f["label"].as_str().unwrap()).collect();
+    assert!(
+        labels[0].starts_with("test 1: triangle 0, face plane: t = 0.3125, off the triangle"),
+        "{labels:?}"
+    );
+    assert!(labels[6].starts_with("test 7: triangle 0, corner c: t = 0.360"), "{labels:?}");
+    assert!(close(&point(&frames[6], "hit"), &[2.0, 0.5, 0.0], 0.0));
+    // The plane's foot, unlabelled, at (2, 1, 0).
+    assert!(close(&point(&frames[0], ""), &[2.0, 1.0, 0.0], 1e-12));
+}
+
+/// A move scene's casts: with --line N, the casts of step N, starting where `kollide move`
+/// left the character after step N - 1; without, every step's; a step out of range is named.
+#[test]
+fn a_move_scenes_steps_are_a_frame_per_cast() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(root.join("examples/move_scene.json")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kollide"))
+        .args(["move", root.join("examples/move_scene.json").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let steps: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut slides = 0;
+    for n in [1, 30, 39, 61, 79] {
+        let d = data(&viz::move_run(&text, Some(n), true).unwrap());
+        assert_eq!(d["focus"], true);
+        let frames = d["frames"].as_array().unwrap();
+        assert!(!frames.is_empty(), "step {n}");
+        let first = frames[0]["items"].as_array().unwrap().iter().find(|i| i.get("mesh").is_some()).unwrap();
+        let from: Vec<f64> = first["at"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        let want: Vec<f64> = if n == 1 {
+            vec![-6.0, 2.0, 0.0]
+        } else {
+            steps[n - 2]["position"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+        };
+        // (A start inside is pushed first, without a cast: the example never starts inside.)
+        assert!(
+            close(&from, &want, 1e-12),
+            "step {n}: the casts start at {from:?}, kollide move left {want:?}"
+        );
+        for f in frames {
+            let label = f["label"].as_str().unwrap();
+            assert!(label.starts_with(&format!("step {n}, cast ")), "{label}");
+            if label.contains("(slide;") && label.contains("met the ") {
+                slides += 1;
+                assert!(label.contains("planes: wanted"), "{label}");
+                let arrows: Vec<&str> = f["items"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|i| i.get("arrow").is_some())
+                    .map(|i| i["label"].as_str().unwrap().split(" x").next().unwrap())
+                    .collect();
+                for want in ["normal", "plane 1", "wanted", "solved"] {
+                    assert!(arrows.contains(&want), "{label}: no {want} arrow in {arrows:?}");
+                }
+            }
+        }
+    }
+    assert!(slides > 0, "no slide met anything");
+    let all = data(&viz::move_run(&text, None, true).unwrap());
+    assert!(all["frames"].as_array().unwrap().len() > steps.len());
+    for bad in [0, steps.len() + 1] {
+        let e = viz::move_run(&text, Some(bad), true).unwrap_err().0;
+        assert!(e.contains(&format!("--line {bad}")), "{e}");
+    }
 }

@@ -14,6 +14,7 @@ pub(crate) mod draw;
 mod overlay;
 pub(crate) mod steps;
 mod svg;
+pub(crate) mod sweep_steps;
 
 use crate::answer::{respond, Precision};
 use crate::json::{array, parse_strict, Obj};
@@ -192,7 +193,16 @@ fn layout(n: usize, query: &str, dim: usize, d: Drawing) -> String {
             "after), in A's frame, over the Minkowski difference A - B (green). GJK: the simplex it starts from, v its point nearest the origin O, w the",
             "next support point (along -v). EPA: the polytope, its face nearest O (red) at d, w",
         ];
-        let what = if query == "cast" { cast } else { pair };
+        let sweep = [
+            "Each test of each triangle (segment) whose box meets the swept box (shrunk to the earliest hit so far): the start, the face plane (line)",
+            "at the radius, then each edge's cylinder and each corner's sphere (circle). The item tested in red; the mover (dashed) where the test's",
+            "root t puts it, and the point touched there. The earliest root on its feature is the hit.",
+        ];
+        let what = match query {
+            "cast" => cast,
+            "sweep" => sweep,
+            _ => pair,
+        };
         for (k, line) in what.iter().enumerate() {
             page.text(DVec2::new(left, steps_top - 43.0 + 13.0 * k as f64), line, "caption", "start");
         }

@@ -35,7 +35,25 @@ pub(super) fn draw<V: Plane>(query: &str, top: &Obj, answer: &Value, want_steps:
             }
             return Ok(d);
         }
-        "sweep" => sweep::<V>(top, answer, &mut d)?,
+        "sweep" => {
+            sweep::<V>(top, answer, &mut d)?;
+            if want_steps {
+                match super::sweep_steps::sweep_panels::<V>(top) {
+                    Ok(mut s) => {
+                        if s.len() > MAX_STEPS {
+                            let more = s.len() - MAX_STEPS;
+                            s.truncate(MAX_STEPS);
+                            if let Some((caption, _)) = s.last_mut() {
+                                caption.push_str(&format!(" ({more} more tests not drawn)"));
+                            }
+                        }
+                        d.steps = s;
+                    }
+                    Err(why) => d.no_steps = Some(why),
+                }
+            }
+            return Ok(d);
+        }
         _ => {
             let (a, b) = (body::<V>(top.get("a")?, "a")?, body::<V>(top.get("b")?, "b")?);
             V::draw_shape(&a.shape, &a.pose, A, &mut d.prims);
@@ -52,7 +70,7 @@ pub(super) fn draw<V: Plane>(query: &str, top: &Obj, answer: &Value, want_steps:
         }
     }
     if want_steps {
-        d.no_steps = Some(format!("--steps: the {query} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold; a cast's advancements are)"));
+        d.no_steps = Some(format!("--steps: the {query} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold; a cast's advancements and a sweep's tests are)"));
     }
     Ok(d)
 }

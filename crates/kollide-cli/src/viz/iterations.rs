@@ -10,9 +10,11 @@
 use super::scene::{Frame, Item, Mesh, Paint, Scene};
 use super::tessellate::Solid;
 use crate::picture::steps::{cast_trace, trace};
+use crate::picture::sweep_steps::{sweep_trace, test_words, verdict_words};
 use crate::picture::Answered;
 use crate::space::{body, Body};
-use kollide::math::{DVec3, Rotation};
+use kollide::math::{DVec3, Pose, Rotation};
+use kollide::query::cast::SweepVerdict;
 use kollide::query::{SatAxis, SatStep};
 use kollide::shape::Support;
 use serde_json::Value;
@@ -28,9 +30,12 @@ pub(super) fn scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String
     if line.query == "cast" {
         return cast_scene::<V>(n, line);
     }
+    if line.query == "sweep" {
+        return sweep_scene::<V>(n, line);
+    }
     if !matches!(line.query.as_str(), "intersects" | "distance" | "contact" | "manifold") {
         return Err(format!(
-            "--steps: the {} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold; a cast's advancements are)",
+            "--steps: the {} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold; a cast's advancements and a sweep's tests are)",
             line.query
         ));
     }
@@ -150,6 +155,51 @@ fn cast_scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String> {
         items.push(Item::Point { at: a, label: "a".into(), paint: Paint::Answer });
         items.push(Item::Point { at: b, label: "b".into(), paint: Paint::Answer });
         let label = format!("advance {}: time {}, distance {}", k + 1, step.time, step.distance);
+        scene.frames.push(Frame { label, items });
+    }
+    Ok(scene)
+}
+
+/// A frame per test of a sweep: the soup with the item tested red, the mover at its start
+/// and its path, the mover (faint) where the test's root puts it, and the point touched.
+fn sweep_scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String> {
+    let top = line.top().map_err(|e| e.to_string())?;
+    let t = sweep_trace::<V>(&top)?;
+    let mut scene = Scene {
+        title: format!("line {n}, sweep: {}; its tests", line.summary()),
+        caption: "Each test of each triangle (segment) whose box meets the swept box (shrunk to the earliest hit so                   far): the start, the face plane (line) at the radius, then each edge's cylinder and each                   corner's sphere (circle). The item tested red, the others sand; the mover blue at its start,                   faint where the test's root puts it, and the point touched there. The earliest root on its                   feature is the hit."
+            .into(),
+        slider: "test".into(),
+        flat: V::DIM == 2,
+        ..Scene::default()
+    };
+    let start = t.mover.pose.translation;
+    let mover = scene.add_mesh(V::mesh(&t.mover.shape, &t.mover.pose));
+    scene.fixed.push(Item::Mesh { mesh: mover, at: DVec3::ZERO, paint: Paint::BodyA, ghost: false });
+    let path = vec![V::lift(start), V::lift(start + t.displacement)];
+    scene.fixed.push(Item::Line { points: path, paint: Paint::Path, dashed: true });
+    // One mesh for the untested rest and one per item, so a frame paints its item red.
+    let single: Vec<usize> =
+        t.items.iter().map(|item| scene.add_mesh(V::soup_mesh(std::slice::from_ref(item)))).collect();
+    for (k, step) in t.steps.iter().enumerate() {
+        let mut items: Vec<Item> = single
+            .iter()
+            .enumerate()
+            .map(|(i, &mesh)| {
+                let paint = if i == step.index { Paint::Hit } else { Paint::Ground };
+                Item::Mesh { mesh, at: DVec3::ZERO, paint, ghost: false }
+            })
+            .collect();
+        if let Some(toi) = step.toi {
+            let at = Pose::new(start + t.displacement * toi, t.mover.pose.rotation);
+            let mesh = scene.add_mesh(V::mesh(&t.mover.shape, &at));
+            items.push(Item::Mesh { mesh, at: DVec3::ZERO, paint: Paint::BodyA, ghost: true });
+        }
+        if let Some(p) = step.point {
+            let label = if step.verdict == SweepVerdict::Hit { "hit" } else { "" };
+            items.push(Item::Point { at: V::lift(p), label: label.into(), paint: Paint::Answer });
+        }
+        let label = format!("test {}: {}: {}", k + 1, test_words(step), verdict_words(step));
         scene.frames.push(Frame { label, items });
     }
     Ok(scene)

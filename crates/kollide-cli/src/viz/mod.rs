@@ -10,6 +10,7 @@
 
 mod iterations;
 mod marks;
+mod mover_steps;
 mod runs;
 mod scene;
 mod tessellate;
@@ -111,17 +112,22 @@ pub fn queries(input: &[u8], line: Option<usize>, steps: bool) -> Result<String,
     Ok(page(&scene))
 }
 
-/// The page of a `kollide move` scene's run.
+/// The page of a `kollide move` scene's run: a frame per step; with `steps`, a frame per
+/// cast of step `line` (1-based), or of every step when no line is given.
 ///
 /// # Errors
-/// [`VizError`] for a malformed scene (naming the field) or more than [`MAX_RUN_STEPS`] steps.
-pub fn move_run(text: &str) -> Result<String, VizError> {
+/// [`VizError`] for a malformed scene (naming the field), more than [`MAX_RUN_STEPS`] steps,
+/// a `line` beyond the last step, or (with `steps`) more than [`runs::MAX_FRAMES`] casts.
+pub fn move_run(text: &str, line: Option<usize>, steps: bool) -> Result<String, VizError> {
     let s = crate::move_scene::read(text).map_err(|e| VizError(e.to_string()))?;
     if s.step_count() > MAX_RUN_STEPS {
         return Err(VizError(format!(
             "the scene has {} steps; the viewer runs at most {MAX_RUN_STEPS}",
             s.step_count()
         )));
+    }
+    if steps || line.is_some() {
+        return move_casts(&s, line);
     }
     let outputs = s.outputs();
     let (character, start, up) = s.character();
@@ -139,6 +145,31 @@ pub fn move_run(text: &str) -> Result<String, VizError> {
         if failed > 0 { format!(", {failed} failed") } else { String::new() }
     );
     Ok(page(&runs::scene(s.world(), &[walk], title)))
+}
+
+/// The page of a run's casts (all steps', or step `line`'s).
+fn move_casts(s: &crate::move_scene::Scene, line: Option<usize>) -> Result<String, VizError> {
+    use crate::move_scene::Traced;
+    let count = s.step_count();
+    let traced = match line {
+        Some(n) if n == 0 || n as u64 > count => {
+            return Err(VizError(format!("--line {n}: the scene has steps 1 to {count}")));
+        }
+        Some(n) => Traced::One(n - 1),
+        None => Traced::All,
+    };
+    let outputs = s.outputs_traced(Some(traced));
+    let casts: usize = outputs.iter().map(|(_, t)| t.len()).sum();
+    if casts > runs::MAX_FRAMES {
+        return Err(VizError(format!(
+            "the run makes {casts} casts; the viewer shows at most {} (pick one step with --line N)",
+            runs::MAX_FRAMES
+        )));
+    }
+    let (character, start, up) = s.character();
+    let which = line.map_or_else(|| format!("its {count} steps"), |n| format!("step {n} of {count}"));
+    let title = format!("kollide move: the casts of {which}");
+    Ok(page(&mover_steps::scene(s.world(), character, up, start, &outputs, title)))
 }
 
 /// The page of the demo world: the ball's and the ellipsoid's walks.

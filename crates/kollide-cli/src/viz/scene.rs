@@ -118,6 +118,9 @@ pub struct Scene {
     pub flat: bool,
     /// Each frame is its own scene (a query file's lines): the view fits each one.
     pub refit: bool,
+    /// The view fits the frame's own items only, not the fixed ones (a mover's casts,
+    /// small beside the world they move through).
+    pub focus: bool,
     pub meshes: Vec<Mesh>,
     pub fixed: Vec<Item>,
     pub frames: Vec<Frame>,
@@ -152,6 +155,7 @@ impl Scene {
             "slider": self.slider,
             "flat": self.flat,
             "refit": self.refit,
+            "focus": self.focus,
             "meshes": meshes,
             "fixed": items(&self.fixed),
             "frames": frames,

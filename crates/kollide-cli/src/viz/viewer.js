@@ -31,11 +31,14 @@
   const mul = (a, s) => [a[0] * s, a[1] * s, a[2] * s];
   const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
   const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const len = (a) => Math.hypot(a[0], a[1], a[2]);
+  const mid = (a, b) => mul(add(a, b), 0.5);
   const unit = (a) => mul(a, 1 / (Math.hypot(a[0], a[1], a[2]) || 1));
   const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 
   // The box around everything any frame shows, for the first view and "fit".
   // Query files (data refit) fit each frame on its own: their lines are separate scenes.
+  // A focused scene (a mover's casts) fits the frame's items without the fixed world.
   function bounds(only) {
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     const grow = (x, y, z) => {
@@ -52,7 +55,7 @@
         for (let i = 0; i < c.length; i += 3) grow(c[i], c[i + 1], c[i + 2]);
       }
     };
-    scene.fixed.forEach(visit);
+    if (!scene.focus) scene.fixed.forEach(visit);
     (only === undefined ? scene.frames : [scene.frames[only]]).forEach((f) => f && f.items.forEach(visit));
     if (!Number.isFinite(lo[0])) return { centre: [0, 0, 0], radius: 1 };
     const centre = mul(add(lo, hi), 0.5);
@@ -96,11 +99,27 @@
   function draw() {
     const f = frame();
     const focal = 0.5 * height / Math.tan(fov / 2);
-    const near = 1e-6 * cam.dist;
+    const near = 1e-3 * cam.dist;
     const project = (p) => {
       const d = sub(p, f.eye);
       const z = dot(d, f.fwd);
       return [width / 2 + focal * dot(d, f.right) / z, height / 2 - focal * dot(d, f.up) / z, z];
+    };
+    // The part of a polygon (world points) in front of the near plane: zoomed in on a small
+    // character, a terrain triangle reaches behind the camera, and dropping it whole left a
+    // hole in the ground.
+    const depth = (p) => dot(sub(p, f.eye), f.fwd);
+    const clip = (poly, closed) => {
+      const out = [];
+      const n = poly.length;
+      for (let i = 0; i < n; i++) {
+        const p = poly[i], zp = depth(p);
+        if (zp > near) out.push(p);
+        if (!closed && i === n - 1) break;
+        const q = poly[(i + 1) % n], zq = depth(q);
+        if ((zp > near) !== (zq > near)) out.push(add(p, mul(sub(q, p), (near - zp) / (zq - zp))));
+      }
+      return out.map(project);
     };
     const light = unit(add(add(mul(f.fwd, -1), mul(f.up, 0.6)), mul(f.right, -0.3)));
     const shown = scene.fixed.concat(scene.frames.length ? scene.frames[current].items : []);
@@ -117,20 +136,33 @@
         world.push(p);
         screen.push(project(p));
       }
+      const mean = (s) => s.reduce((acc, q) => acc + q[2], 0) / s.length;
+      const face = (pa, pb, pc, fill, level) => {
+        // Triangles much larger than the view (a terrain seen close up) are split, so that
+        // the back-to-front order of their pieces is right near the small things on them.
+        const longest = Math.max(len(sub(pb, pa)), len(sub(pc, pb)), len(sub(pa, pc)));
+        if (level < 4 && longest > 0.3 * box.radius) {
+          const [ab, bc, ca] = [mid(pa, pb), mid(pb, pc), mid(pc, pa)];
+          for (const t of [[pa, ab, ca], [ab, pb, bc], [ca, bc, pc], [ab, bc, ca]]) face(...t, fill, level + 1);
+          return;
+        }
+        let s = [project(pa), project(pb), project(pc)];
+        if (s.some((q) => q[2] <= near)) s = clip([pa, pb, pc], true);
+        if (s.length >= 3) faces.push({ z: mean(s), s, fill, opaque: alpha === 1 });
+      };
       for (let i = 0; i < m.t.length; i += 3) {
         const [a, b, c] = [m.t[i], m.t[i + 1], m.t[i + 2]];
-        const s = [screen[a], screen[b], screen[c]];
-        if (s.some((q) => q[2] <= near)) continue;
         const n = unit(cross(sub(world[b], world[a]), sub(world[c], world[a])));
         const shade = 0.35 + 0.65 * Math.abs(dot(n, light));
         const col = base.map((x) => Math.round(x * shade));
-        faces.push({ z: (s[0][2] + s[1][2] + s[2][2]) / 3, s, fill: `rgba(${col},${alpha})`, opaque: alpha === 1 });
+        face(world[a], world[b], world[c], `rgba(${col},${alpha})`, 0);
       }
       const edge = `rgba(${base.map((x) => Math.round(x * 0.45))},${item.ghost ? 0.5 : 0.9})`;
       for (let i = 0; i < m.e.length; i += 2) {
-        const s = [screen[m.e[i]], screen[m.e[i + 1]]];
-        if (s.some((q) => q[2] <= near)) continue;
-        faces.push({ z: (s[0][2] + s[1][2]) / 2 - bias, s, stroke: edge, dashed: item.ghost });
+        let s = [screen[m.e[i]], screen[m.e[i + 1]]];
+        if (s.some((q) => q[2] <= near)) s = clip([world[m.e[i]], world[m.e[i + 1]]], false);
+        if (s.length < 2) continue;
+        faces.push({ z: mean(s) - bias, s, stroke: edge, dashed: item.ghost });
       }
     }
     faces.sort((x, y) => y.z - x.z);
