@@ -194,3 +194,53 @@ fn a_needle_box_1e16_from_a_huge_hull_is_apart_in_f32() {
         _ => assert!(truth - slack <= cd && cd <= f64::from(d.upper_bound) + slack, "{c:?} vs {truth:e}"),
     }
 }
+
+/// A mesh of slivers 1e17 long touching a long thin triangle at one point, in f32: the
+/// composite contact was 1.1e17 deep along the slivers' length (fuzz target `queries`).
+///
+/// GJK stopped at once, its one point 1e-12 from the origin where the shapes touch, and EPA
+/// ran on the support points scaled up by that point's size (2^39): the shapes' points
+/// became 1e28 and their cross products overflowed, so EPA's faces were garbage and its
+/// "nearest" face was along the slivers. EPA now runs again at the shapes' scale when it
+/// meets support points far beyond GJK's. Judged by f64: each part's contact in f64 (the
+/// same numbers) is within 1e-12 of touching; the f32 answer must be within f32's rounding
+/// at 1e17 of that.
+#[test]
+fn touching_slivers_1e17_long_are_not_reported_deep_in_f32() {
+    use kollide::composite::{composite_contact, Composite, TriMesh};
+    use kollide::math::Pose3;
+    use kollide::shape::Triangle;
+    let v = [
+        DVec3::new(1e17, 1e17, -1e17),
+        DVec3::ZERO,
+        DVec3::new(1e17, 1e-12, 1e-12),
+        DVec3::new(1e-12, 0.0, 1e-12),
+        DVec3::new(1e-12, 1e-12, 1e-12),
+    ];
+    let indices = vec![[3, 2, 1], [4, 1, 0], [3, 4, 4]];
+    let q = [0.5249831, 0.5249831, 0.5249831, -0.41614684];
+    let tri = |s: DVec3| Triangle { a: s, b: DVec3::ZERO, c: DVec3::ZERO };
+    let far = DVec3::new(-0.04117647, -0.04117647, -1e17);
+    // f64: the deepest part's contact.
+    let mesh64 = TriMesh::new(v.to_vec(), indices.clone());
+    let pose64 = DPose3::try_new(DVec3::ZERO, DQuat::from_xyzw(q[0], q[1], q[2], q[3])).unwrap();
+    let truth = (0..mesh64.part_count() as u32)
+        .filter_map(|i| contact(&mesh64.part(i), &DPose3::IDENTITY, &tri(far), &pose64, 0.0))
+        .map(|c| c.distance)
+        .fold(f64::INFINITY, f64::min);
+    assert!(truth.abs() <= 1e-11, "f64 truth {truth}");
+    let mesh = TriMesh::new(v.iter().map(|p| p.as_vec3()).collect(), indices);
+    let pose =
+        Pose3::try_new(glam::Vec3::ZERO, Quat::from_xyzw(q[0] as f32, q[1] as f32, q[2] as f32, q[3] as f32))
+            .unwrap();
+    let tri32 = Triangle { a: far.as_vec3(), b: glam::Vec3::ZERO, c: glam::Vec3::ZERO };
+    let c = composite_contact(&mesh, &Pose3::IDENTITY, &tri32, &pose, 0.0).expect("they touch");
+    // f32's rounding at 1e17 is about 1e10; allow a hundred of it.
+    let rounding = 100.0 * f64::from(f32::EPSILON) * 1e17;
+    assert!(
+        (f64::from(c.value.distance) - truth).abs() <= rounding,
+        "f32 contact {:?} (part {}), f64 truth {truth}",
+        c.value,
+        c.part
+    );
+}

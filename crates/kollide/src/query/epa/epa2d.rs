@@ -42,15 +42,13 @@ where
     // Implied by `Vector`, but the compiler loses it once `Vector2` fixes the rotation type.
     V::Rotation: Rotation<V>,
 {
-    let scaled = Scaled::new(pose_ab, simplex);
-    scaled.unscale(penetration_scaled(a, b, pose_ab, &scaled, trace))
+    super::at_scale(a, b, pose_ab, simplex, trace, penetration_scaled)
 }
 
-/// [`penetration`] on the points multiplied by `scaled.scale`, answered at that scale.
+/// [`penetration`] on the points multiplied by `scaled.scale` (`cores` measures them at that
+/// scale), answered at that scale.
 fn penetration_scaled<V: Vector2, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
-    a: &A,
-    b: &B,
-    pose_ab: &Pose<V>,
+    cores: &mut Cores<'_, V, A, B>,
     scaled: &Scaled<V>,
     mut trace: Option<&mut Vec<EpaStep<V>>>,
 ) -> EpaResult<V>
@@ -59,8 +57,7 @@ where
 {
     let back = V::Real::ONE / scaled.scale;
     let simplex = &scaled.simplex;
-    let mut cores = Cores::new(a, b, pose_ab, simplex, scaled.scale);
-    let start = match blow_up(&mut cores, simplex) {
+    let start = match blow_up(cores, simplex) {
         Start::Done(r) => return r,
         Start::Simplex(s) => s,
     };
@@ -87,7 +84,7 @@ where
             }
         }
         let Some((d, n, i)) = best else {
-            return degenerate(&mut cores, iterations);
+            return degenerate(cores, iterations);
         };
         let ends = [verts[ring[i]], verts[ring[(i + 1) % len]]];
         if iterations >= MAX_ITERATIONS {

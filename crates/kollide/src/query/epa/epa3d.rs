@@ -114,22 +114,19 @@ pub(crate) fn penetration<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?S
     simplex: &Simplex<V>,
     trace: Option<&mut Vec<EpaStep<V>>>,
 ) -> EpaResult<V> {
-    let scaled = Scaled::new(pose_ab, simplex);
-    scaled.unscale(penetration_scaled(a, b, pose_ab, &scaled, trace))
+    super::at_scale(a, b, pose_ab, simplex, trace, penetration_scaled)
 }
 
-/// [`penetration`] on the points multiplied by `scaled.scale`, answered at that scale.
+/// [`penetration`] on the points multiplied by `scaled.scale` (`cores` measures them at that
+/// scale), answered at that scale.
 fn penetration_scaled<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
-    a: &A,
-    b: &B,
-    pose_ab: &Pose<V>,
+    cores: &mut Cores<'_, V, A, B>,
     scaled: &Scaled<V>,
     mut trace: Option<&mut Vec<EpaStep<V>>>,
 ) -> EpaResult<V> {
     let back = V::Real::ONE / scaled.scale;
     let simplex = &scaled.simplex;
-    let mut cores = Cores::new(a, b, pose_ab, simplex, scaled.scale);
-    let start = match blow_up(&mut cores, simplex) {
+    let start = match blow_up(cores, simplex) {
         Start::Done(r) => return r,
         Start::Simplex(s) => s,
     };
@@ -161,7 +158,7 @@ fn penetration_scaled<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?Sized
     loop {
         let Some(fi) = closest(&faces) else {
             // Every face is a sliver: nothing to measure a normal on.
-            return degenerate(&mut cores, iterations);
+            return degenerate(cores, iterations);
         };
         let f = faces[fi];
         if iterations >= MAX_ITERATIONS {

@@ -179,8 +179,10 @@ pub(crate) struct Scaled<V: Vector> {
 }
 
 impl<V: Vector> Scaled<V> {
-    pub(crate) fn new(pose_ab: &Pose<V>, simplex: &Simplex<V>) -> Self {
-        let mut m = pose_ab.translation.length_squared();
+    /// The scale of GJK's `simplex` and `pose_ab`, or of `reach` (a size of the shapes)
+    /// when larger.
+    pub(crate) fn new(pose_ab: &Pose<V>, simplex: &Simplex<V>, reach: V::Real) -> Self {
+        let mut m = pose_ab.translation.length_squared().max(reach * reach);
         for v in simplex.vertices() {
             m = m.max(v.a.length_squared()).max(v.b.length_squared());
         }
@@ -200,6 +202,49 @@ impl<V: Vector> Scaled<V> {
         let back = V::Real::ONE / self.scale;
         EpaResult { depth: r.depth * back, point_a: r.point_a * back, point_b: r.point_b * back, ..r }
     }
+}
+
+/// EPA (`run`, the 2D or 3D one) at the scale GJK's points give (see [`Scaled`]), and
+/// again at the scale of the shapes when it met support points far larger.
+///
+/// GJK's points alone can be far smaller than the shapes: a simplex that stopped at a point
+/// 1e-12 from the origin, where shapes 1e17 long touch, in f32. Scaled up to 1 by that point,
+/// the shapes' points were 1e28 and EPA's cross products of them overflowed: it answered a
+/// depth of 1e17 along the shapes' length (fuzz target `queries`). The retry costs nothing
+/// in the common case, where the points met stay within a few times GJK's.
+pub(crate) fn at_scale<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    simplex: &Simplex<V>,
+    mut trace: Option<&mut Vec<EpaStep<V>>>,
+    run: impl Fn(&mut Cores<'_, V, A, B>, &Scaled<V>, Option<&mut Vec<EpaStep<V>>>) -> EpaResult<V>,
+) -> EpaResult<V> {
+    let first_step = trace.as_ref().map_or(0, |t| t.len());
+    let scaled = Scaled::new(pose_ab, simplex, V::Real::ZERO);
+    let mut cores = Cores::new(a, b, pose_ab, &scaled.simplex, scaled.scale);
+    let r = run(&mut cores, &scaled, trace.as_deref_mut());
+    // Support points met beyond 2^20 (at the scale, where GJK's largest is about 1), or
+    // whose squares overflowed: their products of degree 4 and 6 near or past the limits of
+    // f32. Run again at the scale of the shapes' reach along the axes.
+    let seen = cores.scale2.sqrt();
+    if scaled.scale > V::Real::ONE && (seen > V::Real::from_f64(1048576.0) || !seen.is_finite()) {
+        if let Some(t) = trace.as_deref_mut() {
+            t.truncate(first_step);
+        }
+        let mut reach = V::Real::ZERO;
+        for i in 0..V::DIM {
+            for d in [V::axis(i), -V::axis(i)] {
+                let on_b = pose_ab.transform_point(b.support(pose_ab.inverse_transform_vector(d)));
+                reach =
+                    reach.max(a.support(d).abs_elem().max_component()).max(on_b.abs_elem().max_component());
+            }
+        }
+        let again = Scaled::new(pose_ab, simplex, reach);
+        let mut cores = Cores::new(a, b, pose_ab, &again.simplex, again.scale);
+        return again.unscale(run(&mut cores, &again, trace));
+    }
+    scaled.unscale(r)
 }
 
 /// `true` when every coordinate of the vertex is finite.
