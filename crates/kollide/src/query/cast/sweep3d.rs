@@ -150,15 +150,12 @@ fn sweep_triangle<V: Vector3, P: Probe<V>>(
     // all of them, so that a contact rejected by the face test through rounding is found.
     let mut best: Option<(V::Real, V, V, SweepFeature)> = None;
     let mut keep = |t: V::Real, point: V, gap: V, feature: SweepFeature| {
-        let kept = t >= zero && t <= best.map_or(limit, |(bt, ..)| bt);
-        if kept {
-            best = Some((t, point, gap, feature));
+        let in_time = t >= zero && t <= best.map_or(limit, |(bt, ..)| bt);
+        if !in_time {
+            return SweepVerdict::TooLate;
         }
-        if kept {
-            SweepVerdict::Hit
-        } else {
-            SweepVerdict::TooLate
-        }
+        best = Some((t, point, gap, feature));
+        SweepVerdict::Hit
     };
     for (i, (p, e)) in (0u8..).zip(edges(*tri)) {
         let (mp, ek) = ((centre - p) * k, e * k);
