@@ -23,54 +23,55 @@ pub(super) fn draw<V: Plane>(query: &str, top: &Obj, answer: &Value, want_steps:
         steps: Vec::new(),
         no_steps: None,
     };
-    match query {
-        "ray" => ray::<V>(top, answer, &mut d)?,
+    let panels = match query {
+        "ray" => {
+            ray::<V>(top, answer, &mut d)?;
+            Err("--steps: a ray is answered in closed form or by GJK's ray cast, whose iterations are not traced (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold; a cast's advancements and a sweep's tests are)".to_string())
+        }
         "cast" => {
             cast::<V>(top, answer, &mut d)?;
             if want_steps {
-                match steps::cast_panels::<V>(top) {
-                    Ok(s) => d.steps = s.into_iter().take(MAX_STEPS).collect(),
-                    Err(why) => d.no_steps = Some(why),
-                }
+                steps::cast_panels::<V>(top)
+            } else {
+                Ok(Vec::new())
             }
-            return Ok(d);
         }
         "sweep" => {
             sweep::<V>(top, answer, &mut d)?;
             if want_steps {
-                match super::sweep_steps::sweep_panels::<V>(top) {
-                    Ok(mut s) => {
-                        if s.len() > MAX_STEPS {
-                            let more = s.len() - MAX_STEPS;
-                            s.truncate(MAX_STEPS);
-                            if let Some((caption, _)) = s.last_mut() {
-                                caption.push_str(&format!(" ({more} more tests not drawn)"));
-                            }
-                        }
-                        d.steps = s;
-                    }
-                    Err(why) => d.no_steps = Some(why),
-                }
+                super::sweep_steps::sweep_panels::<V>(top)
+            } else {
+                Ok(Vec::new())
             }
-            return Ok(d);
         }
         _ => {
             let (a, b) = (body::<V>(top.get("a")?, "a")?, body::<V>(top.get("b")?, "b")?);
             V::draw_shape(&a.shape, &a.pose, A, &mut d.prims);
             V::draw_shape(&b.shape, &b.pose, B, &mut d.prims);
             pair::<V>(query, answer, &mut d);
+            let margin = top.opt("margin").and_then(Value::as_f64).unwrap_or(0.0);
             if want_steps {
-                let margin = top.opt("margin").and_then(Value::as_f64).unwrap_or(0.0);
-                match steps::iterations::<V>(query, &a, &b, margin) {
-                    Ok(s) => d.steps = s.into_iter().take(MAX_STEPS).collect(),
-                    Err(why) => d.no_steps = Some(why),
-                }
+                steps::iterations::<V>(query, &a, &b, margin)
+            } else {
+                Ok(Vec::new())
             }
-            return Ok(d);
         }
-    }
+    };
     if want_steps {
-        d.no_steps = Some(format!("--steps: the {query} query's iterations are not traced yet (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold; a cast's advancements and a sweep's tests are)"));
+        match panels {
+            Ok(mut s) => {
+                // At most MAX_STEPS panels; the last says how many more there were.
+                if s.len() > MAX_STEPS {
+                    let more = s.len() - MAX_STEPS;
+                    s.truncate(MAX_STEPS);
+                    if let Some((caption, _)) = s.last_mut() {
+                        caption.push_str(&format!(" ({more} more not drawn)"));
+                    }
+                }
+                d.steps = s;
+            }
+            Err(why) => d.no_steps = Some(why),
+        }
     }
     Ok(d)
 }
