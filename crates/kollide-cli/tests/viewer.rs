@@ -105,17 +105,20 @@ fn steps_are_a_frame_per_gjk_and_epa_iteration_ending_at_the_depth() {
     assert!(viz::queries(BOX_BALL_RAY.as_bytes(), None, true).unwrap_err().0.contains("not traced yet"));
 }
 
+/// The example move scene's text, and the lines `kollide move` prints for it.
+fn example_scene_run() -> (String, Vec<Value>) {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/move_scene.json");
+    let text = std::fs::read_to_string(&scene).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kollide")).arg("move").arg(&scene).output().unwrap();
+    let steps =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    (text, steps)
+}
+
 #[test]
 fn a_move_scene_is_a_frame_per_step_where_kollide_move_put_the_character() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let text = std::fs::read_to_string(root.join("examples/move_scene.json")).unwrap();
+    let (text, steps) = example_scene_run();
     let d = data(&viz::move_run(&text, None, false).unwrap());
-    let out = Command::new(env!("CARGO_BIN_EXE_kollide"))
-        .args(["move", root.join("examples/move_scene.json").to_str().unwrap()])
-        .output()
-        .unwrap();
-    let steps: Vec<Value> =
-        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let frames = d["frames"].as_array().unwrap();
     assert_eq!(frames.len(), steps.len());
     for (frame, step) in frames.iter().zip(&steps) {
@@ -315,14 +318,7 @@ fn a_sweeps_steps_are_a_frame_per_test() {
 /// left the character after step N - 1; without, every step's; a step out of range is named.
 #[test]
 fn a_move_scenes_steps_are_a_frame_per_cast() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let text = std::fs::read_to_string(root.join("examples/move_scene.json")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_kollide"))
-        .args(["move", root.join("examples/move_scene.json").to_str().unwrap()])
-        .output()
-        .unwrap();
-    let steps: Vec<Value> =
-        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (text, steps) = example_scene_run();
     let mut slides = 0;
     for n in [1, 30, 39, 61, 79] {
         let d = data(&viz::move_run(&text, Some(n), true).unwrap());
