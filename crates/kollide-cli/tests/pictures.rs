@@ -37,6 +37,14 @@ fn title(doc: &Document) -> String {
     doc.descendants().find(|n| n.attribute("class") == Some("title")).unwrap().text().unwrap().to_string()
 }
 
+/// The text of every caption line, in page order.
+fn captions(doc: &Document) -> Vec<String> {
+    doc.descendants()
+        .filter(|n| n.attribute("class") == Some("caption"))
+        .filter_map(|n| n.text().map(str::to_string))
+        .collect()
+}
+
 /// The paths of a class inside a panel.
 fn paths<'a>(doc: &'a Document, panel: &str, class: &str) -> Vec<Node<'a, 'a>> {
     let group = doc.descendants().find(|n| n.attribute("id") == Some(panel)).expect("panel group");
@@ -107,13 +115,8 @@ fn gjk_steps_are_one_panel_per_iteration() {
     assert!(!svg.contains(&format!("id=\"step-{}\"", iterations + 1)));
     // The last step's |v| is the distance the title reports (boxes have no radius).
     let d = serde_json::from_str::<serde_json::Value>(&answer.json).unwrap()["distance"].as_f64().unwrap();
-    let last = doc
-        .descendants()
-        .filter(|n| n.attribute("class") == Some("caption"))
-        .filter_map(|n| n.text())
-        .find(|t| t.starts_with(&format!("GJK {iterations}: |v| = ")))
-        .unwrap()
-        .to_string();
+    let last =
+        captions(&doc).into_iter().find(|t| t.starts_with(&format!("GJK {iterations}: |v| = "))).unwrap();
     let v: f64 = last.split("|v| = ").nth(1).unwrap().parse().unwrap();
     assert!((v - d).abs() < 1e-6 * d.max(1.0), "{last} against {d}");
 }
@@ -133,11 +136,7 @@ fn epa_steps_follow_gjk_when_the_cores_overlap() {
         "{}",
         title(&doc)
     );
-    let captions: Vec<String> = doc
-        .descendants()
-        .filter(|n| n.attribute("class") == Some("caption"))
-        .filter_map(|n| n.text().map(str::to_string))
-        .collect();
+    let captions = captions(&doc);
     let gjk = captions.iter().filter(|c| c.starts_with("GJK ")).count();
     let epa: Vec<&String> = captions.iter().filter(|c| c.starts_with("EPA ")).collect();
     assert!(gjk >= 1 && epa.len() >= 2, "{captions:?}");
@@ -309,11 +308,7 @@ fn sat_steps_show_each_axis_with_both_projections() {
         "{} vs {depth}",
         title(&doc)
     );
-    let texts: Vec<String> = doc
-        .descendants()
-        .filter(|n| n.attribute("class") == Some("caption"))
-        .filter_map(|n| n.text().map(str::to_string))
-        .collect();
+    let texts = captions(&doc);
     let sat = texts.iter().filter(|t| t.starts_with("SAT ")).count();
     let mut trace = kollide::query::ContactTrace::default();
     let pa = kollide::shape::ConvexPolygon::from_points(&[
@@ -346,10 +341,8 @@ fn cast_steps_advance_to_the_time_of_impact() {
     let toi = 5.9 / 6.5;
     let svg = picture(line.as_bytes(), None, true).unwrap();
     let doc = Document::parse(&svg).unwrap();
-    let times: Vec<f64> = doc
-        .descendants()
-        .filter(|n| n.attribute("class") == Some("caption"))
-        .filter_map(|n| n.text())
+    let times: Vec<f64> = captions(&doc)
+        .iter()
         .filter(|t| t.starts_with("advance "))
         .map(|t| t.split("t = ").nth(1).unwrap().parse().unwrap())
         .collect();
@@ -369,12 +362,9 @@ fn sweep_steps_show_each_feature_test_with_its_root() {
     let line = r#"{"query": "sweep", "mover": {"shape": {"type": "ball", "radius": 0.75}, "translation": [0, 1, 0]}, "displacement": [4, 0, 0], "triangles": [[[2, 0, -1], [2, 0, 1], [2, 0.5, 0]]]}"#;
     let svg = picture(line.as_bytes(), None, true).unwrap();
     let doc = Document::parse(&svg).unwrap();
-    let captions: Vec<String> = doc
-        .descendants()
-        .filter(|n| n.attribute("class") == Some("caption"))
-        .filter_map(|n| n.text())
-        .filter(|t| t.contains(". triangle 0, ") || t.starts_with("t = ") || *t == "no root")
-        .map(str::to_string)
+    let captions: Vec<String> = captions(&doc)
+        .into_iter()
+        .filter(|t| t.contains(". triangle 0, ") || t.starts_with("t = ") || t == "no root")
         .collect();
     let tests = [
         "1. triangle 0, face plane",
