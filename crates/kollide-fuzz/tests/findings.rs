@@ -36,8 +36,8 @@ fn mover_contact_normals_are_unit_far_from_the_origin_in_f32() {
 /// origin so flat for its size that its barycentric weights (positive, summing to 1) put
 /// the common point `Σ λ aᵢ` 6e8 away from B, whose whole x range is [-19.5, 1]: "point_b
 /// on B" broke. A full simplex whose weights do not bring A's and B's points together to
-/// rounding now takes the weights of its facet nearest the origin, whose points are no
-/// farther apart than the simplex is thick. (Kept as bytes: the hulls' vertex order, which
+/// rounding now takes the nearest pair among its sub-simplices solved afresh (a facet's),
+/// whose points are no farther apart than the simplex is thick. (Kept as bytes: the hulls' vertex order, which
 /// steers GJK there, comes from the harness's construction.)
 #[test]
 fn an_overlap_of_needle_hulls_reports_a_point_of_both() {

@@ -553,3 +553,80 @@ fn overlap_witnesses_stay_on_a_hull_with_a_tiny_corner() {
         assert!((p - pb.translation).length() < 1e-11, "{d:?}");
     }
 }
+
+/// Found by the fuzz target `queries` (f64, ordinary sizes): A a tetrahedron with a corner
+/// at the origin and an edge along -(1, 1, 1); B an 8-corner hull whose corner sits on that
+/// edge, with two more corners within 2e-11 of it. GJK ended on a triangle 1e-11 thick,
+/// whose weights (0.99624, 0.00382, 0) sum to 1 + 6e-5: the common point reported was 6e-6
+/// off B. The edge left when the zero weight is dropped, solved again, is exact. Truth: the
+/// reported point lies in both hulls, checked along 2,000 directions against the largest
+/// projection of each hull's placed corners (f64, brute force).
+#[test]
+fn overlap_witness_of_a_thin_final_triangle_lies_in_both_hulls() {
+    use kollide::math::DQuat;
+    use kollide::shape::ConvexHull;
+    let a_corners = [
+        DVec3::new(31.499999999716238, -19.500000000283762, -19.500000000283762),
+        DVec3::ZERO,
+        DVec3::splat(-19.500000000283762),
+        DVec3::new(7.654047455558098, 0.39815365835049965, -19.500000000283762),
+    ];
+    let b_corners = [
+        DVec3::new(-19.50000000030226, -19.500000000265263, -19.500000000293014),
+        DVec3::new(-19.500000000283762, 0.39607843137254894, -19.500000000283762),
+        DVec3::new(-19.500000000283336, 0.39607843137212345, -19.50000000028355),
+        DVec3::new(-0.29071488519443456, -0.07450980390299408, -0.07450980393085584),
+        DVec3::new(-1.8500000004307366e-11, 1.8500000004307366e-11, -9.250000002153683e-12),
+        DVec3::ZERO,
+        DVec3::splat(-19.500000000283762),
+        DVec3::new(-0.2907148851758601, -0.07450980392156858, -0.07450980392156858),
+    ];
+    let a = ConvexHull::try_from_points(&a_corners).unwrap();
+    let b = ConvexHull::try_from_points(&b_corners).unwrap();
+    let pa = DPose3::new(
+        DVec3::ZERO,
+        DQuat::from_xyzw(0.4109981725525187, 0.4109981725525187, 0.4109981725525187, 0.7023115451674351),
+    );
+    let pb = DPose3::new(
+        DVec3::splat(-0.07450980392156858),
+        DQuat::from_xyzw(0.08208678291626194, 0.6523739063345031, 0.6523739063345031, 0.3769327960501456),
+    );
+    let placed = |corners: &[DVec3], pose: &DPose3| -> Vec<DVec3> {
+        corners.iter().map(|&c| pose.transform_point(c)).collect()
+    };
+    let (wa, wb) = (placed(&a_corners, &pa), placed(&b_corners, &pb));
+    let d = distance(&a, &pa, &b, &pb);
+    assert_eq!(d.status, GjkStatus::Overlapping, "{d:?}");
+    // Directions spread over the sphere (a Fibonacci lattice), plus the axes both ways.
+    let n = 2000;
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let mut dirs: Vec<DVec3> = (0..n)
+        .map(|i| {
+            let y = 1.0 - 2.0 * (i as f64 + 0.5) / n as f64;
+            let r = (1.0 - y * y).sqrt();
+            DVec3::new(r * (golden * i as f64).cos(), y, r * (golden * i as f64).sin())
+        })
+        .collect();
+    dirs.extend([
+        DVec3::X,
+        DVec3::Y,
+        DVec3::Z,
+        -DVec3::X,
+        -DVec3::Y,
+        -DVec3::Z,
+        DVec3::splat(-1.0).normalize(),
+    ]);
+    let tol = 1e-12 * 50.0;
+    for p in [d.point_a, d.point_b] {
+        for &dir in &dirs {
+            for (name, corners) in [("A", &wa), ("B", &wb)] {
+                let reach = corners.iter().map(|c| c.dot(dir)).fold(f64::MIN, f64::max);
+                assert!(
+                    p.dot(dir) <= reach + tol,
+                    "{p:?} outside {name} along {dir:?} by {}",
+                    p.dot(dir) - reach
+                );
+            }
+        }
+    }
+}

@@ -97,8 +97,16 @@ impl<V: Vector> Simplex<V> {
             }
         }
         let (a, b) = self.weighted_points();
-        if self.count == V::DIM + 1 {
-            return self.full_simplex_witnesses(a, b);
+        // The origin is in the simplex, or at the rounding floor of its coordinates: the
+        // two points should coincide to rounding. (Tested first against the largest
+        // vertex, which needs no square root and fails at once when apart.)
+        let touch = V::Real::EPSILON * V::Real::from_usize(16);
+        let vv = self.v.length_squared();
+        if self.count == V::DIM + 1
+            || (vv <= touch * touch * self.max_norm_squared()
+                && vv <= touch * touch * self.weighted_norm_squared())
+        {
+            return self.touching_witnesses(a, b);
         }
         (a, b)
     }
@@ -113,18 +121,47 @@ impl<V: Vector> Simplex<V> {
         (a, b)
     }
 
-    /// The witnesses of a simplex that encloses the origin: `(a, b)` from its weights when
-    /// they put the two points together to rounding; otherwise (a simplex too flat for its
-    /// size: its barycentric weights are then ill-conditioned) the facet nearest the
-    /// origin's, whose points are no farther apart than the simplex is thick. Needle hulls
-    /// 4e13 long in f64 gave weights that sum to 1 but put A's point 6e8 off B (fuzz,
-    /// `tests/regressions_huge.rs`).
-    fn full_simplex_witnesses(&self, a: V, b: V) -> (V, V) {
+    /// The witnesses of a simplex that holds the origin to rounding: `(a, b)` from its
+    /// weights when they put the two points together to rounding. Otherwise the weights
+    /// are ill-conditioned (a simplex too thin for its size) and the answer is the pair,
+    /// among the sub-simplices solved afresh, whose points are nearest each other: each is
+    /// a true pair of points of the shapes, no farther apart than the simplex is thick.
+    /// - Needle hulls 4e13 long in f64 gave a tetrahedron whose weights sum to 1 but put
+    ///   A's point 6e8 off B (fuzz, `crates/kollide-fuzz/tests/findings.rs`).
+    /// - A triangle 1e-11 thick (B's corners 2e-11 from its corner on A's edge) gave the
+    ///   weights (0.99624, 0.00382, 0), summing to 1 + 6e-5: a common point 6e-6 off B.
+    ///   The edge left when the zero weight is dropped, solved again on its own, is exact
+    ///   (fuzz, `tests/regressions_scale.rs`).
+    fn touching_witnesses(&self, a: V, b: V) -> (V, V) {
         let touch = V::Real::EPSILON * V::Real::from_usize(16);
         let bound = touch * touch * self.weighted_norm_squared();
-        let mut best = (a, b, (a - b).length_squared());
-        if best.2 <= bound {
+        let gap = (a - b).length_squared();
+        if gap <= bound {
             return (a, b);
+        }
+        let mut best = (a, b, gap);
+        self.nearest_pair_below(&mut best, bound);
+        (best.0, best.1)
+    }
+
+    /// Lowers `best` to the nearest pair of points that this simplex, solved afresh, or any
+    /// of its sub-simplices gives (stopping at the first within `bound`). Each candidate's
+    /// weights are scaled to sum to 1, so its points are convex combinations: on the shapes.
+    fn nearest_pair_below(&self, best: &mut (V, V, V::Real), bound: V::Real) {
+        let mut solved = *self;
+        let sub = V::solve_simplex(self);
+        solved.reduce_to(&sub);
+        let sum = solved.weights().iter().fold(V::Real::ZERO, |s, &l| s + l);
+        if sum > V::Real::ZERO && solved.weights().iter().all(|&l| l >= V::Real::ZERO) {
+            let (fa, fb) = solved.weighted_points();
+            let (fa, fb) = (fa / sum, fb / sum);
+            let gap = (fa - fb).length_squared();
+            if gap < best.2 {
+                *best = (fa, fb, gap);
+            }
+        }
+        if best.2 <= bound || self.count < 2 {
+            return;
         }
         for skip in 0..self.count {
             let mut facet = Simplex::<V>::default();
@@ -133,21 +170,11 @@ impl<V: Vector> Simplex<V> {
                     facet.push(*v);
                 }
             }
-            let sub = V::solve_simplex(&facet);
-            facet.reduce_to(&sub);
-            let sum = facet.weights().iter().fold(V::Real::ZERO, |s, &l| s + l);
-            if facet.weights().iter().any(|&l| l < V::Real::ZERO)
-                || (sum - V::Real::ONE).abs() > V::Real::from_f64(1e-3)
-            {
-                continue;
-            }
-            let (fa, fb) = facet.weighted_points();
-            let gap = (fa - fb).length_squared();
-            if gap < best.2 {
-                best = (fa, fb, gap);
+            facet.nearest_pair_below(best, bound);
+            if best.2 <= bound {
+                return;
             }
         }
-        (best.0, best.1)
     }
 
     /// The largest |a| or |b| of the vertices, squared: the scale rounding errors are
