@@ -113,14 +113,15 @@ fn soup<V: Vector, const N: usize>(v: &Value, path: &str) -> Result<Vec<[V; N]>>
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            let at = format!("{path}[{i}]");
-            let points = crate::json::array(item, &at)?;
+            // Paths are formatted only for an error (a soup may hold a million items).
+            let at = || format!("{path}[{i}]");
+            let points = crate::json::array_at(item, at)?;
             if points.len() != N {
-                return Err(InputError::new(at, format!("expected {N} points, got {}", points.len())));
+                return Err(InputError::new(at(), format!("expected {N} points, got {}", points.len())));
             }
             let mut out = [V::ZERO; N];
             for (k, (slot, p)) in out.iter_mut().zip(points).enumerate() {
-                *slot = crate::json::vector(p, &format!("{at}[{k}]"))?;
+                *slot = crate::json::vector_at(p, || format!("{}[{k}]", at()))?;
             }
             Ok(out)
         })

@@ -224,3 +224,39 @@ fn a_field_named_twice_is_refused() {
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("duplicate field \"steps\""), "{}", run.stderr);
 }
+
+/// Points and soups are read without formatting a path per point (a million-point hull
+/// spent a tenth of its time there); a bad point still gets its full path, in both
+/// precisions, and a number that only `f32` cannot hold is still refused there.
+#[test]
+fn a_bad_point_deep_in_a_list_is_named_by_its_path() {
+    let hull = |points: &str| {
+        format!(
+            "{{\"query\": \"distance\", \"a\": {{\"shape\": {{\"type\": \"convex_hull\", \"points\": {points}}}, \"translation\": [0, 0, 0]}}, \"b\": {{\"shape\": {{\"type\": \"ball\", \"radius\": 1}}, \"translation\": [3, 0, 0]}}}}\n"
+        )
+    };
+    let sweep = |triangles: &str| {
+        format!(
+            "{{\"query\": \"sweep\", \"mover\": {{\"shape\": {{\"type\": \"ball\", \"radius\": 1}}, \"translation\": [0, 3, 0]}}, \"displacement\": [0, -3, 0], \"triangles\": {triangles}}}\n"
+        )
+    };
+    let ok = "[[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]";
+    let cases = [
+        (hull(&format!("{ok}, [1, \"2\", 3]]")), "a.shape.points[4][1]: expected a number, got a string"),
+        (hull(&format!("{ok}, 7]")), "a.shape.points[4]: expected an array, got a number"),
+        (hull(&format!("{ok}, [1, 2]]")), "a.shape.points[4]: expected 3 numbers, got 2"),
+        (sweep("[[[0, 0, 0], [1, 0, 0], [0, 0, 1]], 5]"), "triangles[1]: expected an array, got a number"),
+        (sweep("[[[0, 0, 0], [1, 0, 0]]]"), "triangles[0]: expected 3 points, got 2"),
+        (sweep("[[[0, 0, 0], [1, 0, 0], [0, 0, null]]]"), "triangles[0][2][2]: expected a number, got null (JSON has no NaN or infinity, and serializers write them as null)"),
+    ];
+    for precision in [&["query"][..], &["query", "--f32"]] {
+        for (line, want) in &cases {
+            let run = kollide(precision, line);
+            assert_eq!(run.lines[0]["error"], *want, "{line}");
+        }
+    }
+    let run = kollide(&["query", "--f32"], &hull(&format!("{ok}, [1e39, 0, 0]]")));
+    assert_eq!(run.lines[0]["error"], "a.shape.points[4][0]: 1e39 is out of range for f32");
+    let run = kollide(&["query", "--f32"], &sweep("[[[0, 0, 0], [1e-50, 0, 0], [0, 0, 1]]]"));
+    assert_eq!(run.lines[0]["error"], "triangles[0][1][0]: 1e-50 underflows to 0 in f32");
+}
