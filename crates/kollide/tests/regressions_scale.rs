@@ -554,50 +554,34 @@ fn overlap_witnesses_stay_on_a_hull_with_a_tiny_corner() {
     }
 }
 
-/// Found by the fuzz target `queries` (f64, ordinary sizes): A a tetrahedron with a corner
-/// at the origin and an edge along -(1, 1, 1); B an 8-corner hull whose corner sits on that
-/// edge, with two more corners within 2e-11 of it. GJK ended on a triangle 1e-11 thick,
-/// whose weights (0.99624, 0.00382, 0) sum to 1 + 6e-5: the common point reported was 6e-6
-/// off B. The edge left when the zero weight is dropped, solved again, is exact. Truth: the
-/// reported point lies in both hulls, checked along 2,000 directions against the largest
-/// projection of each hull's placed corners (f64, brute force).
-#[test]
-fn overlap_witness_of_a_thin_final_triangle_lies_in_both_hulls() {
+/// A tetrahedron with a corner at the origin and an edge along -(1, 1, 1), placed turned
+/// about that edge: the A of the two findings below (the fuzzer's).
+fn tetrahedron_on_its_diagonal() -> ([DVec3; 4], DPose3) {
     use kollide::math::DQuat;
-    use kollide::shape::ConvexHull;
-    let a_corners = [
+    let corners = [
         DVec3::new(31.499999999716238, -19.500000000283762, -19.500000000283762),
         DVec3::ZERO,
         DVec3::splat(-19.500000000283762),
         DVec3::new(7.654047455558098, 0.39815365835049965, -19.500000000283762),
     ];
-    let b_corners = [
-        DVec3::new(-19.50000000030226, -19.500000000265263, -19.500000000293014),
-        DVec3::new(-19.500000000283762, 0.39607843137254894, -19.500000000283762),
-        DVec3::new(-19.500000000283336, 0.39607843137212345, -19.50000000028355),
-        DVec3::new(-0.29071488519443456, -0.07450980390299408, -0.07450980393085584),
-        DVec3::new(-1.8500000004307366e-11, 1.8500000004307366e-11, -9.250000002153683e-12),
-        DVec3::ZERO,
-        DVec3::splat(-19.500000000283762),
-        DVec3::new(-0.2907148851758601, -0.07450980392156858, -0.07450980392156858),
-    ];
-    let a = ConvexHull::try_from_points(&a_corners).unwrap();
-    let b = ConvexHull::try_from_points(&b_corners).unwrap();
-    let pa = DPose3::new(
-        DVec3::ZERO,
-        DQuat::from_xyzw(0.4109981725525187, 0.4109981725525187, 0.4109981725525187, 0.7023115451674351),
-    );
-    let pb = DPose3::new(
-        DVec3::splat(-0.07450980392156858),
-        DQuat::from_xyzw(0.08208678291626194, 0.6523739063345031, 0.6523739063345031, 0.3769327960501456),
-    );
+    let rotation =
+        DQuat::from_xyzw(0.4109981725525187, 0.4109981725525187, 0.4109981725525187, 0.7023115451674351);
+    (corners, DPose3::new(DVec3::ZERO, rotation))
+}
+
+/// Asserts that `distance` reports the hulls of `a` and `b` overlapping with a common point
+/// in both, checked along 2,000 directions (a Fibonacci lattice, plus the axes and the
+/// diagonal) against the largest projection of each hull's placed corners: brute force in
+/// f64, independent of the library's supports.
+fn assert_overlap_witness_in_both(a: &[DVec3], pa: &DPose3, b: &[DVec3], pb: &DPose3) {
+    use kollide::shape::ConvexHull;
+    let d =
+        distance(&ConvexHull::try_from_points(a).unwrap(), pa, &ConvexHull::try_from_points(b).unwrap(), pb);
+    assert_eq!(d.status, GjkStatus::Overlapping, "{d:?}");
     let placed = |corners: &[DVec3], pose: &DPose3| -> Vec<DVec3> {
         corners.iter().map(|&c| pose.transform_point(c)).collect()
     };
-    let (wa, wb) = (placed(&a_corners, &pa), placed(&b_corners, &pb));
-    let d = distance(&a, &pa, &b, &pb);
-    assert_eq!(d.status, GjkStatus::Overlapping, "{d:?}");
-    // Directions spread over the sphere (a Fibonacci lattice), plus the axes both ways.
+    let (wa, wb) = (placed(a, pa), placed(b, pb));
     let n = 2000;
     let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
     let mut dirs: Vec<DVec3> = (0..n)
@@ -629,4 +613,57 @@ fn overlap_witness_of_a_thin_final_triangle_lies_in_both_hulls() {
             }
         }
     }
+}
+
+/// Found by the fuzz target `queries` (f64, ordinary sizes): B an 8-corner hull whose
+/// corner sits on the tetrahedron's edge, with two more corners within 2e-11 of it. GJK
+/// ended on a triangle 1e-11 thick, whose weights (0.99624, 0.00382, 0) sum to 1 + 6e-5:
+/// the common point reported was 6e-6 off B. The edge left when the zero weight is dropped,
+/// solved again, is exact.
+#[test]
+fn overlap_witness_of_a_thin_final_triangle_lies_in_both_hulls() {
+    use kollide::math::DQuat;
+    let (a, pa) = tetrahedron_on_its_diagonal();
+    let b = [
+        DVec3::new(-19.50000000030226, -19.500000000265263, -19.500000000293014),
+        DVec3::new(-19.500000000283762, 0.39607843137254894, -19.500000000283762),
+        DVec3::new(-19.500000000283336, 0.39607843137212345, -19.50000000028355),
+        DVec3::new(-0.29071488519443456, -0.07450980390299408, -0.07450980393085584),
+        DVec3::new(-1.8500000004307366e-11, 1.8500000004307366e-11, -9.250000002153683e-12),
+        DVec3::ZERO,
+        DVec3::splat(-19.500000000283762),
+        DVec3::new(-0.2907148851758601, -0.07450980392156858, -0.07450980392156858),
+    ];
+    let pb = DPose3::new(
+        DVec3::splat(-0.07450980392156858),
+        DQuat::from_xyzw(0.08208678291626194, 0.6523739063345031, 0.6523739063345031, 0.3769327960501456),
+    );
+    assert_overlap_witness_in_both(&a, &pa, &b, &pb);
+}
+
+/// Found by the next `queries` run, 5 minutes in (a mutation of the input above; f64): B
+/// turned another way, its corner again on the tetrahedron's edge. GJK's last segment had
+/// the weights (0.0038, 1.0), which sum to 1.0038: "not sane", so the vertex nearest the
+/// origin was reported, A's corner at the origin and B's corner 0.13 away, as a common
+/// point. When the origin is in the simplex to rounding, insane weights now also go to the
+/// search of the sub-simplices solved afresh; the segment solved again is exact.
+#[test]
+fn overlap_witness_of_a_segment_with_insane_weights_lies_in_both_hulls() {
+    use kollide::math::DQuat;
+    let (a, pa) = tetrahedron_on_its_diagonal();
+    let b = [
+        DVec3::new(-8.000000000000075, 7.450980392156858e-14, -3.725490196078429e-14),
+        DVec3::new(2.109483482108797e-13, -2.109483482108797e-13, 1.0547417410543985e-13),
+        DVec3::ZERO,
+        DVec3::new(-17.250000000283336, -19.50000000028419, 0.3960784313727617),
+        DVec3::new(-19.500000000283837, -19.500000000283688, -19.500000000283798),
+        DVec3::new(-0.29071488519443456, -0.07450980390299408, -0.07450980393085584),
+        DVec3::new(-17.250000000283762, -19.500000000283762, 0.39607843137254894),
+        DVec3::splat(-19.500000000283762),
+    ];
+    let pb = DPose3::new(
+        DVec3::splat(-0.07450980392156858),
+        DQuat::from_xyzw(0.011040785600429546, 0.14764535304576068, 0.011040785600429546, 0.988917110697678),
+    );
+    assert_overlap_witness_in_both(&a, &pa, &b, &pb);
 }

@@ -83,30 +83,36 @@ impl<V: Vector> Simplex<V> {
         // triangle the weights (493, 1, 3.9), which placed the witnesses 750 units from
         // both shapes (fuzz; tests/regressions_scale.rs). Such weights say nothing: the
         // vertex nearest the origin is then the answer, a true pair of points of the
-        // shapes `|w|` apart.
+        // shapes `|w|` apart, unless the origin is in the simplex to rounding: then the
+        // sub-simplices solved afresh give a closer pair (a segment's weights (0.0038, 1)
+        // left the common point 0.13 off B; fuzz, `tests/regressions_scale.rs`).
         let sum = weights.iter().fold(V::Real::ZERO, |s, &l| s + l);
         let sane = weights.iter().all(|&l| l >= V::Real::ZERO)
             && (sum - V::Real::ONE).abs() <= V::Real::from_f64(1e-3);
-        if !sane && self.count > 0 {
-            let nearest = self
-                .vertices()
-                .iter()
-                .min_by(|p, q| p.w.length_squared().to_f64().total_cmp(&q.w.length_squared().to_f64()));
-            if let Some(v) = nearest {
-                return (v.a, v.b);
-            }
-        }
-        let (a, b) = self.weighted_points();
+        let (a, b) = if sane {
+            self.weighted_points()
+        } else {
+            let by_length = |p: &&SimplexVertex<V>, q: &&SimplexVertex<V>| {
+                p.w.length_squared().to_f64().total_cmp(&q.w.length_squared().to_f64())
+            };
+            let nearest = self.vertices().iter().min_by(by_length);
+            nearest.map_or_else(|| self.weighted_points(), |v| (v.a, v.b))
+        };
         // The origin is in the simplex, or at the rounding floor of its coordinates: the
         // two points should coincide to rounding. (Tested first against the largest
-        // vertex, which needs no square root and fails at once when apart.)
+        // vertex, which needs no square root and fails at once when apart; then against
+        // the scale of the points at hand.)
         let touch = V::Real::EPSILON * V::Real::from_usize(16);
+        let touch2 = touch * touch;
         let vv = self.v.length_squared();
-        if self.count == V::DIM + 1
-            || (vv <= touch * touch * self.max_norm_squared()
-                && vv <= touch * touch * self.weighted_norm_squared())
-        {
-            return self.touching_witnesses(a, b);
+        let full = self.count == V::DIM + 1;
+        if !full && vv > touch2 * self.max_norm_squared() {
+            return (a, b);
+        }
+        let scale2 =
+            if sane { self.weighted_norm_squared() } else { a.length_squared().max(b.length_squared()) };
+        if full || vv <= touch2 * scale2 {
+            return self.touching_witnesses(a, b, touch2 * scale2);
         }
         (a, b)
     }
@@ -132,9 +138,7 @@ impl<V: Vector> Simplex<V> {
     ///   weights (0.99624, 0.00382, 0), summing to 1 + 6e-5: a common point 6e-6 off B.
     ///   The edge left when the zero weight is dropped, solved again on its own, is exact
     ///   (fuzz, `tests/regressions_scale.rs`).
-    fn touching_witnesses(&self, a: V, b: V) -> (V, V) {
-        let touch = V::Real::EPSILON * V::Real::from_usize(16);
-        let bound = touch * touch * self.weighted_norm_squared();
+    fn touching_witnesses(&self, a: V, b: V, bound: V::Real) -> (V, V) {
         let gap = (a - b).length_squared();
         if gap <= bound {
             return (a, b);
