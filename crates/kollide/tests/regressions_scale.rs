@@ -667,3 +667,23 @@ fn overlap_witness_of_a_segment_with_insane_weights_lies_in_both_hulls() {
     );
     assert_overlap_witness_in_both(&a, &pa, &b, &pb);
 }
+
+/// Found by the fuzz target `queries` (f32): a triangle whose corners are a segment 0.25
+/// long along x (two corners coincide), placed so that its end touches a cylinder of radius
+/// and half height 1e-12 on its curved side. EPA grew GJK's final segment with a direction
+/// square to it, made unit through the length of a cross product 1e-24 long, whose square
+/// is subnormal in f32: the contact normal came out 0.987 long. EPA's lengths are now taken
+/// with `length_safe`. Truth: the segment's end lies on the cylinder's side, so the pair
+/// touches (signed distance 0); f32 resolves the scene's 0.25 to 3e-8.
+#[test]
+fn a_tiny_touching_cylinder_gets_a_unit_contact_normal_in_f32() {
+    use kollide::shape::Cylinder;
+    let t = 1e-12f32;
+    let end = Vec3::new(-t, 0.0, 0.0);
+    let segment_as_triangle = Triangle::new(end, end, Vec3::new(-0.2495117, 0.0, 0.0));
+    let cylinder = Cylinder::new(t, t);
+    let pose = Pose3::from_translation(Vec3::splat(t));
+    let c = contact(&segment_as_triangle, &pose, &cylinder, &pose, 0.67).expect("touching");
+    assert!((c.normal.length() - 1.0).abs() < 1e-6, "{c:?}");
+    assert!(c.distance.abs() <= 1e-7, "{c:?}");
+}

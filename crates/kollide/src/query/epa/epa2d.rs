@@ -19,8 +19,10 @@ use crate::shape::Support;
 /// more than rounding. The line goes through the edge's midpoint.
 fn edge<V: Vector2>(p: V, q: V) -> Option<(V, V::Real)> {
     let e = q - p;
-    let l = e.length();
-    let size = p.length().max(q.length());
+    // `length_safe`: squares below the normal range (an edge 1e-20 long in f32) lose the
+    // precision of the normal, and squares beyond it overflow.
+    let l = e.length_safe();
+    let size = p.length_safe().max(q.length_safe());
     if !(l.is_finite() && l > V::Real::EPSILON * V::Real::from_usize(16) * size && l > V::Real::ZERO) {
         return None;
     }

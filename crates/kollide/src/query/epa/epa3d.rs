@@ -62,7 +62,9 @@ impl<V: Vector3> Face<V> {
         let tiny = V::Real::EPSILON * V::Real::from_usize(16);
         let valid = nn.is_finite() && nn > tiny * tiny * short2 && nn > V::Real::ZERO;
         let (n, d) = if valid {
-            let n = n / nn.sqrt();
+            // `length_safe`: a face 1e-12 across in f32 has a squared normal below the normal
+            // range, and the square root of a subnormal left normals 1.3% short (fuzz).
+            let n = n / n.length_safe();
             let centroid = (w0 + w1 + w2) / V::Real::from_usize(3);
             (n, n.dot(centroid))
         } else {

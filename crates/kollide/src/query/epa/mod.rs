@@ -427,7 +427,10 @@ fn orthogonal<V: Vector>(p: &[SimplexVertex<V>]) -> Option<V> {
         }
         _ => {
             let n = (p[1].w - p[0].w).cross_or_zero(p[2].w - p[0].w);
-            let l = n.length();
+            // `length_safe`: the cross product of a tiny segment pair (a triangle 0.25 long
+            // touching a cylinder 1e-12 across, in f32) has a subnormal square, whose root
+            // made a contact normal 0.987 long (fuzz, `tests/regressions_scale.rs`).
+            let l = n.length_safe();
             if l <= V::Real::ZERO || !l.is_finite() {
                 return None;
             }
