@@ -381,3 +381,69 @@ fn a_ray_crosses_a_flat_cone_where_it_was_aimed() {
         assert!((hit.normal - n).length() < 1e-5, "f32 k {k}: normal {:?}, want {n:?}", hit.normal);
     }
 }
+
+/// A ray with a direction 1e150 long, from 1.7e150 away, hit a turned flat cone (radius
+/// 1e150, half height 0.35) at a point 4.6e149 off it (fuzz target `casts`, f64).
+///
+/// In the cone's frame the line crosses the slab `|y| <= h` 1.45 radii from the axis: a
+/// miss. But the slab is crossed within less than one rounding step of the time (4.6e149
+/// scaled, whose rounding moves `y` by 1e134), so the point of the line "in the middle of
+/// the slab" where the quadratic is formed was computed with `y` at 1e134, far outside it
+/// again, and the quadratic formed there called the line inside. That point is now the
+/// line's point at `y = 0` with `y` set exactly.
+///
+/// Judged by the geometry: where the slab is that thin, a line not too steep to it (its
+/// `x` and `z` move by at most a few slab heights across it) hits the cone if and only if
+/// it crosses the slab within the radius, and then at that crossing, at the time it was
+/// aimed there.
+#[test]
+fn a_long_ray_through_a_turned_flat_cone_hits_only_within_its_radius() {
+    use glam::DQuat;
+    let cone = Cone::<DVec3>::new(0.3536354619668879, 1e150);
+    let pose = DPose3::new(
+        DVec3::new(1e150, -0.7098039215686274, 0.3549019607843137),
+        DQuat::from_xyzw(0.4056019386585415, 0.5751350266766335, 0.5757851846634359, -0.4161468365471424),
+    );
+    let ray =
+        Ray::new(DVec3::new(5.687464713511863, 1e150, 1e150), DVec3::new(1e150, 8.0, 7.990966659037156));
+    assert_eq!(ray_cast(&cone, &pose, &ray, 7.884275577935455), RayOutcome::Miss);
+
+    use rand::Rng;
+    let mut rng = crate::common::rng(151);
+    let h = 0.35;
+    for k in [1e8, 1e50, 1e150] {
+        let r = 2.0 * h * k;
+        let cone = Cone::<DVec3>::new(h, r);
+        for i in 0..400 {
+            let pose = DPose3::new(
+                crate::common::vec_in::<DVec3>(&mut rng, -r, r),
+                crate::common::rotation::<DVec3>(&mut rng),
+            );
+            // Where the line crosses the slab, in the cone's frame: inside the radius for
+            // the even cases (under the sloped face, so within the solid), outside for the odd.
+            let hits = i % 2 == 0;
+            let rho = r * if hits { rng.random_range(0.0..0.97) } else { rng.random_range(1.03..3.0) };
+            let phi = rng.random_range(0.0..std::f64::consts::TAU);
+            let y = rng.random_range(-h..if hits { h - rho / k } else { h });
+            let aim = DVec3::new(rho * phi.cos(), y, rho * phi.sin());
+            // A direction no flatter to the slab than 1 : 3, from 1 to 1e150 long.
+            let dir = DVec3::new(rng.random_range(-3.0..3.0), 1.0, rng.random_range(-3.0..3.0))
+                * if rng.random_bool(0.5) { 1.0 } else { -1.0 }
+                * 10f64.powf(rng.random_range(0.0..150.0));
+            let far = r * rng.random_range(0.5..2.0) / dir.length();
+            let aim_w = pose.transform_point(aim);
+            let ray = Ray::new(aim_w - pose.transform_vector(dir) * far, pose.transform_vector(dir));
+            let out = ray_cast(&cone, &pose, &ray, 2.0 * far);
+            let what = || format!("k {k} case {i}: aimed at {aim:?} (rho {:.3} r), got {out:?}", rho / r);
+            if !hits {
+                assert_eq!(out, RayOutcome::Miss, "{}", what());
+                continue;
+            }
+            // The line's path through the slab, within which it enters the cone.
+            let through = 2.0 * h * dir.length() / dir.y.abs();
+            let RayOutcome::Hit(hit) = out else { panic!("{}", what()) };
+            assert!((hit.toi - far).abs() <= 1e-9 * far + through / dir.length(), "{}", what());
+            assert!((hit.point - aim_w).length() <= 1e-9 * r + through, "{}", what());
+        }
+    }
+}

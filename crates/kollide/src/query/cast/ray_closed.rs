@@ -652,10 +652,19 @@ pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     // discriminant cancels them (a ray crossing a cone of radius 1e150 and height 0.7 from
     // 6e149 below it lost every digit and hit at 9.6e149 off it; fuzz target `casts`).
     // Nearer, the shift would only add its rounding.
+    //
+    // That point is the line's point at `y = 0`, taken with `y` exactly 0 rather than as
+    // computed: its time `tm` is rounded, and so is `m + d tm`, and where the slab is
+    // thinner than the rounding of the times (a direction and an origin of 1e150 crossing
+    // a slab 0.7 thick) the computed `y` was noise of 1e134 that put the point far outside
+    // the slab again, and the quadratic formed there called a ray 1.4 radii from the axis
+    // inside (fuzz target `casts`). Along the line, `x` and `z` move by less than their own
+    // rounding in the time `tm` is off by.
     let four = V::Real::TWO * V::Real::TWO;
     if m[1].abs() > four * h && lo.is_finite() && hi.is_finite() {
-        let tm = (lo + hi) / V::Real::TWO;
-        m += d * tm;
+        let tm = -m[1] / d[1];
+        let at = m + d * tm;
+        m = at - V::axis(1) * at[1];
         tc += tm;
         let Some(slab) = y_slab(m, d, h) else {
             return Cast::Miss;
