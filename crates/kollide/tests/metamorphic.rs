@@ -696,6 +696,58 @@ fn scale<V: Dim>(seed: u64, exempt: Exempt) {
     }
 }
 
+/// Property 3 at the top of the certified range (f32 `1e12` and `1e17`, f64 `1e100` and
+/// `1e150`), on a quarter of the pairs: distances, `intersects` and contacts scale.
+///
+/// Found when this property was added, both from quantities that grow as the fourth power
+/// of the coordinates, long before the squares the promises are stated for overflow:
+/// - GJK's triangle solver overflowed in f32 from about 4e9 (and in f64 from about 1e77):
+///   every triangle looked flat, and GJK stalled on an edge (a point inside an f32 cylinder
+///   1e10 wide was reported 1.3e9 away, `Stalled`, with a lower bound of 0). Triangles and
+///   tetrahedra in that range are now solved scaled by a power of two.
+/// - A hull's face normals were made unit through a squared length that overflowed
+///   between 1e77 and the bound of 1e100 where the faces were scaled: zero normals, and a
+///   rounded box 1e77 from a hull at 1e78 reported penetrating with a zero normal. The
+///   faces are now scaled from 1e60, and SAT hands a normal that is not unit to GJK and EPA.
+fn huge<V: Dim>(seed: u64, _: Exempt) {
+    let scales: &[f64] = if rel::<V>() > 1e-6 { &[1e12, 1e17] } else { &[1e100, 1e150] };
+    let mut r = rng(seed);
+    for &s in scales {
+        let mut rec = Record::new(Exempt::KNOWN_BUGS);
+        for k in 0..PAIRS / 4 {
+            let sc = Scene::<V>::any(&mut r);
+            let (a, b) = (build::<V>(&sc.a, 1.0), build::<V>(&sc.b, 1.0));
+            let (sa, sb) = (build::<V>(&sc.a, s), build::<V>(&sc.b, s));
+            let at = |p: &Pose<V>| Pose::new(p.translation * re::<V>(s), p.rotation);
+            let (qa, qb) = (at(&sc.pa), at(&sc.pb));
+            let (a, b, sa, sb, pa, pb) = (a.as_ref(), b.as_ref(), sa.as_ref(), sb.as_ref(), &sc.pa, &sc.pb);
+            let ctx = || format!("scale {s:e}, {}, pair {k}: {sc:?}", label::<V>());
+            let c = contact_all(a, pa, b, pb, 1.0);
+            let signed = c.distance.to_f64() * s;
+            rec.count(signed);
+            let tol = Tol::of(&sc, signed, s);
+            compare_distance(
+                &mut rec,
+                dist_int(a, pa, b, pb, s),
+                dist_int(sa, &qa, sb, &qb, 1.0),
+                signed,
+                &tol,
+                &ctx,
+            );
+            let times = |p: V| V::from_f64_array((dv(p) * s).to_array());
+            let want = Contact {
+                distance: re::<V>(signed),
+                point_a: times(c.point_a),
+                point_b: times(c.point_b),
+                ..c
+            };
+            let got = contact_all(sa, &qa, sb, &qb, s);
+            compare_contacts(&mut rec, &want, &got, &tol, &pair(sa, &qa, sb, &qb), &ctx);
+        }
+        rec.report(&format!("scale {s:e}"), &label::<V>());
+    }
+}
+
 /// Property 4: a cuboid and the hull (polygon in 2D) of its corners answer alike against
 /// a random shape, in either order.
 fn hull_equivalence<V: Dim>(seed: u64, exempt: Exempt) {
@@ -818,6 +870,7 @@ macro_rules! for_all_vectors {
 for_all_vectors!(swap_mirrors_the_answer, swap, 0x5A00);
 for_all_vectors!(rigid_motion_moves_the_answer, rigid_motion, 0x5B00);
 for_all_vectors!(scale_scales_the_answer, scale, 0x5C00);
+for_all_vectors!(huge_scale_scales_the_answer, huge, 0x6000);
 for_all_vectors!(cuboid_answers_as_the_hull_of_its_corners, hull_equivalence, 0x5D00);
 for_all_vectors!(rounded_cuboid_is_its_core_plus_the_radius, rounded, 0x5E00);
 

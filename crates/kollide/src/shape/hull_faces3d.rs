@@ -138,11 +138,15 @@ pub(crate) fn hull_faces(
     adjacent: Vec<[u32; 3]>,
     tol: f64,
 ) -> HullFaces {
-    // Coordinates whose products overflow (beyond ~1e150) or lose digits (below ~1e-150)
-    // are scaled by a power of two first: exact, and the unit normals do not change; the
-    // offsets and tolerance scale back. (At 1e158 every normal came out zero: probe F11.)
+    // Coordinates whose products overflow or lose digits are scaled by a power of two
+    // first: exact, and the unit normals do not change; the offsets and tolerance scale
+    // back. A normal is a cross product of edges, and its squared length, taken to make it
+    // unit, grows as the fourth power of the coordinates: it overflows beyond ~1e77 and
+    // is subnormal below ~1e-77. (At 1e158 every normal came out zero: probe F11; the
+    // bound was then 1e100, and a hull at 1e78 still got zero normals, so that SAT called
+    // it penetrating a box 1e77 away: the metamorphic property `huge_scale`.)
     let m = points.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
-    if m > 1e100 || (m < 1e-100 && m > 0.0) {
+    if m > 1e60 || (m < 1e-60 && m > 0.0) {
         let p = m.recip_pow2();
         let scaled: Vec<[f64; 3]> = points.iter().map(|q| q.map(|x| x * p)).collect();
         let mut faces = hull_faces(&scaled, triangles, adjacent, tol * p);

@@ -20,23 +20,26 @@ pub(crate) fn solve<V: Vector3>(simplex: &Simplex<V>) -> SubSimplex<V> {
 
 fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSimplex<V> {
     let (a, b, c) = (w[t[0]].w, w[t[1]].w, w[t[2]].w);
-    let (ab, ac) = (b - a, c - a);
-    let n = ab.cross3(ac);
-    let nn = n.length_squared();
-    let scale2 = ab.length_squared() * ac.length_squared();
-    let flat = nn <= V::Real::EPSILON * V::Real::EPSILON * scale2;
+    let mut plane = TrianglePlane::new(a, b, c);
+    if !plane.in_range() {
+        // Its quantities grow as the fourth power of the coordinates: in f32 they overflow
+        // from about 4e9 (and underflow below 1e-10), long before the squares GJK's
+        // promise is stated for (1e19). Solved again on the corners scaled by a power of
+        // two (exact): the weights are ratios and do not change; the point scales back.
+        // (Unscaled, a point 1e10 inside an f32 cylinder of 1e10 took every triangle as
+        // flat, and GJK stalled with the distance to an edge, 1.3e9.)
+        let s = largest_coordinate(&[a, b, c]).recip_pow2();
+        if s != V::Real::ONE && s.is_finite() {
+            plane = TrianglePlane::new(a * s, b * s, c * s);
+            plane.p0 = plane.p0 * (V::Real::ONE / s);
+        }
+    }
     let edges = [(t[1], t[2]), (t[0], t[2]), (t[0], t[1])];
-    if flat {
+    if plane.flat {
         // Collinear or coincident corners: the answer is on one of the edges.
         return nearest(w, edges.iter().map(|&(i, j)| solve_segment(w, i, j)));
     }
-    // Project the origin on the triangle's plane; each weight is the signed area of the
-    // triangle with that corner replaced by the projection, measured along the normal
-    // (`mu = n·n` is the whole triangle's).
-    let p0 = n * (a.dot(n) / nn);
-    let (pa, pb, pc) = (a - p0, b - p0, c - p0);
-    let cs = [pb.cross3(pc).dot(n), pc.cross3(pa).dot(n), pa.cross3(pb).dot(n)];
-    let mu = nn;
+    let TrianglePlane { cs, mu, p0, .. } = plane;
     if cs.iter().all(|&x| same_sign(mu, x)) {
         let inv = V::Real::ONE / mu;
         return SubSimplex {
@@ -49,14 +52,66 @@ fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSi
     nearest(w, (0..3).filter(|&m| !same_sign(mu, cs[m])).map(|m| solve_segment(w, edges[m].0, edges[m].1)))
 }
 
+/// The largest absolute coordinate of `points`.
+#[inline(always)]
+fn largest_coordinate<V: Vector3>(points: &[V]) -> V::Real {
+    points.iter().fold(V::Real::ZERO, |m, p| m.max(p.abs_elem().max_component()))
+}
+
+/// A triangle's plane and the signed areas that weigh its corners.
+struct TrianglePlane<V: Vector3> {
+    /// Collinear or coincident corners (to rounding).
+    flat: bool,
+    /// Each corner's signed area, measured along the normal.
+    cs: [V::Real; 3],
+    /// The whole triangle's (`n · n`).
+    mu: V::Real,
+    /// The origin projected on the plane.
+    p0: V,
+    /// `|ab|² |ac|²`, the scale of the flatness test.
+    scale2: V::Real,
+}
+
+impl<V: Vector3> TrianglePlane<V> {
+    #[inline(always)]
+    fn new(a: V, b: V, c: V) -> Self {
+        let (ab, ac) = (b - a, c - a);
+        let n = ab.cross3(ac);
+        let nn = n.length_squared();
+        let scale2 = ab.length_squared() * ac.length_squared();
+        let flat = nn <= V::Real::EPSILON * V::Real::EPSILON * scale2;
+        // Project the origin on the triangle's plane; each weight is the signed area of the
+        // triangle with that corner replaced by the projection, measured along the normal
+        // (`mu = n·n` is the whole triangle's).
+        let p0 = n * (a.dot(n) / nn);
+        let (pa, pb, pc) = (a - p0, b - p0, c - p0);
+        let cs = [pb.cross3(pc).dot(n), pc.cross3(pa).dot(n), pa.cross3(pb).dot(n)];
+        Self { flat, cs, mu: nn, p0, scale2 }
+    }
+
+    /// Whether nothing overflowed, and the flatness test's threshold is a normal number.
+    #[inline(always)]
+    fn in_range(&self) -> bool {
+        let eps2 = V::Real::EPSILON * V::Real::EPSILON;
+        self.scale2.is_finite()
+            && self.mu.is_finite()
+            && (self.flat || self.cs.iter().all(|x| x.is_finite()))
+            && (self.scale2 >= V::Real::MIN_POSITIVE / eps2 || self.scale2 == V::Real::ZERO)
+    }
+}
+
 fn solve_tetrahedron<V: Vector3>(w: &[SimplexVertex<V>; 4]) -> SubSimplex<V> {
     let (a, b, c, d) = (w[0].w, w[1].w, w[2].w, w[3].w);
-    let (ab, ac, ad) = (b - a, c - a, d - a);
-    let det = ab.dot(ac.cross3(ad));
-    // Each weight is the volume of the tetrahedron with that vertex replaced by the origin.
-    let cs = [b.dot(c.cross3(d)), -a.dot(ac.cross3(ad)), -ab.dot(a.cross3(ad)), -ab.dot(ac.cross3(a))];
-    let scale = ab.length() * ac.length() * ad.length();
-    let flat = det.abs() <= V::Real::EPSILON * scale;
+    let mut vol = Volumes::new(a, b, c, d);
+    if !vol.in_range() {
+        // Volumes grow as the cube of the coordinates (in f32 they overflow from about
+        // 2e12): measured again on the corners scaled by a power of two, as for the triangle.
+        let s = largest_coordinate(&[a, b, c, d]).recip_pow2();
+        if s != V::Real::ONE && s.is_finite() {
+            vol = Volumes::new(a * s, b * s, c * s, d * s);
+        }
+    }
+    let Volumes { det, cs, flat, .. } = vol;
     if !flat && cs.iter().all(|&x| same_sign(det, x)) {
         let inv = V::Real::ONE / det;
         // The origin is inside: the closest point is the origin itself.
@@ -69,4 +124,36 @@ fn solve_tetrahedron<V: Vector3>(w: &[SimplexVertex<V>; 4]) -> SubSimplex<V> {
     }
     const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
     nearest(w, (0..4).filter(|&m| flat || !same_sign(det, cs[m])).map(|m| solve_triangle(w, FACES[m])))
+}
+
+/// A tetrahedron's signed volume and those that weigh its corners.
+struct Volumes<R> {
+    det: R,
+    /// Each corner's: the volume with that corner replaced by the origin.
+    cs: [R; 4],
+    /// `|ab| |ac| |ad|`, the scale of the flatness test.
+    scale: R,
+    /// Flat to rounding.
+    flat: bool,
+}
+
+impl<R: crate::math::Real> Volumes<R> {
+    #[inline(always)]
+    fn new<V: Vector3<Real = R>>(a: V, b: V, c: V, d: V) -> Self {
+        let (ab, ac, ad) = (b - a, c - a, d - a);
+        let det = ab.dot(ac.cross3(ad));
+        let cs = [b.dot(c.cross3(d)), -a.dot(ac.cross3(ad)), -ab.dot(a.cross3(ad)), -ab.dot(ac.cross3(a))];
+        let scale = ab.length() * ac.length() * ad.length();
+        let flat = det.abs() <= R::EPSILON * scale;
+        Self { det, cs, scale, flat }
+    }
+
+    /// Whether nothing overflowed, and the flatness test's threshold is a normal number.
+    #[inline(always)]
+    fn in_range(&self) -> bool {
+        self.scale.is_finite()
+            && self.det.is_finite()
+            && self.cs.iter().all(|x| x.is_finite())
+            && (self.scale >= R::MIN_POSITIVE / R::EPSILON || self.scale == R::ZERO)
+    }
 }

@@ -331,6 +331,13 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
             return SatOutcome::NotApplicable;
         }
     }
+    // A normal that is not unit proves nothing (a face plane lost to overflow came out
+    // zero, and the zero normal was reported with a depth of 0): GJK and EPA answer.
+    let sixteenth = V::Real::ONE / V::Real::from_usize(16);
+    let off_unit = (normal.length_squared() - V::Real::ONE).abs();
+    if !off_unit.is_finite() || off_unit > sixteenth {
+        return SatOutcome::NotApplicable;
+    }
     let (point_a, point_b) = match axis {
         Axis::FaceA(f) => face_witness(a, b, pose_ab, f, normal, sep),
         Axis::FaceB(f) => {
