@@ -527,8 +527,11 @@ fn a_tiny_box_and_triangle_touch_with_finite_points_in_f32() {
 /// (493, 1, 3.9), all positive but summing to 498, and the witnesses `Σ λ a` landed
 /// nowhere. Weights that are negative or do not sum to 1 now give way to the simplex
 /// vertex nearest the origin. Truth: the shapes meet (if at all) within a few 1e-12 of the
-/// tiny corner, so the reported common point must lie within that of both shapes: checked
-/// by its distance to A's tiny corner and to B's centre.
+/// tiny corner, so the reported points must lie within that of both shapes: checked by
+/// their distance to A's tiny corner and to B's centre. The tiny corner (placed at 2e-12)
+/// is 3.12e-12 from the ellipsoid's surface, which bounds the distance; in f32, beside
+/// corners 18 out, nothing finer is certain, and the status may be `Overlapping` or (since
+/// GJK's rounding scale counts the placement of B's points) `Stalled` with bounds that hold.
 #[test]
 fn overlap_witnesses_stay_on_a_hull_with_a_tiny_corner() {
     use kollide::math::Quat;
@@ -547,7 +550,8 @@ fn overlap_witnesses_stay_on_a_hull_with_a_tiny_corner() {
         Quat::from_xyzw(-0.54502904, -0.54502904, 0.5267824, -0.3583114),
     );
     let d = distance(&hull, &pa, &ellipsoid, &pb);
-    assert_eq!(d.status, GjkStatus::Overlapping, "{d:?}");
+    assert!(matches!(d.status, GjkStatus::Overlapping | GjkStatus::Converged | GjkStatus::Stalled), "{d:?}");
+    assert!(d.lower_bound <= d.distance && d.distance <= d.upper_bound && d.distance <= 3.2e-12, "{d:?}");
     for p in [d.point_a, d.point_b] {
         assert!((p - Vec3::splat(2e-12)).length() < 1e-11, "{d:?}");
         assert!((p - pb.translation).length() < 1e-11, "{d:?}");
@@ -686,4 +690,97 @@ fn a_tiny_touching_cylinder_gets_a_unit_contact_normal_in_f32() {
     let c = contact(&segment_as_triangle, &pose, &cylinder, &pose, 0.67).expect("touching");
     assert!((c.normal.length() - 1.0).abs() < 1e-6, "{c:?}");
     assert!(c.distance.abs() <= 1e-7, "{c:?}");
+}
+
+/// A ball 1e-12 across beside a hull face that passes 1e-12 from the origin, in f32: the
+/// upper bound fell below the certified lower one (fuzz target `queries`, through a compound).
+///
+/// GJK's last triangle was that face, with one corner 1.7e-12 from the origin and the
+/// others 2 and 11 away. The triangle solver measured the plane's offset from its first
+/// corner, one 2 away: the offset (1.15e-12) then carries rounding of 2e-7, and came out
+/// 1.1e-13. The upper bound allows for rounding of the corners in their weights, nearly all
+/// of it on the near corner, so it was 10 times too small: `lower 1.1e-12 > upper 1.1e-13`,
+/// reported as `overlapping` with a positive lower bound. The offset is now measured from
+/// the corner nearest the origin.
+///
+/// Truth: the ball's centre placed in the hull's frame and measured against the hull's
+/// faces in f64 (to about 1e-15 here), less the radius.
+#[test]
+fn bounds_hold_beside_a_face_through_the_origin_in_f32() {
+    use crate::common::oracle::{boundary_triangles, point_triangle, polytopes_overlap_3d};
+    use glam::Quat;
+    use kollide::shape::ConvexHull;
+    let ball = Ball::<Vec3>::new(1e-12);
+    let pa =
+        Pose3::new(Vec3::splat(1e-12), Quat::from_xyzw(-0.35354388, -0.35354388, -0.35354388, 0.7905822));
+    let corners = [
+        Vec3::new(-0.47529563, -1.9962158, 1e-12),
+        Vec3::new(0.0, 8.0, 7.9843745),
+        Vec3::new(0.0, 0.0, -0.23437476),
+        Vec3::ZERO,
+    ];
+    let hull = ConvexHull::try_from_points(&corners).unwrap();
+    let body = Pose3::new(Vec3::ZERO, Quat::from_xyzw(0.5249831, 0.5249831, 0.5249831, -0.41614684));
+    let part = Pose3::new(Vec3::ZERO, Quat::from_xyzw(-0.4596842, 0.115189955, 0.116497576, 0.8728402));
+    let pb = body.compose(&part);
+
+    let q = pb.rotation;
+    let rot = glam::DQuat::from_xyzw(q.x.into(), q.y.into(), q.z.into(), q.w.into());
+    let centre = rot.inverse() * (DVec3::splat(1e-12) - pb.translation.as_dvec3()) / rot.length_squared();
+    let verts: Vec<DVec3> = corners.iter().map(|c| c.as_dvec3()).collect();
+    assert!(!polytopes_overlap_3d(&[centre], &verts), "the centre is outside the hull");
+    let core = boundary_triangles(&verts)
+        .iter()
+        .map(|t| point_triangle(centre, verts[t[0]], verts[t[1]], verts[t[2]]))
+        .fold(f64::INFINITY, f64::min);
+    let truth = core - 1e-12;
+    let tol = 2e-15;
+    for (out, order) in
+        [(distance(&hull, &pb, &ball, &pa), "hull first"), (distance(&ball, &pa, &hull, &pb), "ball first")]
+    {
+        let (lo, d, up) = (f64::from(out.lower_bound), f64::from(out.distance), f64::from(out.upper_bound));
+        assert!(lo <= up && lo <= d && d <= up, "{order}: bounds out of order: {out:?}");
+        assert!(
+            lo <= truth + tol && truth - tol <= up,
+            "{order}: truth {truth:e} outside the bounds: {out:?}"
+        );
+    }
+}
+
+/// A capsule 1e-12 across, 3.4e-7 outside a ball of radius 8 (an ellipsoid with equal
+/// radii) in f32: `overlapping` with the certified lower bound 3.1e-7 above the upper bound 0
+/// (fuzz target `queries`, through a compound).
+///
+/// GJK works in A's frame, the capsule's, where B's support points near the contact lie
+/// close to the origin: small, though each was placed from 8 away and carries rounding of
+/// 1e-6. Its rounding scale was taken from the points' own sizes, so its upper bound
+/// (|v| 5e-13 plus a slack of 1e-18) sat under the certified lower one. The scale now
+/// counts the placement: a point of B rounds like its size in B's frame plus the length of
+/// the translation that placed it.
+///
+/// Truth: the capsule's centre placed in the ball's frame in f64, its distance from the
+/// centre less both radii (the capsule's core is 2e-12 long).
+#[test]
+fn bounds_hold_for_a_speck_beside_a_ball_placed_far_away_in_f32() {
+    use glam::Quat;
+    use kollide::shape::Capsule;
+    let speck = Capsule::<Vec3>::new(1e-12, 1e-12);
+    let body = Pose3::new(Vec3::ZERO, Quat::from_xyzw(0.5249831, 0.5249831, 0.5249831, -0.41614684));
+    let pa = body.compose(&Pose3::from_translation(Vec3::new(1e-12, 8.0, 8.0)));
+    let ball = Ellipsoid::new(Vec3::splat(8.0));
+    let pb = Pose3::new(Vec3::splat(8.0), Quat::from_xyzw(0.53570426, 0.53570426, 0.53570426, -0.37291148));
+    let gap = (pa.translation.as_dvec3() - pb.translation.as_dvec3()).length();
+    let (lo_truth, hi_truth) = (gap - 8.0 - 2e-12, gap - 8.0);
+    assert!(lo_truth > 3e-7, "the speck is apart by {lo_truth:e}");
+    for (out, order) in [
+        (distance(&speck, &pa, &ball, &pb), "speck first"),
+        (distance(&ball, &pb, &speck, &pa), "ball first"),
+    ] {
+        let (lo, d, up) = (f64::from(out.lower_bound), f64::from(out.distance), f64::from(out.upper_bound));
+        assert!(lo <= up && lo <= d && d <= up, "{order}: bounds out of order: {out:?}");
+        assert!(
+            lo <= hi_truth && lo_truth <= up,
+            "{order}: truth [{lo_truth:e}, {hi_truth:e}] outside the bounds: {out:?}"
+        );
+    }
 }

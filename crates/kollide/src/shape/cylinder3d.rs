@@ -48,7 +48,9 @@ impl<V: Vector3> Cylinder<V> {
 #[inline(always)]
 pub(crate) fn disk_support<V: Vector3>(dir: V, radius: V::Real) -> V {
     let radial = V::new3(dir[0], V::Real::ZERO, dir[2]);
-    let len = radial.length();
+    // `length_safe`: a direction near 1e-20 in f32 has a subnormal square, whose square
+    // root would put the rim point off the rim.
+    let len = radial.length_safe();
     if len > V::Real::ZERO && len.is_finite() {
         radial * (radius / len)
     } else {

@@ -51,23 +51,25 @@ impl<V: Vector> Support<V> for Ellipsoid<V> {
     fn support(&self, dir: V) -> V {
         // The support of {R u : |u| <= 1} along d is R (R d) / |R d|.
         let rd = self.radii.mul_elem(dir);
+        let l2 = rd.dot(rd);
+        // |R d|² a normal number: its square root is exact to rounding.
+        if l2 >= V::Real::MIN_POSITIVE * V::Real::from_usize(4) && l2 < V::Real::INFINITY {
+            return self.radii.mul_elem(rd) / l2.sqrt();
+        }
+        // A zero direction (any point will do), or one so large or small that |R d|²
+        // overflowed or lost digits (a subnormal square, for a direction near 1e-20 in f32,
+        // put the point off the surface and broke GJK's lower bound: fuzz target
+        // `queries`): the direction scaled by a power of two, which leaves the point as it is.
+        let m = dir.abs_elem().max_component();
+        if !(m > V::Real::ZERO && m.is_finite()) {
+            return V::ZERO;
+        }
+        let rd = self.radii.mul_elem(dir * m.recip_pow2());
         let len = rd.length();
         if len > V::Real::ZERO && len.is_finite() {
             self.radii.mul_elem(rd) / len
         } else {
-            // A zero direction (any point will do), or one so large or small that |R d|
-            // overflowed or underflowed: rescale by the largest component and redo it once.
-            let m = dir.abs_elem().max_component();
-            if !(m > V::Real::ZERO && m.is_finite()) {
-                return V::ZERO;
-            }
-            let rd = self.radii.mul_elem(dir / m);
-            let len = rd.length();
-            if len > V::Real::ZERO && len.is_finite() {
-                self.radii.mul_elem(rd) / len
-            } else {
-                V::ZERO
-            }
+            V::ZERO
         }
     }
 }

@@ -130,7 +130,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 ) -> CoreResult<V> {
     let b = Placed::new(b, pose_ab);
     let (mut hint_a, mut hint_b) = cache.as_ref().map_or((NO_HINT, NO_HINT), |c| (c.hint_a, c.hint_b));
-    let mut simplex = Simplex::<V>::default();
+    let mut simplex = Simplex::<V> { placement: pose_ab.translation.length(), ..Simplex::default() };
     // A support point of the Minkowski difference, with B's point in B's own frame (kept
     // for the cache).
     let support = |dir: V, ha: &mut u32, hb: &mut u32| {
@@ -200,7 +200,8 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         let vw = v.dot(w.w);
         let lower_before = lower;
         lower = lower.max(vw / vlen);
-        lower_cert = lower_cert.max(vw / vlen - vertex_slack(&w));
+        let w_scale = simplex::vertex_scale(&w, local_b, simplex.placement);
+        lower_cert = lower_cert.max(vw / vlen - vertex_slack::<V>(w_scale));
         if let Some(t) = trace.as_deref_mut() {
             t.push(GjkStep { simplex, v, w: w.w, lower, upper: vlen });
         }
@@ -217,11 +218,11 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         // (Near contact v itself stays accurate because the solver takes it from the
         // face normal, see `SubSimplex`.) Only a separating direction (vw > 0) can be judged
         // this way.
-        scale2 = scale2.max(w.a.length_squared()).max(w.b.length_squared());
+        scale2 = scale2.max(w_scale * w_scale);
         let noise = |scale2: V::Real| eps * scale2.sqrt() * V::Real::from_usize(16) * vlen;
         if vw > V::Real::ZERO && vv - vw <= noise(scale2) {
             // Confirmed on the points at hand, as for the overlap test above.
-            let here = simplex.weighted_norm_squared().max(w.a.length_squared()).max(w.b.length_squared());
+            let here = simplex.weighted_norm_squared().max(w_scale * w_scale);
             if vv - vw <= noise(here) {
                 break GjkStatus::Converged;
             }
@@ -305,11 +306,10 @@ fn rounding_slack<V: Vector>(simplex: &Simplex<V>) -> V::Real {
 }
 
 /// How far rounding can move one support point's bound `v · w / |v|`: a few ulps of the
-/// points on A and B that made `w`.
+/// numbers that made `w` (its [`simplex::vertex_scale`], `scale`).
 #[inline(always)]
-fn vertex_slack<V: Vector>(w: &SimplexVertex<V>) -> V::Real {
-    let mag = w.a.length_squared().max(w.b.length_squared()).sqrt();
-    V::Real::EPSILON * V::Real::from_usize(8 * (V::DIM + 1)) * mag
+fn vertex_slack<V: Vector>(scale: V::Real) -> V::Real {
+    V::Real::EPSILON * V::Real::from_usize(8 * (V::DIM + 1)) * scale
 }
 
 /// Shape B in A's frame with its rotation in applied (matrix) form: B's support is asked

@@ -83,7 +83,20 @@ impl<V: Vector3> TrianglePlane<V> {
         // Project the origin on the triangle's plane; each weight is the signed area of the
         // triangle with that corner replaced by the projection, measured along the normal
         // (`mu = n·n` is the whole triangle's).
-        let p0 = n * (a.dot(n) / nn);
+        // The plane's offset is measured from the corner nearest the origin: it carries the
+        // rounding of the corner it is measured from, and GJK's upper bound allows for that
+        // of the corners in their weights, which the nearest never exceeds. (Measured from a
+        // corner 2 away, the offset of a face 1e-12 from the origin came out 1e-13 in f32,
+        // and the upper bound fell below the certified lower one: fuzz target `queries`.)
+        let (aa, bb, cc) = (a.length_squared(), b.length_squared(), c.length_squared());
+        let near = if aa <= bb && aa <= cc {
+            a
+        } else if bb <= cc {
+            b
+        } else {
+            c
+        };
+        let p0 = n * (near.dot(n) / nn);
         let (pa, pb, pc) = (a - p0, b - p0, c - p0);
         let cs = [pb.cross3(pc).dot(n), pc.cross3(pa).dot(n), pa.cross3(pb).dot(n)];
         Self { flat, cs, mu: nn, p0, scale2 }
