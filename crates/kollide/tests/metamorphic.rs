@@ -659,10 +659,15 @@ fn scale<V: Dim>(seed: u64, exempt: Exempt) {
     // f32 carries 7 digits: at 1e±6 the scene would be built from sizes and poses no
     // longer ~1e-7 relative apart from the unit scene's in every product.
     let scales: &[f64] = if rel::<V>() > 1e-6 { &[1e-3, 1e3] } else { &[1e-6, 1e-3, 1e3, 1e6] };
+    scaled_scenes::<V>(seed, scales, PAIRS, exempt);
+}
+
+/// Property 3 on `pairs` random scenes per scale in `scales`.
+fn scaled_scenes<V: Dim>(seed: u64, scales: &[f64], pairs: usize, exempt: Exempt) {
     let mut r = rng(seed);
     for &s in scales {
         let mut rec = Record::new(exempt);
-        for k in 0..PAIRS {
+        for k in 0..pairs {
             let sc = Scene::<V>::any(&mut r);
             let (a, b) = (build::<V>(&sc.a, 1.0), build::<V>(&sc.b, 1.0));
             let (sa, sb) = (build::<V>(&sc.a, s), build::<V>(&sc.b, s));
@@ -709,43 +714,9 @@ fn scale<V: Dim>(seed: u64, exempt: Exempt) {
 ///   between 1e77 and the bound of 1e100 where the faces were scaled: zero normals, and a
 ///   rounded box 1e77 from a hull at 1e78 reported penetrating with a zero normal. The
 ///   faces are now scaled from 1e60, and SAT hands a normal that is not unit to GJK and EPA.
-fn huge<V: Dim>(seed: u64, _: Exempt) {
+fn huge<V: Dim>(seed: u64, exempt: Exempt) {
     let scales: &[f64] = if rel::<V>() > 1e-6 { &[1e12, 1e17] } else { &[1e100, 1e150] };
-    let mut r = rng(seed);
-    for &s in scales {
-        let mut rec = Record::new(Exempt::KNOWN_BUGS);
-        for k in 0..PAIRS / 4 {
-            let sc = Scene::<V>::any(&mut r);
-            let (a, b) = (build::<V>(&sc.a, 1.0), build::<V>(&sc.b, 1.0));
-            let (sa, sb) = (build::<V>(&sc.a, s), build::<V>(&sc.b, s));
-            let at = |p: &Pose<V>| Pose::new(p.translation * re::<V>(s), p.rotation);
-            let (qa, qb) = (at(&sc.pa), at(&sc.pb));
-            let (a, b, sa, sb, pa, pb) = (a.as_ref(), b.as_ref(), sa.as_ref(), sb.as_ref(), &sc.pa, &sc.pb);
-            let ctx = || format!("scale {s:e}, {}, pair {k}: {sc:?}", label::<V>());
-            let c = contact_all(a, pa, b, pb, 1.0);
-            let signed = c.distance.to_f64() * s;
-            rec.count(signed);
-            let tol = Tol::of(&sc, signed, s);
-            compare_distance(
-                &mut rec,
-                dist_int(a, pa, b, pb, s),
-                dist_int(sa, &qa, sb, &qb, 1.0),
-                signed,
-                &tol,
-                &ctx,
-            );
-            let times = |p: V| V::from_f64_array((dv(p) * s).to_array());
-            let want = Contact {
-                distance: re::<V>(signed),
-                point_a: times(c.point_a),
-                point_b: times(c.point_b),
-                ..c
-            };
-            let got = contact_all(sa, &qa, sb, &qb, s);
-            compare_contacts(&mut rec, &want, &got, &tol, &pair(sa, &qa, sb, &qb), &ctx);
-        }
-        rec.report(&format!("scale {s:e}"), &label::<V>());
-    }
+    scaled_scenes::<V>(seed, scales, PAIRS / 4, exempt);
 }
 
 /// Property 4: a cuboid and the hull (polygon in 2D) of its corners answer alike against
