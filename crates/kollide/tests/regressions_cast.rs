@@ -447,3 +447,82 @@ fn a_long_ray_through_a_turned_flat_cone_hits_only_within_its_radius() {
         }
     }
 }
+
+/// Two balls far smaller than the rounding of their positions hit with a zero normal
+/// (found by the fuzz target `casts`, f64, inside compounds).
+///
+/// Balls of radius 1e-100 at 0.14 apart, closing head-on at 8 a second: the closed form
+/// aims half a tolerance (about 1e-16, the rounding of 0.14) above contact, and at that time
+/// both centres rounded to the same point. The normal was the gap over its expected length,
+/// zero. Below the rounding the gap has no direction of its own; the balls then meet as
+/// points do, along the approach. The judge: at the reported time the true gap is along
+/// the motion (its sideways part is the balls' 1e-100 offset), so the normal must be the
+/// unit vector against the relative velocity, and the points must be `distance` apart
+/// along it.
+#[test]
+fn tiny_balls_meeting_below_the_rounding_get_the_approach_as_normal() {
+    use kollide::composite::{composite_pair_cast, Compound};
+    use kollide::math::{DQuat, Pose, Vector};
+    use kollide::query::cast::{shape_cast, CastInput, CastOutput, CastStatus};
+    use kollide::shape::{Ball, Convex3, Triangle};
+
+    fn judge<V: Vector>(out: &CastOutput<V>, approach: V, what: &str)
+    where
+        V::Real: Into<f64>,
+    {
+        assert_eq!(out.status, CastStatus::Hit, "{what}: {out:?}");
+        let n = out.normal;
+        let len: f64 = n.length().into();
+        assert!((len - 1.0).abs() < 1e-6, "{what}: normal {n:?} is not unit");
+        let along: f64 = (n.dot(approach) / approach.length()).into();
+        assert!(along < -(1.0 - 1e-6), "{what}: normal {n:?} is not against the approach {approach:?}");
+        let d: f64 = out.distance.into();
+        let off: f64 = (out.point_b - out.point_a - n * out.distance).length().into();
+        assert!((0.0..1e-5).contains(&d) && off < 1e-5, "{what}: distance {d}, points off by {off}");
+    }
+
+    // The finding, as the fuzzer built it: A a compound of a triangle and a ball of radius
+    // 1e-100, B a compound holding one such ball.
+    let turn =
+        DQuat::from_xyzw(0.5239359793636253, 0.5239359793636253, 0.5239359793636253, 0.42008721545035893);
+    let tiny = 1e-100;
+    let triangle = Triangle::new(
+        DVec3::new(tiny, 8.5, -3.4883955138475624),
+        DVec3::new(-1.7826810101472494, -23.750000026077032, tiny),
+        DVec3::new(tiny, tiny, -7.951171129930572),
+    );
+    let a = Compound::new(vec![
+        (Pose::new(DVec3::new(7.941649500267033, 8.0, 8.0), DQuat::IDENTITY), Convex3::Triangle(triangle)),
+        (Pose::new(DVec3::ZERO, turn), Convex3::Ball(Ball::new(tiny))),
+    ]);
+    let b = Compound::new(vec![(Pose::new(DVec3::splat(tiny), turn), Convex3::Ball(Ball::new(tiny)))]);
+    let pose_a = Pose::new(DVec3::new(0.14215686274509803, tiny, tiny), turn);
+    let pose_b = Pose::new(DVec3::splat(tiny), turn);
+    let (va, vb) = (DVec3::new(tiny, 8.0, 8.0), DVec3::splat(8.0));
+    let input = CastInput::linear(va, vb, 1.1372549019607843);
+    let out = composite_pair_cast(&a, &pose_a, &b, &pose_b, &input).expect("a hit").value;
+    judge(&out, vb - va, "the finding");
+
+    // Plain balls, from radii far below the rounding of their positions up to just above
+    // it, in both precisions and both orders.
+    for radius in [1e-300, 1e-100, 1e-30, 1e-18, 1e-16] {
+        for place in [0.14215686274509803, 0.9, 3.0] {
+            let (p, q) = (DVec3::new(place, 0.0, 0.0), DVec3::new(-place, radius, 0.0));
+            let ball = Ball::new(radius);
+            let input = CastInput::linear(DVec3::new(-4.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 0.0), 1.0);
+            let what = format!("f64 balls of radius {radius:e} from {place}");
+            let (pa, pb) = (DPose3::from_translation(p), DPose3::from_translation(q));
+            judge(&shape_cast(&ball, &pa, &ball, &pb, &input), DVec3::X * 8.0, &what);
+            let swapped = CastInput::linear(input.motion_b.velocity, input.motion_a.velocity, 1.0);
+            judge(&shape_cast(&ball, &pb, &ball, &pa, &swapped), DVec3::NEG_X * 8.0, &what);
+            let ball32 = Ball::new((radius as f32).max(f32::MIN_POSITIVE));
+            let input32 = CastInput::linear(Vec3::new(-4.0, 0.0, 0.0), Vec3::new(4.0, 0.0, 0.0), 1.0);
+            let (pa, pb) = (Pose3::from_translation(p.as_vec3()), Pose3::from_translation(q.as_vec3()));
+            judge(
+                &shape_cast(&ball32, &pa, &ball32, &pb, &input32),
+                Vec3::X * 8.0,
+                &format!("{what} in f32"),
+            );
+        }
+    }
+}

@@ -244,3 +244,78 @@ fn touching_slivers_1e17_long_are_not_reported_deep_in_f32() {
         c.part
     );
 }
+
+/// A turning cast between a mesh near the origin and a heightfield whose heights reach
+/// 1e156 said `started_within` while the two were 1.3e150 apart (found by the fuzz target
+/// `casts`, f64).
+///
+/// Past about 1e154 squares of coordinates overflow f64, and the library's answer there is
+/// an explicit status. The distance query said so (`non_finite_support`), but the cast's
+/// tolerance came from the bodies' reach, whose square root of a sum of squares was
+/// infinite, so the infinite distance passed as "within the tolerance of the target"; the
+/// contact then taken at time 0 carried its placeholder distance 0 and its status was not
+/// read. The judge, independent of the cast: every point of the mesh, taken into the
+/// heightfield's frame, lies about 1e149 beyond the heightfield's x extent (0.18), so the
+/// shapes are far apart at time 0. What may be said of them: a `failed` cast (nothing
+/// proven) or a miss, never a start within.
+#[test]
+fn a_turning_cast_past_the_float_range_does_not_start_within() {
+    use kollide::composite::{composite_pair_cast, HeightField, TriMesh};
+    use kollide::query::cast::{shape_cast, CastInput, CastStatus, Motion};
+    use kollide::shape::{Ball, Triangle};
+
+    let vertices = vec![
+        DVec3::new(0.25, -7.992431525139239, 0.0),
+        DVec3::new(7.937987335011826, -8.0, 0.0),
+        DVec3::new(2.0, 7.937987335011826, -8.0),
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(0.0, -2.4836194399938964, -4.75),
+        DVec3::new(0.0, -0.1098039215686275, -0.1098039215686275),
+    ];
+    let mesh = TriMesh::new(vertices.clone(), vec![[3, 3, 2], [4, 3, 5], [0, 0, 0], [1, 1, 1]]);
+    let heights = [
+        [-0.1098039215686275, -3.4980392156862745, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0],
+        [0.0, 4.609292744335088e-19, 997924.7730220493, 6.062470435645075],
+        [0.9998931868467231, -14.125, -0.125, -0.7225452048523691],
+    ];
+    let (width, scale) = (0.35206378271152816, 1e150);
+    let field =
+        HeightField::new(heights.iter().map(|r| r.to_vec()).collect(), DVec3::new(width, scale, scale));
+    let pose_a = Pose::new(
+        DVec3::new(0.0, -0.1098039215686275, -0.1098039215686275),
+        DQuat::from_xyzw(
+            0.0015052676599083693,
+            0.0015052676599083693,
+            0.054833077018774386,
+            0.998493265877741,
+        ),
+    );
+    let pose_b = Pose::new(
+        DVec3::splat(1e150),
+        DQuat::from_xyzw(0.02592802559288394, 0.02592802559288394, 0.16936338964081232, 0.9848713201363333),
+    );
+    // The judge: the heightfield spans |x| <= width / 2 in its frame.
+    for v in &vertices {
+        let x = pose_b.inverse_transform_point(pose_a.transform_point(*v)).x;
+        assert!(x.abs() > 1e148, "vertex {v:?} is at x = {x:e} in the heightfield's frame");
+    }
+    let spin = DVec3::splat(-3.0);
+    let input = CastInput {
+        motion_a: Motion { velocity: DVec3::new(1e150, 0.0, 0.0), angular_velocity: spin },
+        motion_b: Motion { velocity: DVec3::ZERO, angular_velocity: spin },
+        max_toi: 0.18039215686274512,
+        target_distance: 0.5,
+    };
+    let out =
+        composite_pair_cast(&mesh, &pose_a, &field, &pose_b, &input).expect("parts overlap in time").value;
+    assert!(matches!(out.status, CastStatus::Failed | CastStatus::Miss), "{out:?}");
+    assert!(out.safe_toi >= 0.0 && out.safe_toi <= input.max_toi, "{out:?}");
+
+    // The same with two convex shapes: a ball at the origin and a triangle 1e156 across
+    // whose nearest corner is 1e150 away, turning.
+    let huge = Triangle::new(DVec3::ZERO, DVec3::new(0.0, 1e156, 0.0), DVec3::new(0.0, 0.0, 1e156));
+    let at = DPose3::from_translation(DVec3::new(1e150, 0.0, 0.0));
+    let out = shape_cast(&Ball::new(1.0), &DPose3::IDENTITY, &huge, &at, &input);
+    assert!(matches!(out.status, CastStatus::Failed | CastStatus::Miss), "{out:?}");
+}

@@ -31,9 +31,10 @@ pub enum ContactStatus {
     /// coincident faces): the normal is a valid unit direction and the distance is measured
     /// along it.
     Degenerate,
-    /// A support function returned NaN or infinity (only a user's own shape can): nothing
-    /// but this status is meaningful (the normal is an arbitrary unit vector, the distance
-    /// 0, the points the shapes' origins).
+    /// A support function returned NaN or infinity (a user's own shape), or the arithmetic
+    /// on the support points overflowed (coordinates whose squares exceed the largest float:
+    /// beyond about 1e19 in `f32`, 1e154 in `f64`): nothing but this status is meaningful
+    /// (the normal is an arbitrary unit vector, the distance 0, the points placeholders).
     NonFiniteSupport,
 }
 

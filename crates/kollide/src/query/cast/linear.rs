@@ -18,7 +18,7 @@
 //! within the tolerance of `R`.
 
 use super::motion::{CastOutput, CastStatus, CastStep};
-use super::numeric::{le, unit_or};
+use super::numeric::{le, unit_or, unit_or_safe};
 use crate::math::{Pose, Real, Rotation, Vector};
 use crate::query::gjk::{Simplex, SimplexVertex};
 use crate::shape::Support;
@@ -231,8 +231,14 @@ pub(crate) fn ball_ball<V: Vector>(
     // Unless the positions dwarf the radius: balls 2.7 wide at 3e9 in f32 have centres
     // placed to within hundreds of units, and the quotient was 1.41 long (found by the fuzz
     // target `mover`); then the gap is normalized by its own length.
+    // A gap within the rounding of the positions has no direction of its own: balls 1e-100
+    // across meeting at 0.14 got centres rounded to one point, and a zero normal (fuzz
+    // target `casts`). Such balls meet as points do, head-on along the approach.
     let gap = qt - pt;
-    let normal = if radius > zero { gap / radius } else { r / -a2.sqrt() };
+    let noise = V::Real::EPSILON * V::Real::from_usize(16) * scale;
+    let head_on = || unit_or_safe(-r, V::axis(0));
+    let normal =
+        if radius > noise && gap.abs_elem().max_component() > noise { gap / radius } else { head_on() };
     let off = normal.length_squared() - V::Real::ONE;
     let normal = if off.abs() > V::Real::from_f64(1e-4) { unit_or(gap, normal) } else { normal };
     Some(CastOutput {

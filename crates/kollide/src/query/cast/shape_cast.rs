@@ -6,7 +6,7 @@ use super::motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 use super::numeric::le;
 use super::toi;
 use crate::math::{Pose, Real, Vector};
-use crate::query::{contact, distance};
+use crate::query::{contact, distance, ContactStatus, GjkStatus};
 use crate::shape::{Primitive, Support};
 
 /// The first time in `[0, input.max_toi]` at which `a` and `b`, starting at `pose_a` and
@@ -222,6 +222,9 @@ pub(super) enum Start<V: Vector> {
     Within(CastOutput<V>),
     /// Within the target but not approaching (apart, tangential or still).
     Leaving(CastOutput<V>),
+    /// The contact's numbers left the float range (squares of coordinates past it): what
+    /// is proven is time 0 only, a `Failed` answer.
+    OutOfRange(CastOutput<V>),
 }
 
 /// The contact at time 0 of shapes found within (about) the target, and whether the
@@ -241,13 +244,19 @@ pub(super) fn start_state<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Si
     // The margin reaches past the target by the cast's tolerance, so that a pair the cast
     // found within the band gets its contact (and always one: `distance` backs it up).
     let margin = if target.is_finite() { target * V::Real::TWO + V::Real::ONE } else { V::Real::MAX };
-    let (dist, normal, pa, pb) = match contact(a, pose_a, b, pose_b, margin) {
-        Some(c) => (c.distance, c.normal, c.point_a, c.point_b),
+    let (dist, normal, pa, pb, in_range) = match contact(a, pose_a, b, pose_b, margin) {
+        Some(c) => (c.distance, c.normal, c.point_a, c.point_b, c.status != ContactStatus::NonFiniteSupport),
         None => {
             let d = distance(a, pose_a, b, pose_b);
-            (d.distance, d.normal, d.point_a, d.point_b)
+            (d.distance, d.normal, d.point_a, d.point_b, d.status != GjkStatus::NonFiniteSupport)
         }
     };
+    // A contact past the float range carries a placeholder distance (0 between a mesh
+    // near the origin and a heightfield 1e156 away: a start "within" them, fuzz target
+    // `casts`); it proves nothing.
+    if !in_range || !dist.is_finite() {
+        return Start::OutOfRange(failed(zero, zero, 0));
+    }
     let approach = (mb.point_velocity(pose_b, pb) - ma.point_velocity(pose_a, pa)).dot(normal);
     let out = CastOutput {
         status: CastStatus::StartedWithin,
@@ -286,7 +295,7 @@ fn at_start<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     target: V::Real,
 ) -> CastOutput<V> {
     match start_state(a, pose_a, b, pose_b, &Motion::linear(va), &Motion::linear(vb), target) {
-        Start::Within(out) => out,
+        Start::Within(out) | Start::OutOfRange(out) => out,
         Start::Leaving(out) => CastOutput::miss(max_toi, out.distance, 0),
     }
 }

@@ -49,13 +49,14 @@ const MAX_ESCAPE_STEPS: u32 = 64;
 /// The largest distance from the shape's local origin to a point of the shape: the
 /// half-diagonal of the core's bounding box (from `2 DIM` support calls) plus the radius.
 fn reach<V: Vector, S: Support<V> + ?Sized>(s: &S) -> V::Real {
-    let mut sum = V::Real::ZERO;
+    let mut corner = V::ZERO;
     for i in 0..V::DIM {
         let e = V::axis(i);
         let h = s.support(e).dot(e).max(-s.support(-e).dot(e)).max(V::Real::ZERO);
-        sum += h * h;
+        corner += e * h;
     }
-    sum.sqrt() + s.radius()
+    // Without squaring past the float range: a part 1e156 across has a finite reach.
+    corner.length_safe() + s.radius()
 }
 
 /// The rotational tolerance: `rel × (target + reach) + 40 ε M`, `rel` ten times GJK's
@@ -112,10 +113,16 @@ pub(crate) fn rotational<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     // Within the target at time 0 and not approaching: move on to a time they are apart.
     let first = distance_cached(a, pose_a, b, pose_b, &mut cache);
     iterations += 1;
+    if first.status == crate::query::GjkStatus::NonFiniteSupport
+        || !(first.distance.is_finite() && spin.is_finite())
+    {
+        // Past the float range nothing is proven, not even at time 0.
+        return failed(zero, zero, iterations);
+    }
     let tol0 = tolerance(target, size, scale0 + reach_a + reach_b);
     if first.distance <= target + tol0 {
         match start_state(a, pose_a, b, pose_b, ma, mb, target) {
-            Start::Within(out) => return out,
+            Start::Within(out) | Start::OutOfRange(out) => return out,
             Start::Leaving(out) => match escape(a, pose_a, b, pose_b, ma, mb, max_toi, target + tol0) {
                 Some((t_out, n)) => {
                     t = t_out;
