@@ -159,6 +159,7 @@ pub(crate) fn cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
                 simplex.verts[i].b = b;
                 simplex.verts[i].w = simplex.verts[i].a - b;
             }
+            simplex.refresh_scales();
         }
         let duplicate =
             simplex.vertices().iter().zip(&simplex.local_b).any(|(s, &b0)| s.a == pa && b0 == pb0);

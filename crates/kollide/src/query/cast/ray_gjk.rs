@@ -164,6 +164,7 @@ fn march<V: Vector, S: Support<V> + ?Sized>(shape: &S, r: V::Real, o: V, d: V, m
                 s.a = x;
                 s.w = x - s.b;
             }
+            simplex.refresh_scales();
         }
         if !simplex.vertices().iter().any(|s| s.b == p) {
             simplex.push(SimplexVertex { w: x - p, a: x, b: p });

@@ -193,6 +193,9 @@ impl<V: Vector> Scaled<V> {
         for v in &mut simplex.verts[..simplex.count] {
             *v = SimplexVertex { w: v.w * scale, a: v.a * scale, b: v.b * scale };
         }
+        for s in &mut simplex.scales[..simplex.count] {
+            *s *= scale;
+        }
         simplex.v = simplex.v * scale;
         Self { scale, simplex }
     }

@@ -232,7 +232,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             // be 0 and a test above would have stopped; here rounding blocks progress.
             break GjkStatus::Stalled;
         }
-        simplex.push_with_local(w, local_b);
+        simplex.push_with_scale(w, local_b, w_scale);
         let sub = V::solve_simplex(&simplex);
         let v_new = sub.v;
         let vv_new = v_new.length_squared();

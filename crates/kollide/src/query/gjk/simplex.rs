@@ -30,6 +30,9 @@ pub struct Simplex<V: Vector> {
     /// were not placed): a point of B placed near A's origin is small, but its rounding is
     /// that of the numbers it was made from, its own size in B's frame plus this.
     pub(crate) placement: V::Real,
+    /// Each vertex's [`vertex_scale`], taken when it was pushed (it is read every
+    /// iteration, and costs two square roots).
+    pub(crate) scales: [V::Real; 4],
     pub(crate) lambdas: [V::Real; 4],
     pub(crate) count: usize,
     /// The closest point to the origin, as computed by the solver (see [`SubSimplex::v`]).
@@ -42,6 +45,7 @@ impl<V: Vector> Default for Simplex<V> {
             verts: [SimplexVertex::default(); 4],
             local_b: [V::ZERO; 4],
             placement: V::Real::ZERO,
+            scales: [V::Real::ZERO; 4],
             lambdas: [V::Real::ZERO; 4],
             count: 0,
             v: V::ZERO,
@@ -68,10 +72,24 @@ impl<V: Vector> Simplex<V> {
 
     /// Appends a vertex with its point of B in B's own frame (see `local_b`).
     pub(crate) fn push_with_local(&mut self, v: SimplexVertex<V>, local_b: V) {
+        self.push_with_scale(v, local_b, vertex_scale(&v, local_b, self.placement));
+    }
+
+    /// [`Self::push_with_local`] with the vertex's [`vertex_scale`] already at hand.
+    #[inline(always)]
+    pub(crate) fn push_with_scale(&mut self, v: SimplexVertex<V>, local_b: V, scale: V::Real) {
         debug_assert!(self.count < 4);
         self.verts[self.count] = v;
         self.local_b[self.count] = local_b;
+        self.scales[self.count] = scale;
         self.count += 1;
+    }
+
+    /// Takes each vertex's [`vertex_scale`] again, after its points were moved in place.
+    pub(crate) fn refresh_scales(&mut self) {
+        for i in 0..self.count {
+            self.scales[i] = vertex_scale(&self.verts[i], self.local_b[i], self.placement);
+        }
     }
 
     /// The point of the simplex closest to the origin (`Σ λᵢ wᵢ`, or the more accurate
@@ -176,7 +194,7 @@ impl<V: Vector> Simplex<V> {
             let mut facet = Simplex::<V> { placement: self.placement, ..Simplex::default() };
             for (i, v) in self.vertices().iter().enumerate() {
                 if i != skip {
-                    facet.push_with_local(*v, self.local_b[i]);
+                    facet.push_with_scale(*v, self.local_b[i], self.scales[i]);
                 }
             }
             facet.nearest_pair_below(best, bound);
@@ -192,8 +210,8 @@ impl<V: Vector> Simplex<V> {
     /// origin).
     pub(crate) fn max_norm_squared(&self) -> V::Real {
         let mut m = V::Real::ZERO;
-        for (v, &local) in self.vertices().iter().zip(&self.local_b) {
-            m = m.max(vertex_scale(v, local, self.placement));
+        for &s in &self.scales[..self.count] {
+            m = m.max(s);
         }
         m * m
     }
@@ -204,8 +222,8 @@ impl<V: Vector> Simplex<V> {
     /// its near end).
     pub(crate) fn weighted_norm_squared(&self) -> V::Real {
         let mut m = V::Real::ZERO;
-        for ((v, &l), &local) in self.vertices().iter().zip(self.weights()).zip(&self.local_b) {
-            m += l * vertex_scale(v, local, self.placement);
+        for (&l, &s) in self.weights().iter().zip(&self.scales[..self.count]) {
+            m += l * s;
         }
         m * m
     }
@@ -220,6 +238,7 @@ impl<V: Vector> Simplex<V> {
             if i != k {
                 self.verts[k] = self.verts[i];
                 self.local_b[k] = self.local_b[i];
+                self.scales[k] = self.scales[i];
             }
             self.lambdas[k] = sub.lambda[k];
         }
