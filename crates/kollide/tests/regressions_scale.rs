@@ -784,3 +784,141 @@ fn bounds_hold_for_a_speck_beside_a_ball_placed_far_away_in_f32() {
         );
     }
 }
+
+/// The distance from a point to a cone (apex `(0, h, 0)`, base of radius `r` at `y = -h`)
+/// in f64, from the 2D cross-section: the point `(ρ, y)` against the side from the apex
+/// to the rim and the base from the rim to the axis (0 inside).
+fn point_cone_distance(p: DVec3, h: f64, r: f64) -> f64 {
+    let q = kollide::math::DVec2::new((p.x * p.x + p.z * p.z).sqrt(), p.y);
+    let to_segment = |a: kollide::math::DVec2, b: kollide::math::DVec2| {
+        let t = ((q - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+        (q - (a + (b - a) * t)).length()
+    };
+    let (apex, rim, centre) = (
+        kollide::math::DVec2::new(0.0, h),
+        kollide::math::DVec2::new(r, -h),
+        kollide::math::DVec2::new(0.0, -h),
+    );
+    let inside = q.y >= -h && q.y <= h && q.x <= r * (h - q.y) / (2.0 * h);
+    if inside {
+        0.0
+    } else {
+        to_segment(apex, rim).min(to_segment(rim, centre))
+    }
+}
+
+/// Specks just outside a cone's side in f32: `n` specks along the side (seeded), as
+/// positions in the cone's frame with their f64 distances.
+fn specks_beside_a_cone_side(n: usize, h: f32, r: f32) -> Vec<(Vec3, f64)> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x0c0e_5e1d);
+    let (hd, rd) = (f64::from(h), f64::from(r));
+    // The side's outward normal in the (ρ, y) plane.
+    let side = kollide::math::DVec2::new(2.0 * hd, rd).normalize();
+    (0..n)
+        .map(|_| {
+            let angle = rng.random_range(0.0..std::f64::consts::TAU);
+            let s = rng.random_range(0.01..0.99); // from the apex (0) to the rim (1)
+            let off = 10f64.powf(rng.random_range(-4.0..-1.0));
+            let (rho, y) = (s * rd + off * side.x, hd - 2.0 * hd * s + off * side.y);
+            let at = DVec3::new(rho * angle.cos(), y, rho * angle.sin()).as_vec3();
+            (at, point_cone_distance(at.as_dvec3(), hd, rd))
+        })
+        .collect()
+}
+
+/// A speck 0.0029 outside a cone's side, in f32, got the distance 4.95 with status
+/// `converged` (found by the fuzz target `casts`, as the time of impact of a turning
+/// compound: the cast was right, the distance query that judged it was not).
+///
+/// GJK's support points on the cone's side were its rim and its apex, on either side of
+/// the speck along the side's line, so the segment between them passes 0.0029 from the
+/// origin: the right answer. Two more rim points beside the first made a sliver triangle
+/// whose rounded weights failed the sanity check, and the witnesses fell back on the
+/// simplex's vertex nearest the origin, a rim point 4.95 away, while the bounds said
+/// 0.00288 to 4.95 and the status said converged. Three fixes: the witnesses come from the
+/// sub-simplices solved afresh whenever they are farther apart than `|v|`; a step whose
+/// point falls below the certified lower bound is refused (GJK stalls on the simplex
+/// before); and when the witnesses are farther apart than GJK's upper bound they are the
+/// upper bound, and `converged` stands only if the bounds still meet its promise.
+///
+/// The judge is the f64 point-cone distance of each speck (taken to the cone's frame in
+/// f64), for the finding and for 2,000 specks just outside the side, in f32: the truth
+/// within the bounds, the distance within them, and a converged answer within its
+/// promise. Specks reported overlapping are left to
+/// `specks_beside_a_cone_side_are_not_reported_overlapping_in_f32` (open).
+#[test]
+fn a_speck_beside_a_cone_side_gets_its_distance_in_f32() {
+    use kollide::shape::Cone;
+
+    let (h, r) = (7.937255f32, 7.937255f32);
+    let cone = Cone::new(h, r);
+    let speck = Ball::new(1e-12f32);
+    let check = |pose: &Pose3, at: Vec3, what: &str| {
+        let q = pose.rotation;
+        let rotation = kollide::math::DQuat::from_xyzw(q.x.into(), q.y.into(), q.z.into(), q.w.into());
+        let local = DPose3::new(pose.translation.as_dvec3(), rotation).inverse_transform_point(at.as_dvec3());
+        let truth = point_cone_distance(local, f64::from(h), f64::from(r));
+        let d = distance(&cone, pose, &speck, &Pose3::from_translation(at));
+        if d.status == GjkStatus::Overlapping {
+            return;
+        }
+        let (lower, upper, got) = (f64::from(d.lower_bound), f64::from(d.upper_bound), f64::from(d.distance));
+        let slack = 1e-12 + 1e-6 * truth;
+        assert!(
+            lower <= truth + slack && truth <= upper + slack,
+            "{what}: truth {truth} outside [{lower}, {upper}]"
+        );
+        assert!(
+            got >= lower - slack && got <= upper + slack,
+            "{what}: distance {got} outside [{lower}, {upper}]"
+        );
+        // `converged` promises bounds within the relative tolerance or 80 ulps of the
+        // coordinates (about 16 here, with the pose).
+        let promise = (1e-5 * upper).max(80.0 * f64::from(f32::EPSILON) * 16.0);
+        if d.status == GjkStatus::Converged {
+            assert!(
+                upper - lower <= promise,
+                "{what}: converged with bounds [{lower}, {upper}], truth {truth}"
+            );
+            assert!((got - truth).abs() <= promise, "{what}: distance {got}, truth {truth}");
+        }
+    };
+    // The finding, in the cone's frame and where the cast met it.
+    let finding = Vec3::new(2.2808208, -3.5045497, 5.2501435);
+    let d = distance(&cone, &Pose3::IDENTITY, &speck, &Pose3::from_translation(finding));
+    assert_ne!(d.status, GjkStatus::Overlapping, "{d:?}");
+    check(&Pose3::IDENTITY, finding, "the finding");
+    let posed = Pose3::new(
+        Vec3::new(7.75307, 4.055816, 13.822756),
+        kollide::math::Quat::from_xyzw(0.7837972, 0.5615661, 0.23107848, 0.13003223),
+    );
+    check(&posed, Vec3::new(8.14584, 7.66878, 8.18004), "the finding, posed");
+    for (i, (at, _)) in specks_beside_a_cone_side(2000, h, r).into_iter().enumerate() {
+        check(&Pose3::IDENTITY, at, &format!("speck {i} at {at:?}"));
+    }
+}
+
+/// Open: specks just outside a cone's side reported overlapping it in f32 (found by the
+/// sweep of the test above; see `crates/kollide-fuzz/OPEN.md`). GJK's simplex is a sliver
+/// (the apex and two rim points 1e-4 apart) whose projection of the origin, or whose
+/// tetrahedron's signs, are rounding: a speck 0.0008 off the side came out overlapping.
+/// Checking the solver's point against the weighted sum of the corners before reporting an
+/// overlap catches these, but as tried (64 ulps of the coordinates) it also refused true
+/// overlaps of ordinary deep pairs, whose enclosing tetrahedra are ill-conditioned too.
+#[test]
+#[ignore = "open: false overlaps on sliver simplices in f32, see crates/kollide-fuzz/OPEN.md"]
+fn specks_beside_a_cone_side_are_not_reported_overlapping_in_f32() {
+    use kollide::shape::Cone;
+    let (h, r) = (7.937255f32, 7.937255f32);
+    let (cone, speck) = (Cone::new(h, r), Ball::new(1e-12f32));
+    let wrong: Vec<String> = specks_beside_a_cone_side(2000, h, r)
+        .into_iter()
+        .filter(|&(at, truth)| {
+            let d = distance(&cone, &Pose3::IDENTITY, &speck, &Pose3::from_translation(at));
+            d.status == GjkStatus::Overlapping && truth > 1e-5
+        })
+        .map(|(at, truth)| format!("{at:?} ({truth:e} away)"))
+        .collect();
+    assert!(wrong.is_empty(), "{} specks reported overlapping:\n{}", wrong.len(), wrong.join("\n"));
+}

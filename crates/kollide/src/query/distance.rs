@@ -167,15 +167,8 @@ fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             let r = gjk::run(a, b, &pose_ab, cache, settings, Goal::Distance, trace);
             let (pa, pb) = r.simplex.witnesses();
             let len = (pb - pa).length();
-            let core = CoreAnswer {
-                pa,
-                pb,
-                len,
-                lower: r.lower,
-                upper: r.upper,
-                iterations: r.iterations,
-                status: r.status,
-            };
+            let (upper, status) = gjk::bounds_with_witnesses(&r, len, settings.rel_tolerance);
+            let core = CoreAnswer { pa, pb, len, lower: r.lower, upper, iterations: r.iterations, status };
             core.grow(a.radius(), radius, Some(pose_a))
         }
     }

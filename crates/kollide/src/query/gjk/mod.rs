@@ -236,6 +236,15 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         let sub = V::solve_simplex(&simplex);
         let v_new = sub.v;
         let vv_new = v_new.length_squared();
+        if vv_new < lower_cert * lower_cert && below_certified(&simplex, vv_new, lower_cert) {
+            // No point of the simplex can be nearer the origin than the certified lower
+            // bound: the solver's point is rounding on a sliver (a cone's rim points beside
+            // its apex, in f32, gave a point 1.8e-3 from the origin past a bound of 4.9e-3,
+            // and a "converged" distance under its own lower bound; fuzz, `casts`). The
+            // simplex before this step is the answer.
+            simplex.pop();
+            break GjkStatus::Stalled;
+        }
         if sub.count <= V::DIM && vv_new >= vv {
             // |v| did not decrease. Near a face-face contact, and near convergence on a
             // smooth surface, a step gains only second order in |v| (lost in rounding) but
@@ -295,6 +304,48 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         }
     }
     CoreResult { simplex, lower, upper, iterations, status }
+}
+
+/// The upper bound and status of a GJK run that are right for its witnesses, `len` apart.
+///
+/// Points of a simplex closest to the origin are never farther apart than `|v|` in exact
+/// arithmetic; when the witnesses are (beyond `r.upper`, which counts the rounding) the
+/// solver's `v` was rounding on a sliver, and it bounds nothing: a cone's apex and rim
+/// points beside a speck gave `|v|` 3.3e-4 for a true distance of 1.3e-3 (f32; fuzz,
+/// `casts`). The points themselves are then the upper bound (with their own rounding), and
+/// the run is `Converged` only if the bounds still meet its promise.
+pub(crate) fn bounds_with_witnesses<V: Vector>(
+    r: &CoreResult<V>,
+    len: V::Real,
+    rel: V::Real,
+) -> (V::Real, GjkStatus) {
+    let farther = len > r.upper;
+    if !farther || matches!(r.status, GjkStatus::Overlapping | GjkStatus::NonFiniteSupport) {
+        return (r.upper, r.status);
+    }
+    widened_by_witnesses(r, len, rel)
+}
+
+#[cold]
+#[inline(never)]
+fn widened_by_witnesses<V: Vector>(r: &CoreResult<V>, len: V::Real, rel: V::Real) -> (V::Real, GjkStatus) {
+    let slack = rounding_slack(&r.simplex);
+    let upper = len + slack;
+    let floor = slack * V::Real::from_usize(80) / V::Real::from_usize(8 * (V::DIM + 1));
+    let status = if r.status == GjkStatus::Converged && upper - r.lower > (rel * upper).max(floor) {
+        GjkStatus::Stalled
+    } else {
+        r.status
+    };
+    (upper, status)
+}
+
+/// Whether `|v|` (`vv` its square) is below the certified lower bound beyond the rounding
+/// of the simplex's points (out of line: only a failing solver gets here).
+#[cold]
+#[inline(never)]
+fn below_certified<V: Vector>(simplex: &Simplex<V>, vv: V::Real, lower_cert: V::Real) -> bool {
+    vv.sqrt() + vertex_slack::<V>(simplex.max_norm_squared().sqrt()) < lower_cert
 }
 
 /// How far rounding can move the upper bound: v is a weighted sum of support points, each

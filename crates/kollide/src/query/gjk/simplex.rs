@@ -112,6 +112,10 @@ impl<V: Vector> Simplex<V> {
         let sum = weights.iter().fold(V::Real::ZERO, |s, &l| s + l);
         let sane = weights.iter().all(|&l| l >= V::Real::ZERO)
             && (sum - V::Real::ONE).abs() <= V::Real::from_f64(1e-3);
+        let touch = V::Real::EPSILON * V::Real::from_usize(16);
+        let touch2 = touch * touch;
+        let vv = self.v.length_squared();
+        let full = self.count == V::DIM + 1;
         let (a, b) = if sane {
             self.weighted_points()
         } else {
@@ -121,17 +125,26 @@ impl<V: Vector> Simplex<V> {
             let nearest = self.vertices().iter().min_by(by_length);
             nearest.map_or_else(|| self.weighted_points(), |v| (v.a, v.b))
         };
-        // The origin is in the simplex, or at the rounding floor of its coordinates: the
-        // two points should coincide to rounding. (Tested first against the largest
-        // vertex, which needs no square root and fails at once when apart; then against
-        // the scale of the points at hand.)
-        let touch = V::Real::EPSILON * V::Real::from_usize(16);
-        let touch2 = touch * touch;
-        let vv = self.v.length_squared();
-        let full = self.count == V::DIM + 1;
-        if !full && vv > touch2 * self.max_norm_squared() {
-            return (a, b);
+        let max2 = self.max_norm_squared();
+        if !full && vv > touch2 * max2 {
+            // Apart. The points should be `|v|` apart, to rounding. On a sliver simplex
+            // they may not be: a cone's rim and apex on either side of a speck, with two
+            // more rim points beside the first, made a triangle whose weights failed, and
+            // the nearest vertex, 4.95 away, was reported for a speck 0.0029 from the cone
+            // as a converged distance (fuzz, `casts`, f32); sane but ill-conditioned
+            // weights put the points 40% farther apart than `|v|`. The sub-simplices
+            // solved afresh then give a pair as near as `|v|`, to rounding.
+            let reach = vv.sqrt() + touch * max2.sqrt();
+            let gap = (a - b).length_squared();
+            if gap <= reach * reach {
+                return (a, b);
+            }
+            let mut best = (a, b, gap);
+            self.nearest_pair_below(&mut best, reach * reach);
+            return (best.0, best.1);
         }
+        // The origin is in the simplex, or at the rounding floor of its coordinates: the
+        // two points should coincide to rounding.
         let scale2 =
             if sane { self.weighted_norm_squared() } else { a.length_squared().max(b.length_squared()) };
         if full || vv <= touch2 * scale2 {
