@@ -47,6 +47,7 @@ mod convex_hull;
 mod gjk_closed_forms;
 mod gjk_hostile;
 mod gjk_polytopes;
+mod gjk_slivers;
 mod gjk_warm_start;
 mod intersects_polygons;
 mod manifold2d;
