@@ -117,7 +117,22 @@ struct ErrorReply<'a> {
 /// Never panics: every problem with the line becomes an `{"line": n, "error": ...}` reply.
 #[must_use]
 pub fn respond(line: usize, text: &str, precision: Precision) -> Reply {
-    match evaluate(line, text, precision) {
+    respond_parsed(line, parse(text), precision)
+}
+
+/// The text of a line parsed, or why it is not JSON.
+pub(crate) fn parse(text: &str) -> Result<Value> {
+    crate::json::parse_strict(text).map_err(|e| json_syntax_error(&e, text))
+}
+
+/// [`respond`] to a line already [`parse`]d: its text may be gone (a long line's is
+/// released before its shapes are built).
+pub(crate) fn respond_parsed(line: usize, parsed: Result<Value>, precision: Precision) -> Reply {
+    let answered = parsed.and_then(|mut value| {
+        let _packed = crate::packed::pack(&mut value);
+        evaluate(line, &value, precision)
+    });
+    match answered {
         Ok(json) => Reply { json, ok: true },
         Err(e) => {
             let message = e.to_string();
@@ -128,11 +143,10 @@ pub fn respond(line: usize, text: &str, precision: Precision) -> Reply {
     }
 }
 
-/// Parses the line, reads the dimension from the bodies' translations and answers in the
-/// matching vector type.
-fn evaluate(line: usize, text: &str, precision: Precision) -> Result<String> {
-    let value: Value = crate::json::parse_strict(text).map_err(|e| json_syntax_error(&e, text))?;
-    let top = Obj::new(&value, "")?;
+/// Reads the dimension from the bodies' translations and answers in the matching vector
+/// type.
+fn evaluate(line: usize, value: &Value, precision: Precision) -> Result<String> {
+    let top = Obj::new(value, "")?;
     let query = match top.str("query")? {
         "intersects" => Query::Intersects,
         "distance" => Query::Distance,

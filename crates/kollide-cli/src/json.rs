@@ -263,7 +263,14 @@ impl<'v, 'p> Obj<'v, 'p> {
     /// When absent, not an array, or a point is malformed (named by index).
     pub fn points<V: Vector>(&self, key: &str) -> Result<Vec<V>> {
         let path = self.at(key);
-        array(self.get(key)?, &path)?
+        let v = self.get(key)?;
+        // A long list was moved out of the tree when the line was parsed (`packed`).
+        let unpacked = match crate::packed::points::<V>(v) {
+            Some(Ok(points)) => return Ok(points),
+            Some(Err(json)) => Some(json),
+            None => None,
+        };
+        array(unpacked.as_ref().unwrap_or(v), &path)?
             .iter()
             .enumerate()
             .map(|(i, p)| vector_at(p, || format!("{path}[{i}]")))

@@ -14,6 +14,7 @@ pub mod demo;
 mod demo_svg;
 mod json;
 pub mod move_scene;
+mod packed;
 pub mod picture;
 pub mod run;
 mod shape_json;

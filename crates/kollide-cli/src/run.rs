@@ -1,6 +1,6 @@
 //! The JSON-lines loop: read a line, answer it, write the answer.
 
-use crate::answer::{respond, Precision};
+use crate::answer::Precision;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 /// What a run did.
@@ -45,7 +45,7 @@ pub fn run<R: Read, W: Write>(
         if input.read_until(b'\n', &mut buf).map_err(RunError::Read)? == 0 {
             break;
         }
-        let Some(reply) = answer_bytes(line, &buf, precision) else { continue };
+        let Some(reply) = answer_bytes(line, &mut buf, precision) else { continue };
         summary.answered += 1;
         summary.failed += usize::from(!reply.ok);
         writeln!(out, "{}", reply.json).map_err(RunError::Write)?;
@@ -54,10 +54,23 @@ pub fn run<R: Read, W: Write>(
     Ok(summary)
 }
 
-/// The reply to one raw line, or `None` for a blank one.
-fn answer_bytes(line: usize, raw: &[u8], precision: Precision) -> Option<crate::answer::Reply> {
-    let text = match std::str::from_utf8(raw) {
-        Ok(text) => text,
+/// Lines longer than this have their buffer released once parsed, before their shapes are
+/// built: a hull of a million points is a 60 MB line.
+const LONG_LINE: usize = 1 << 20;
+
+/// The reply to one raw line, or `None` for a blank one. The line is parsed first; a long
+/// one's buffer is then released (and grows again for the next line).
+fn answer_bytes(line: usize, raw: &mut Vec<u8>, precision: Precision) -> Option<crate::answer::Reply> {
+    let parsed = match std::str::from_utf8(raw) {
+        Ok(text) => {
+            // A byte-order mark may open a file written on Windows.
+            let text = if line == 1 { text.trim_start_matches('\u{feff}') } else { text };
+            let text = text.trim();
+            if text.is_empty() {
+                return None;
+            }
+            crate::answer::parse(text)
+        }
         Err(e) => {
             let msg = format!("line is not valid UTF-8 (bad byte at column {})", e.valid_up_to() + 1);
             return Some(crate::answer::Reply {
@@ -66,8 +79,8 @@ fn answer_bytes(line: usize, raw: &[u8], precision: Precision) -> Option<crate::
             });
         }
     };
-    // A byte-order mark may open a file written on Windows.
-    let text = if line == 1 { text.trim_start_matches('\u{feff}') } else { text };
-    let text = text.trim();
-    (!text.is_empty()).then(|| respond(line, text, precision))
+    if raw.capacity() > LONG_LINE {
+        *raw = Vec::new();
+    }
+    Some(crate::answer::respond_parsed(line, parsed, precision))
 }

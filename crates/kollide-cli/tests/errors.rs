@@ -260,3 +260,48 @@ fn a_bad_point_deep_in_a_list_is_named_by_its_path() {
     let run = kollide(&["query", "--f32"], &sweep("[[[0, 0, 0], [1e-50, 0, 0], [0, 0, 1]]]"));
     assert_eq!(run.lines[0]["error"], "triangles[0][1][0]: 1e-50 underflows to 0 in f32");
 }
+
+/// Long point lists are read from flat numbers, not JSON values (a million-point hull's
+/// line held 130 MB of them): the answers and the errors are the same as for short lists.
+/// 1,000 points, the corners of a box of half extents (1, 2, 3) over and over: the hull is
+/// the box, √12 - 1 from a unit ball centred at (3, 4, 5). A bad point at index 700 is
+/// named by its path, as is a list of 2D points given to a 3D query, in both precisions,
+/// and so is a number only `f32` cannot hold.
+#[test]
+fn long_point_lists_answer_and_fail_as_short_ones() {
+    let hull = |points: &[String]| {
+        format!(
+            "{{\"query\": \"distance\", \"a\": {{\"shape\": {{\"type\": \"convex_hull\", \"points\": [{}]}}, \"translation\": [0, 0, 0]}}, \"b\": {{\"shape\": {{\"type\": \"ball\", \"radius\": 1}}, \"translation\": [3, 4, 5]}}}}\n",
+            points.join(", ")
+        )
+    };
+    let corners: Vec<String> = (0..1000)
+        .map(|i| format!("[{}, {}, {}]", 2 * (i & 1) - 1, 2 * (i & 2) - 2, 3 * (i & 4) / 2 - 3))
+        .collect();
+    for precision in [&["query"][..], &["query", "--f32"]] {
+        let run = kollide(precision, &hull(&corners));
+        let d = run.lines[0]["distance"].as_f64().unwrap_or_else(|| panic!("{:?}", run.lines));
+        assert!((d - (12f64.sqrt() - 1.0)).abs() < 1e-6, "{d}");
+        let with = |bad: &str| {
+            let mut points = corners.clone();
+            points[700] = bad.to_string();
+            hull(&points)
+        };
+        let cases = [
+            (with("[1, \"2\", 3]"), "a.shape.points[700][1]: expected a number, got a string"),
+            (with("7"), "a.shape.points[700]: expected an array, got a number"),
+            (with("[1, 2]"), "a.shape.points[700]: expected 3 numbers, got 2"),
+            (hull(&vec!["[1, 2]".to_string(); 1000]), "a.shape.points[0]: expected 3 numbers, got 2"),
+        ];
+        for (line, want) in &cases {
+            assert_eq!(kollide(precision, line).lines[0]["error"], *want);
+        }
+    }
+    let mut points = corners.clone();
+    points[700] = "[1e39, 0, 0]".to_string();
+    let run = kollide(&["query", "--f32"], &hull(&points));
+    assert_eq!(run.lines[0]["error"], "a.shape.points[700][0]: 1e39 is out of range for f32");
+    points[700] = "[1e-50, 0, 0]".to_string();
+    let run = kollide(&["query", "--f32"], &hull(&points));
+    assert_eq!(run.lines[0]["error"], "a.shape.points[700][0]: 1e-50 underflows to 0 in f32");
+}
