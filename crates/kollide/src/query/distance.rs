@@ -321,6 +321,13 @@ pub struct IntersectionOutput {
 /// frame. Shapes that touch (within rounding of the coordinates) intersect: `false` means a
 /// separating direction was proven with the rounding slack of [`DistanceOutput::lower_bound`].
 ///
+/// A gap can be too thin to prove. Along a straight stretch of surface (a cone's or a
+/// cylinder's side, a long edge) a separating direction must be aligned to within
+/// `gap / length`, while GJK's direction is good to the rounding of the support points over
+/// the gap; gaps below about `√ε × size` (2e-8 of the size in `f64`, 5e-4 in `f32`) may
+/// end `Stalled` with `intersects: true`, the distance itself still within its bounds
+/// (`tests/gjk_slivers.rs` measures this over 40,000 specks by cones and cylinders).
+///
 /// ```
 /// use kollide::query::intersection_test;
 /// use kollide::shape::Cuboid;
