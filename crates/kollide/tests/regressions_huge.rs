@@ -2,7 +2,7 @@
 //! segments 3e26 long). Each test checks its answer against closed forms in f64 written here,
 //! independent of the code under test.
 
-use kollide::math::{DPose3, DQuat, DVec3, Pose, Pose2, Quat, Vec2, Vec3};
+use kollide::math::{DPose3, DQuat, DVec3, Pose, Pose2, Pose3, Quat, Vec2, Vec3};
 use kollide::query::{contact, ContactStatus};
 use kollide::shape::{Cone, Ellipsoid, Rounded, Segment};
 
@@ -318,4 +318,86 @@ fn a_turning_cast_past_the_float_range_does_not_start_within() {
     let at = DPose3::from_translation(DVec3::new(1e150, 0.0, 0.0));
     let out = shape_cast(&Ball::new(1.0), &DPose3::IDENTITY, &huge, &at, &input);
     assert!(matches!(out.status, CastStatus::Failed | CastStatus::Miss), "{out:?}");
+}
+
+/// Fuzz target `casts`, f32: a ray hit a compound's triangle 7e13 long and 3e9 wide with a
+/// **zero normal** (at the right time, 0.131). The triangle's normal is a cross product of
+/// two edges, about 2.3e23 long: its square overflowed f32, and it was divided by the
+/// infinite root. It is now measured through `length_safe`. Judged by the plane of the
+/// corners in f64: the time of the crossing and the normal facing the ray, for the
+/// triangle placed as the compound placed it and in its own frame.
+#[test]
+fn a_ray_gets_the_unit_normal_of_a_triangle_whose_normal_squared_overflows() {
+    use kollide::query::cast::{ray_cast, Ray, RayOutcome};
+    use kollide::shape::Triangle;
+    let (a, b, c) = (
+        Vec3::new(-1.5745785, -1.9514763, 3333333200.0),
+        Vec3::new(3333333200.0, 68834975000000.0, 0.0),
+        Vec3::ZERO,
+    );
+    let triangle = Triangle::new(a, b, c);
+    // The finding: the compound's pose, then the triangle's within it.
+    let compound = Pose3::new(
+        Vec3::new(-3.0431373, -4.983108, 0.0),
+        Quat::from_xyzw(0.4706071, 0.4706071, 0.18014985, 0.7242955),
+    );
+    let part = Pose3::new(
+        Vec3::new(8.0, 7.3124895, 7.0598),
+        Quat::from_xyzw(-0.5351408, 0.5951935, -0.59539336, -0.06982736),
+    );
+    let placed = compound.compose(&part);
+    let ray = Ray::try_new(
+        Vec3::new(-3.0431373, -3.0431373, -3.0431373),
+        Vec3::new(-6.3058825, -1.5764706, 41.789883),
+    )
+    .unwrap();
+    // The ray in the triangle's frame, in f64, and where it crosses the triangle's plane.
+    let to64 = |p: &Pose3| {
+        DPose3::new(p.translation.as_dvec3(), DQuat::from_array(p.rotation.to_array().map(f64::from)))
+    };
+    let frame = to64(&placed);
+    let o = frame.inverse_transform_point(ray.origin().as_dvec3());
+    let d = frame.rotation.inverse() * ray.direction().as_dvec3();
+    let (a64, b64, c64) = (a.as_dvec3(), b.as_dvec3(), c.as_dvec3());
+    let n = (b64 - a64).cross(c64 - a64).normalize();
+    let toi = (a64 - o).dot(n) / d.dot(n);
+    let facing = if d.dot(n) < 0.0 { n } else { -n };
+    let check = |hit: RayOutcome<Vec3>, turn: DQuat, what: &str| {
+        let RayOutcome::Hit(h) = hit else { panic!("{what}: {hit:?}, the plane is crossed at {toi}") };
+        let normal = turn.inverse() * h.normal.as_dvec3();
+        assert!((f64::from(h.toi) - toi).abs() <= 1e-5 * toi, "{what}: time {}, truth {toi}", h.toi);
+        assert!(
+            (normal - facing).length() <= 1e-5,
+            "{what}: normal {normal} (triangle's frame), truth {facing}"
+        );
+    };
+    check(ray_cast(&triangle, &placed, &ray, 2.0), frame.rotation, "the finding");
+    let local = Ray::try_new(o.as_vec3(), d.as_vec3()).unwrap();
+    check(ray_cast(&triangle, &Pose3::IDENTITY, &local, 2.0), DQuat::IDENTITY, "in its own frame");
+}
+
+/// Found while fixing the finding above (f32): the closed forms of the ray against a segment
+/// and a triangle take products of three coordinates (`(w × e) · n`, `pa · n`), which
+/// overflow for shapes 1e17 across, inside the range f32 queries are promised for. A ray
+/// crossing a segment 1e17 long 5e16 from its end, and one crossing a triangle 1e17 across,
+/// **missed** them. Both are now solved again at a power-of-two scale (exact) when a product
+/// overflows. Truth by hand: both rays cross at time 1, facing back along the ray.
+#[test]
+fn rays_cross_a_segment_and_a_triangle_1e17_across_in_f32() {
+    use kollide::query::cast::{ray_cast, Ray, RayOutcome};
+    use kollide::shape::Triangle;
+    let segment = Segment::new(Vec3::new(-5e16, 0.0, 0.0), Vec3::new(5e16, 0.0, 0.0));
+    let triangle =
+        Triangle::new(Vec3::new(-5e16, -5e16, 0.0), Vec3::new(5e16, -5e16, 0.0), Vec3::new(0.0, 5e16, 0.0));
+    let on_segment = Ray::try_new(Vec3::new(1000.0, -1e6, 0.0), Vec3::new(0.0, 1e6, 0.0)).unwrap();
+    let on_triangle = Ray::try_new(Vec3::new(1000.0, 2000.0, -1e6), Vec3::new(0.0, 0.0, 1e6)).unwrap();
+    let cases = [
+        (ray_cast(&segment, &Pose3::IDENTITY, &on_segment, 2.0), on_segment, Vec3::NEG_Y),
+        (ray_cast(&triangle, &Pose3::IDENTITY, &on_triangle, 2.0), on_triangle, Vec3::NEG_Z),
+    ];
+    for (cast, ray, normal) in cases {
+        let RayOutcome::Hit(hit) = cast else { panic!("{ray:?}: {cast:?}") };
+        assert!((hit.toi - 1.0).abs() <= 1e-6, "{ray:?}: {hit:?}");
+        assert!((hit.normal - normal).length() <= 1e-6, "{ray:?}: {hit:?}");
+    }
 }

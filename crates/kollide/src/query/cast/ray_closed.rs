@@ -312,14 +312,23 @@ fn segment_hit<V: Vector>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Option<(V
         (cross2(w, e) / den, cross2(w, d) / den, den * den)
     } else {
         let n = d.cross_or_zero(e);
-        let nn = n.dot(n);
+        let (nn, wn) = (n.dot(n), w.dot(n));
+        if !(nn.is_finite() && wn.is_finite()) {
+            return scaled(a, b, b, o, d, |a, b, _, o, d| segment_hit(a, b, o, d, max_toi), None);
+        }
         if nn <= eps * eps * dd * ee {
             return collinear(w, e, d, dd, tol, max_toi);
         }
-        if w.dot(n).abs() > tol * nn.sqrt() {
+        if wn.abs() > tol * nn.sqrt() {
             return None;
         }
-        (w.cross_or_zero(e).dot(n) / nn, w.cross_or_zero(d).dot(n) / nn, nn)
+        let (tn, sn) = (w.cross_or_zero(e).dot(n), w.cross_or_zero(d).dot(n));
+        if !(tn.is_finite() && sn.is_finite()) {
+            // `(w × e) · n` is of degree three in the coordinates: a ray crossing a segment
+            // 1e17 long 5e16 from its end, in f32, missed it.
+            return scaled(a, b, b, o, d, |a, b, _, o, d| segment_hit(a, b, o, d, max_toi), None);
+        }
+        (tn / nn, sn / nn, nn)
     };
     // Lines within a few hundred ulps of parallel (a ray along the segment, turned by a
     // pose, is parallel only up to rounding): their crossing is ill-conditioned, t and s
@@ -498,6 +507,11 @@ fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> C
     let (ab, ac) = (b - a, c - a);
     let n = ab.cross_or_zero(ac);
     let nn = n.dot(n);
+    if !nn.is_finite() {
+        // The normal's square overflowed (a triangle 7e13 long and 3e9 wide, in f32): its
+        // unit normal came out zero, divided by the infinite root (fuzz target `casts`).
+        return scaled(a, b, c, o, d, |a, b, c, o, d| flat_triangle(a, b, c, o, d, max_toi), Cast::Miss);
+    }
     if nn <= eps * eps * ab.dot(ab) * ac.dot(ac) {
         return edges(a, b, c, o, d, max_toi);
     }
@@ -521,6 +535,11 @@ fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> C
         return Cast::Miss;
     }
     let t = pa.dot(n) / den;
+    if !t.is_finite() {
+        // `pa · n` is of degree three in the coordinates: it overflows for a triangle 1e17
+        // across (f32), and a ray crossing it missed.
+        return scaled(a, b, c, o, d, |a, b, c, o, d| flat_triangle(a, b, c, o, d, max_toi), Cast::Miss);
+    }
     if !(t >= zero && t <= max_toi) {
         return Cast::Miss;
     }
@@ -540,6 +559,27 @@ fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> C
     }
     let unit = n / nn.sqrt();
     Cast::Hit(t, if den > zero { -unit } else { unit })
+}
+
+/// `cast(a, b, c, o, d)` on everything scaled by a power of two that brings the largest
+/// coordinate near 1, which is exact: the ray crosses at the same time, with the same
+/// normal. For the closed forms whose products of two or three coordinates overflowed;
+/// `none` when nothing is large enough to scale down.
+#[cold]
+#[inline(never)]
+fn scaled<V: Vector, T>(a: V, b: V, c: V, o: V, d: V, cast: impl FnOnce(V, V, V, V, V) -> T, none: T) -> T {
+    let m = a
+        .abs_elem()
+        .max_elem(b.abs_elem())
+        .max_elem(c.abs_elem())
+        .max_elem(o.abs_elem())
+        .max_elem(d.abs_elem());
+    let k = m.max_component().recip_pow2();
+    if k < V::Real::ONE && k > V::Real::ZERO {
+        cast(a * k, b * k, c * k, o * k, d * k)
+    } else {
+        none
+    }
 }
 
 /// The first hit of the three edges of `a b c` taken as flat segments.
