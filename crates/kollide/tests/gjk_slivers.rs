@@ -1,7 +1,9 @@
 //! GJK on the sliver simplices that round shapes make near their surface: a point just off a
 //! cone's side or a cylinder's rim meets support points that are nearly collinear (the apex
 //! and rim points a hair apart), and the triangle solver must keep its normal accurate
-//! there. Judged by the f64 distance of the point to the shape's profile.
+//! there. Judged by the f64 distance of the point to the shape's profile; specks by
+//! ellipsoids, whose support points crowd the same way, by the f64 point-ellipsoid
+//! distance.
 
 use kollide::math::{DPose3, DQuat, DVec2, DVec3, Pose3};
 use kollide::query::{distance, intersection_test, GjkStatus};
@@ -135,4 +137,91 @@ fn specks_just_off_cones_and_cylinders_are_apart_within_the_bounds() {
         }
     }
     assert!(wrong.is_empty(), "{} of 40,000:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// A random unit vector (not uniform on the sphere; any spread does here).
+fn unit(rng: &mut impl Rng) -> DVec3 {
+    DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
+        .normalize()
+}
+
+/// The distance from `p` to the ellipsoid of semi-axes `radii` (its own frame), in f64: the
+/// closest point is `radii² p / (t + radii²)` for the root `t >= 0` of
+/// `Σ (rᵢ pᵢ / (t + rᵢ²))² = 1`, found by bisection; 0 inside.
+fn point_ellipsoid_distance(p: DVec3, radii: DVec3) -> f64 {
+    if (p / radii).length_squared() <= 1.0 {
+        return 0.0;
+    }
+    let r2 = radii * radii;
+    let outside = |t: f64| ((radii * p) / (r2 + t)).length_squared() > 1.0;
+    let (mut lo, mut hi) = (0.0, 2.0 * p.length() * radii.max_element());
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if outside(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let t = 0.5 * (lo + hi);
+    (r2 * p / (r2 + t) - p).length()
+}
+
+/// Specks just off ellipsoids of aspect up to 1:1000, posed at random, 1e-5 to 0.1 (f32) or
+/// 1e-12 to 0.1 (f64) of the largest radius off a random point of the surface: the bounds
+/// hold the f64 distance (a bisection on the closest point's equation), and `intersects`
+/// says true only within 4√ε of the size. (A sweep of 400,000 found nothing wrong; the
+/// same judge made 1e-4 too long flags 9,914 of these 20,000.)
+#[test]
+fn specks_just_off_ellipsoids_are_apart_within_the_bounds() {
+    use kollide::shape::Ellipsoid;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0xe11_1950);
+    let mut wrong = Vec::new();
+    for k in 0..20_000 {
+        let in_f32 = k % 2 == 0;
+        let base: f64 = 10f64.powf(rng.random_range(-1.0..1.0));
+        let radii = DVec3::new(
+            base,
+            base * 10f64.powf(rng.random_range(-1.5..1.5)),
+            base * 10f64.powf(rng.random_range(-1.5..1.5)),
+        );
+        let on = unit(&mut rng) * radii;
+        let on = on / (on / radii).length();
+        let exponent = if in_f32 { rng.random_range(-5.0..-1.0) } else { rng.random_range(-12.0..-1.0) };
+        let local = on + (on / (radii * radii)).normalize() * 10f64.powf(exponent) * radii.max_element();
+        let rotation = DQuat::from_axis_angle(unit(&mut rng), rng.random_range(0.0..std::f64::consts::TAU));
+        let translation = unit(&mut rng) * 10.0;
+        let pose = DPose3::new(translation, rotation);
+        let at = pose.transform_point(local);
+        let (truth, status, lower, upper, hit, eps) = if in_f32 {
+            let (pose32, at32, radii32) =
+                (Pose3::new(translation.as_vec3(), rotation.as_quat()), at.as_vec3(), radii.as_vec3());
+            let rotation64 = DQuat::from_array(pose32.rotation.to_array().map(f64::from));
+            let back = DPose3::new(pose32.translation.as_dvec3(), rotation64)
+                .inverse_transform_point(at32.as_dvec3());
+            let truth = point_ellipsoid_distance(back, radii32.as_dvec3());
+            let (shape, speck) =
+                (Ellipsoid::new(radii32), (Ball::new(1e-12f32), Pose3::from_translation(at32)));
+            let d = distance(&shape, &pose32, &speck.0, &speck.1);
+            let i = intersection_test(&shape, &pose32, &speck.0, &speck.1);
+            (truth, d.status, f64::from(d.lower_bound), f64::from(d.upper_bound), i, f64::from(f32::EPSILON))
+        } else {
+            let truth = point_ellipsoid_distance(pose.inverse_transform_point(at), radii);
+            let (shape, speck) = (Ellipsoid::new(radii), (Ball::new(1e-300), DPose3::from_translation(at)));
+            let d = distance(&shape, &pose, &speck.0, &speck.1);
+            let i = intersection_test(&shape, &pose, &speck.0, &speck.1);
+            (truth, d.status, d.lower_bound, d.upper_bound, i, f64::EPSILON)
+        };
+        let float = if in_f32 { "f32" } else { "f64" };
+        if hit.intersects && truth > 4.0 * eps.sqrt() * radii.max_element() {
+            wrong.push(format!(
+                "{float} intersects: radii {radii} at {at} ({pose:?}): truth {truth:e}, {hit:?}"
+            ));
+        }
+        let slack = 1e-9 * truth;
+        if truth > upper + slack || truth < lower - slack {
+            wrong.push(format!("{float} radii {radii} at {at} ({pose:?}): truth {truth:e}, {status:?} [{lower:e}, {upper:e}]"));
+        }
+    }
+    assert!(wrong.is_empty(), "{} of 20,000:\n{}", wrong.len(), wrong.join("\n"));
 }
