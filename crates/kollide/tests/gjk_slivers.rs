@@ -1,31 +1,22 @@
 //! GJK on the sliver simplices that round shapes make near their surface: a point just off a
 //! cone's side or a cylinder's rim meets support points that are nearly collinear (the apex
 //! and rim points a hair apart), and the triangle solver must keep its normal accurate
-//! there. Judged by the f64 distance of the point to the shape's profile; specks by
-//! ellipsoids, whose support points crowd the same way, by the f64 point-ellipsoid
-//! distance.
+//! there. Judged by the f64 distances of `common/oracle.rs`; specks by ellipsoids, whose
+//! support points crowd the same way, too.
 
 use kollide::math::{DPose3, DQuat, DVec2, DVec3, Pose3};
 use kollide::query::{distance, intersection_test, GjkStatus};
 use kollide::shape::{Ball, Cone, Cylinder};
 use rand::{Rng, SeedableRng};
 
-/// The distance from `q` (radius from the axis, height) to a solid of revolution whose
-/// profile in that half plane is the convex polygon `profile` (counter-clockwise, its first
-/// and last corners on the axis); 0 inside.
-fn profile_distance(q: DVec2, profile: &[DVec2]) -> f64 {
-    let mut inside = true;
-    let mut nearest = f64::INFINITY;
-    for (i, &a) in profile.iter().enumerate() {
-        let e = profile[(i + 1) % profile.len()] - a;
-        inside &= e.perp_dot(q - a) >= 0.0;
-        let t = ((q - a).dot(e) / e.length_squared()).clamp(0.0, 1.0);
-        nearest = nearest.min((a + e * t - q).length());
-    }
-    if inside {
-        0.0
+use crate::common::oracle::{point_cone, point_cylinder, point_ellipsoid};
+
+/// The f64 distance from `p` (the shape's frame) to a cylinder or a cone.
+fn shape_distance(cylinder: bool, p: DVec3, h: f64, r: f64) -> f64 {
+    if cylinder {
+        point_cylinder(p, h, r)
     } else {
-        nearest
+        point_cone(p, h, r)
     }
 }
 
@@ -85,10 +76,7 @@ fn specks_just_off_cones_and_cylinders_are_apart_within_the_bounds() {
             let rotation64 = DQuat::from_array(pose32.rotation.to_array().map(f64::from));
             let back = DPose3::new(pose32.translation.as_dvec3(), rotation64)
                 .inverse_transform_point(at32.as_dvec3());
-            let truth = profile_distance(
-                DVec2::new(back.x.hypot(back.z), back.y),
-                &profile(cylinder, f64::from(h32), f64::from(r32)),
-            );
+            let truth = shape_distance(cylinder, back, f64::from(h32), f64::from(r32));
             let speck = (Ball::new(1e-12f32), Pose3::from_translation(at32));
             let (d, i) = if cylinder {
                 let shape = Cylinder::new(h32, r32);
@@ -106,7 +94,7 @@ fn specks_just_off_cones_and_cylinders_are_apart_within_the_bounds() {
             (truth, d.status, f64::from(d.lower_bound), f64::from(d.upper_bound), i, f64::from(f32::EPSILON))
         } else {
             let back = pose.inverse_transform_point(at);
-            let truth = profile_distance(DVec2::new(back.x.hypot(back.z), back.y), &outline);
+            let truth = shape_distance(cylinder, back, h, r);
             let speck = (Ball::new(1e-300), DPose3::from_translation(at));
             let (d, i) = if cylinder {
                 let shape = Cylinder::new(h, r);
@@ -145,28 +133,6 @@ fn unit(rng: &mut impl Rng) -> DVec3 {
         .normalize()
 }
 
-/// The distance from `p` to the ellipsoid of semi-axes `radii` (its own frame), in f64: the
-/// closest point is `radii² p / (t + radii²)` for the root `t >= 0` of
-/// `Σ (rᵢ pᵢ / (t + rᵢ²))² = 1`, found by bisection; 0 inside.
-fn point_ellipsoid_distance(p: DVec3, radii: DVec3) -> f64 {
-    if (p / radii).length_squared() <= 1.0 {
-        return 0.0;
-    }
-    let r2 = radii * radii;
-    let outside = |t: f64| ((radii * p) / (r2 + t)).length_squared() > 1.0;
-    let (mut lo, mut hi) = (0.0, 2.0 * p.length() * radii.max_element());
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if outside(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let t = 0.5 * (lo + hi);
-    (r2 * p / (r2 + t) - p).length()
-}
-
 /// Specks just off ellipsoids of aspect up to 1:1000, posed at random, 1e-5 to 0.1 (f32) or
 /// 1e-12 to 0.1 (f64) of the largest radius off a random point of the surface: the bounds
 /// hold the f64 distance (a bisection on the closest point's equation), and `intersects`
@@ -199,14 +165,14 @@ fn specks_just_off_ellipsoids_are_apart_within_the_bounds() {
             let rotation64 = DQuat::from_array(pose32.rotation.to_array().map(f64::from));
             let back = DPose3::new(pose32.translation.as_dvec3(), rotation64)
                 .inverse_transform_point(at32.as_dvec3());
-            let truth = point_ellipsoid_distance(back, radii32.as_dvec3());
+            let truth = point_ellipsoid(back, radii32.as_dvec3());
             let (shape, speck) =
                 (Ellipsoid::new(radii32), (Ball::new(1e-12f32), Pose3::from_translation(at32)));
             let d = distance(&shape, &pose32, &speck.0, &speck.1);
             let i = intersection_test(&shape, &pose32, &speck.0, &speck.1);
             (truth, d.status, f64::from(d.lower_bound), f64::from(d.upper_bound), i, f64::from(f32::EPSILON))
         } else {
-            let truth = point_ellipsoid_distance(pose.inverse_transform_point(at), radii);
+            let truth = point_ellipsoid(pose.inverse_transform_point(at), radii);
             let (shape, speck) = (Ellipsoid::new(radii), (Ball::new(1e-300), DPose3::from_translation(at)));
             let d = distance(&shape, &pose, &speck.0, &speck.1);
             let i = intersection_test(&shape, &pose, &speck.0, &speck.1);
