@@ -234,8 +234,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         }
         simplex.push_with_scale(w, local_b, w_scale);
         let sub = V::solve_simplex(&simplex);
-        let v_new = sub.v;
-        let vv_new = v_new.length_squared();
+        let vv_new = sub.vv;
         if vv_new < lower_cert * lower_cert && below_certified(&simplex, vv_new, lower_cert) {
             // No point of the simplex can be nearer the origin than the certified lower
             // bound: the solver's point is rounding on a sliver (a cone's rim points beside
@@ -245,7 +244,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             simplex.pop();
             break GjkStatus::Stalled;
         }
-        if sub.count <= V::DIM && vv_new >= vv {
+        if sub.count() <= V::DIM && vv_new >= vv {
             // |v| did not decrease. Near a face-face contact, and near convergence on a
             // smooth surface, a step gains only second order in |v| (lost in rounding) but
             // first order in the direction of v, which is what tightens the lower bound:
@@ -260,7 +259,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             }
         }
         simplex.reduce_to(&sub);
-        v = v_new;
+        v = sub.v;
         vv = vv_new;
         if let Goal::Separation { threshold } = goal {
             if vv <= threshold * threshold {

@@ -242,20 +242,22 @@ impl<V: Vector> Simplex<V> {
     }
 
     /// Keeps only the vertices `sub` names, with its weights and closest point. In place:
-    /// the solver lists indices in ascending order, so no vertex is overwritten before it
-    /// is moved.
+    /// kept vertices move only towards the front, so none is overwritten before it is moved.
+    #[inline(always)]
     pub(crate) fn reduce_to(&mut self, sub: &SubSimplex<V>) {
-        for k in 0..sub.count {
-            let i = sub.index[k];
-            debug_assert!(i >= k);
-            if i != k {
-                self.verts[k] = self.verts[i];
-                self.local_b[k] = self.local_b[i];
-                self.scales[k] = self.scales[i];
+        let mut k = 0;
+        for i in 0..self.count {
+            if sub.keeps(i) {
+                if i != k {
+                    self.verts[k] = self.verts[i];
+                    self.local_b[k] = self.local_b[i];
+                    self.scales[k] = self.scales[i];
+                }
+                self.lambdas[k] = sub.lambda[i];
+                k += 1;
             }
-            self.lambdas[k] = sub.lambda[k];
         }
-        self.count = sub.count;
+        self.count = k;
         self.v = sub.v;
     }
 
@@ -265,58 +267,85 @@ impl<V: Vector> Simplex<V> {
     }
 }
 
-/// A candidate answer of the sub-algorithm: which vertices (by index into the simplex),
-/// their weights, and the closest point they describe.
+/// A candidate answer of the sub-algorithm: which vertices of the simplex it keeps (a bit
+/// mask: bit `i` for vertex `i`), their weights (by vertex index, zero for the others), and
+/// the closest point they describe.
 ///
 /// `v` is `Σ λᵢ wᵢ` unless the solver had a more accurate formula: for a triangle it is the
 /// projection of the origin on the triangle's plane along the normal, whose direction is
 /// exact to a few ulps even when |v| is tiny next to the coordinates (near contact), where
 /// `Σ λᵢ wᵢ` would lose the direction to cancellation.
+///
+/// (A mask rather than a list of indices: the list had to be compacted after the solve and
+/// copied back, and that copy's mixed-size stores stalled the load of `v` that followed,
+/// about a tenth of a box-box distance query.)
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct SubSimplex<V: Vector> {
-    pub(crate) index: [usize; 4],
+    pub(crate) mask: u8,
     pub(crate) lambda: [V::Real; 4],
-    pub(crate) count: usize,
     pub(crate) v: V,
+    /// `|v|²`, set by [`Self::finish`] (the solver has `v` in registers; GJK reading `v`
+    /// back from the returned struct to square it stalled on the stores that wrote it).
+    pub(crate) vv: V::Real,
 }
 
 impl<V: Vector> SubSimplex<V> {
+    #[inline(always)]
     pub fn vertex(w: &[SimplexVertex<V>; 4], i: usize) -> Self {
-        let z = V::Real::ZERO;
-        Self { index: [i, 0, 0, 0], lambda: [V::Real::ONE, z, z, z], count: 1, v: w[i].w }
+        let mut lambda = [V::Real::ZERO; 4];
+        lambda[i] = V::Real::ONE;
+        Self { mask: 1 << i, lambda, v: w[i].w, vv: V::Real::ZERO }
     }
 
-    /// A candidate whose closest point is `Σ λᵢ wᵢ`.
-    pub fn weighted(
-        w: &[SimplexVertex<V>; 4],
-        index: [usize; 4],
-        lambda: [V::Real; 4],
-        count: usize,
-    ) -> Self {
-        let mut v = V::ZERO;
-        for k in 0..count {
-            v += w[index[k]].w * lambda[k];
-        }
-        Self { index, lambda, count, v }
+    /// The segment `i j` with weights `1 - mu` and `mu`, closest point `Σ λᵢ wᵢ`.
+    #[inline(always)]
+    pub fn segment(w: &[SimplexVertex<V>; 4], i: usize, j: usize, mu: V::Real) -> Self {
+        let mut lambda = [V::Real::ZERO; 4];
+        lambda[i] = V::Real::ONE - mu;
+        lambda[j] = mu;
+        Self { mask: (1 << i) | (1 << j), lambda, v: w[i].w * lambda[i] + w[j].w * mu, vv: V::Real::ZERO }
+    }
+
+    /// How many vertices it keeps.
+    #[inline(always)]
+    pub(crate) fn count(&self) -> usize {
+        self.mask.count_ones() as usize
+    }
+
+    /// Whether it keeps vertex `i`.
+    #[inline(always)]
+    pub(crate) fn keeps(&self, i: usize) -> bool {
+        self.mask & (1 << i) != 0
+    }
+
+    /// The solver's answer as GJK takes it: [`Self::without_zero_weights`], with `vv` set.
+    #[inline(always)]
+    pub(crate) fn finish(self) -> Self {
+        let mut s = self.without_zero_weights();
+        s.vv = s.v.length_squared();
+        s
     }
 
     /// Drops vertices whose weight is 0 (the origin's projection lies on their opposite face).
+    #[inline(always)]
     pub fn without_zero_weights(mut self) -> Self {
-        let mut k = 0;
-        for i in 0..self.count {
+        let mut mask = 0;
+        for i in 0..4 {
             if self.lambda[i] > V::Real::ZERO {
-                self.index[k] = self.index[i];
-                self.lambda[k] = self.lambda[i];
-                k += 1;
+                mask |= 1 << i;
             }
         }
-        if k == 0 {
+        let kept = self.mask & mask;
+        if kept == 0 {
             // Cannot happen with weights summing to 1; keep the first vertex rather than none.
-            self.lambda[0] = V::Real::ONE;
-            k = 1;
+            let first = self.mask.trailing_zeros() as usize;
+            self.lambda = [V::Real::ZERO; 4];
+            self.lambda[first] = V::Real::ONE;
+            self.mask = 1 << first;
+        } else {
+            self.mask = kept;
         }
-        self.count = k;
         self
     }
 }
@@ -337,9 +366,7 @@ pub(crate) fn solve_segment<V: Vector>(w: &[SimplexVertex<V>; 4], i: usize, j: u
     if s >= tt {
         return SubSimplex::vertex(w, j);
     }
-    let mu = s / tt;
-    let z = V::Real::ZERO;
-    SubSimplex::weighted(w, [i, j, 0, 0], [V::Real::ONE - mu, mu, z, z], 2)
+    SubSimplex::segment(w, i, j, s / tt)
 }
 
 /// The size of the numbers a vertex was made from, which its rounding is relative to:

@@ -20,17 +20,18 @@ pub(crate) fn solve<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V> {
         _ => solve_triangle(simplex),
     }
     .without_zero_weights();
-    if sub.count == 2 {
+    if sub.count() == 2 {
         // Project along the edge's normal: its direction is exact to a few ulps even when
         // |v| is tiny next to the coordinates (see `SubSimplex`).
-        let (p, q) = (w[sub.index[0]].w, w[sub.index[1]].w);
+        let (i, j) = (sub.mask.trailing_zeros() as usize, 7 - sub.mask.leading_zeros() as usize);
+        let (p, q) = (w[i].w, w[j].w);
         let n = (q - p).perp2();
         let nn = n.length_squared();
         if nn > V::Real::ZERO {
             sub.v = n * (p.dot(n) / nn);
         }
     }
-    sub
+    sub.finish()
 }
 
 fn solve_triangle<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V> {
@@ -46,10 +47,10 @@ fn solve_triangle<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V> {
         let inv = V::Real::ONE / mu;
         // The origin is inside: the closest point is the origin itself.
         return SubSimplex {
-            index: [0, 1, 2, 0],
+            mask: 0b111,
             lambda: [cs[0] * inv, cs[1] * inv, cs[2] * inv, V::Real::ZERO],
-            count: 3,
             v: V::ZERO,
+            vv: V::Real::ZERO,
         };
     }
     // The origin is outside an edge (or the triangle is flat): the answer lies on an edge

@@ -15,7 +15,7 @@ pub(crate) fn solve<V: Vector3>(simplex: &Simplex<V>) -> SubSimplex<V> {
         3 => solve_triangle(&simplex.verts, [0, 1, 2]),
         _ => solve_tetrahedron(&simplex.verts),
     }
-    .without_zero_weights()
+    .finish()
 }
 
 fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSimplex<V> {
@@ -42,11 +42,15 @@ fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSi
     let TrianglePlane { cs, mu, p0, .. } = plane;
     if cs.iter().all(|&x| same_sign(mu, x)) {
         let inv = V::Real::ONE / mu;
+        let mut lambda = [V::Real::ZERO; 4];
+        for k in 0..3 {
+            lambda[t[k]] = cs[k] * inv;
+        }
         return SubSimplex {
-            index: [t[0], t[1], t[2], 0],
-            lambda: [cs[0] * inv, cs[1] * inv, cs[2] * inv, V::Real::ZERO],
-            count: 3,
+            mask: (1 << t[0]) | (1 << t[1]) | (1 << t[2]),
+            lambda,
             v: p0,
+            vv: V::Real::ZERO,
         };
     }
     nearest(w, (0..3).filter(|&m| !same_sign(mu, cs[m])).map(|m| solve_segment(w, edges[m].0, edges[m].1)))
@@ -153,10 +157,10 @@ fn solve_tetrahedron<V: Vector3>(w: &[SimplexVertex<V>; 4]) -> SubSimplex<V> {
         let inv = V::Real::ONE / det;
         // The origin is inside: the closest point is the origin itself.
         return SubSimplex {
-            index: [0, 1, 2, 3],
+            mask: 0b1111,
             lambda: [cs[0] * inv, cs[1] * inv, cs[2] * inv, cs[3] * inv],
-            count: 4,
             v: V::ZERO,
+            vv: V::Real::ZERO,
         };
     }
     const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
