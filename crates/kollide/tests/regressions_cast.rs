@@ -2,7 +2,7 @@
 
 use kollide::math::{DPose3, DVec3, Pose3, Vec3};
 use kollide::query::cast::{ray_cast, Ray, RayOutcome};
-use kollide::shape::Cone;
+use kollide::shape::{Cone, ConvexHull};
 
 /// A ray from far away hit a cone at the right time but reported the wrong normal.
 ///
@@ -524,5 +524,49 @@ fn tiny_balls_meeting_below_the_rounding_get_the_approach_as_normal() {
                 &format!("{what} in f32"),
             );
         }
+    }
+}
+
+/// A ray along a sliver face of a hull, entering at a corner, hit 1.4e-4 before the corner,
+/// off the hull (`f64`; fuzz target `casts`).
+///
+/// The hull's face planes clip the ray (Cyrus-Beck): the entry is the latest crossing of a
+/// plane the ray enters, at the plane's offset over `n · d`. The ray met the sliver's face at
+/// 5e-12 rad, so `n · d` was a difference of terms 1e11 times larger and the crossing time
+/// came out 1.3e-5 early. A clipping answer at a plane the ray grazes now goes to GJK's ray
+/// cast. Judged by hand: the ray's direction is the corner itself (B's frame starts at the
+/// ray's origin), and every vertex has `y, z >= 7.18`, so the ray enters there at time 1.
+#[test]
+fn a_ray_grazing_a_sliver_face_enters_at_its_corner() {
+    let corner = 7.184313725490195;
+    let points = [
+        DVec3::new(-56.0, 8.0, 8.0),
+        DVec3::splat(corner),
+        DVec3::new(8.000000000007184, 7.9999999999928155, 8.000000000003592),
+        DVec3::splat(8.0),
+    ];
+    let at = DVec3::splat(8.0);
+    let hull = ConvexHull::try_from_points(&points).expect("a sliver tetrahedron");
+    let ray = Ray::new(at, DVec3::splat(corner));
+    let RayOutcome::Hit(hit) = ray_cast(&hull, &DPose3::from_translation(at), &ray, 3.6) else {
+        panic!("the ray must hit the sliver at its corner");
+    };
+    assert!((hit.toi - 1.0).abs() < 1e-10, "toi {} (want 1)", hit.toi);
+    assert!((hit.point - (at + DVec3::splat(corner))).length() < 1e-9, "point {:?}", hit.point);
+
+    // In f32 that sliver is flat (refused as coplanar); one 1e7 times thicker still grazes.
+    // There the ray runs along the edge from the corner to (8, 8, 8) to rounding, so a miss
+    // is a tangent lost to rounding; a hit must be at the corner.
+    let mut points32: Vec<Vec3> = points.iter().map(|p| p.as_vec3()).collect();
+    points32[2] = Vec3::new(8.0 + 7.2e-5, 8.0 - 7.2e-5, 8.0 + 3.6e-5);
+    let hull = ConvexHull::try_from_points(&points32).expect("a sliver tetrahedron (f32)");
+    let (at, dir) = (Vec3::splat(8.0), Vec3::splat(corner as f32));
+    match ray_cast(&hull, &Pose3::from_translation(at), &Ray::new(at, dir), 3.6) {
+        RayOutcome::Hit(hit) => {
+            assert!((hit.toi - 1.0).abs() < 2e-5, "toi {} (want 1, f32)", hit.toi);
+            assert!((hit.point - (at + dir)).length() < 64.0 * 2e-5, "point {:?} (f32)", hit.point);
+        }
+        RayOutcome::Miss => {}
+        other => panic!("the ray starts outside the sliver (f32): {other:?}"),
     }
 }
