@@ -319,12 +319,11 @@ impl<V: Vector> SubSimplex<V> {
         self.mask & (1 << i) != 0
     }
 
-    /// The solver's answer as GJK takes it: [`Self::without_zero_weights`], with `vv` set.
+    /// The solver's answer as GJK takes it: with `vv` set (after the last change to `v`).
     #[inline(always)]
-    pub(crate) fn finish(self) -> Self {
-        let mut s = self.without_zero_weights();
-        s.vv = s.v.length_squared();
-        s
+    pub(crate) fn finish(mut self) -> Self {
+        self.vv = self.v.length_squared();
+        self
     }
 
     /// Drops vertices whose weight is 0 (the origin's projection lies on their opposite face).

@@ -15,6 +15,7 @@ pub(crate) fn solve<V: Vector3>(simplex: &Simplex<V>) -> SubSimplex<V> {
         3 => solve_triangle(&simplex.verts, [0, 1, 2]),
         _ => solve_tetrahedron(&simplex.verts),
     }
+    .without_zero_weights()
     .finish()
 }
 
