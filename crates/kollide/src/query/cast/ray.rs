@@ -362,7 +362,12 @@ fn or_gjk<V: Vector, S: Support<V> + ?Sized>(
     max_toi: V::Real,
 ) -> Cast<V> {
     let grazes = |n: V| {
-        let graze = V::Real::from_f64(V::Real::EPSILON.to_f64().cbrt());
+        // ∛ε as a constant (a cube root per ray would cost more than a polygon's clipping).
+        let graze = if V::Real::EPSILON > V::Real::from_f64(1e-10) {
+            V::Real::from_f64(4.92e-3)
+        } else {
+            V::Real::from_f64(6.06e-6)
+        };
         let nd = n.dot(d);
         nd * nd < graze * graze * n.length_squared() * d.length_squared()
     };
