@@ -272,9 +272,23 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
         if (n.dot(n) - V::Real::ONE).abs() <= V::Real::EPSILON * V::Real::from_usize(64) {
             n
         } else {
-            unit_or(radial, back(d))
+            unit_or(radial, core_normal(-d, e, z, ee))
         }
     })
+}
+
+/// A normal for a capsule whose radius is lost in rounding (the point is on its core): of
+/// the core's normals at height `z` along the half axis `e`, the one nearest `u` (a ray's
+/// `-d`): across the axis inside the segment, and at an end anything not pointing back
+/// into it.
+#[cold]
+fn core_normal<V: Vector>(u: V, e: V, z: V::Real, ee: V::Real) -> V {
+    let zero = V::Real::ZERO;
+    let along = u.dot(e);
+    let at_end = z.abs() >= ee;
+    let outward_end = at_end && along * z > zero;
+    let u = if outward_end { u } else { u - e * (along / ee) };
+    unit_or(u, back(e.any_orthogonal()))
 }
 
 /// The 2D cross product of the first two components.
@@ -516,7 +530,7 @@ fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> C
         return edges(a, b, c, o, d, max_toi);
     }
     let den = n.dot(d);
-    let (pa, pb, pc) = (a - o, b - o, c - o);
+    let pa = a - o;
     if den == zero {
         // Parallel to the plane: in it (within rounding), the ray meets the edges, or
         // starts inside the triangle.
@@ -528,7 +542,9 @@ fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> C
             [(a, b), (b, c), (c, a)].iter().all(|&(p, q)| (q - p).cross_or_zero(o - p).dot(n) >= zero);
         return if inside { Cast::Hit(zero, back(d)) } else { edges(a, b, c, o, d, max_toi) };
     }
-    let (u, v, w) = (d.dot(pb.cross_or_zero(pc)), d.dot(pc.cross_or_zero(pa)), d.dot(pa.cross_or_zero(pb)));
+    let (pb, pc) = (b - o, c - o);
+    let (u, v, w) =
+        (edge_volume(b, c, pb, pc, d), edge_volume(c, a, pc, pa, d), edge_volume(a, b, pa, pb, d));
     let crosses =
         if den > zero { u >= zero && v >= zero && w >= zero } else { u <= zero && v <= zero && w <= zero };
     if !crosses {
@@ -548,7 +564,9 @@ fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> C
     // 3e9 away "crossed" (tests/regressions_cast.rs). A true crossing lies on the
     // triangle, so within rounding of its bounding box; anything else is that noise.
     let hit = o + d * t;
-    let reach = V::Real::from_usize(64) * eps * (o.length() + t * d.length() + pa.length() + ab.length());
+    // (Lengths bounded by twice their largest component: no square roots.)
+    let size = |v: V| v.abs_elem().max_component();
+    let reach = V::Real::from_usize(128) * eps * (size(o) + t * size(d) + size(pa) + size(ab));
     let on_box = (0..V::DIM).all(|i| {
         let lo = a[i].min(b[i]).min(c[i]) - reach;
         let hi = a[i].max(b[i]).max(c[i]) + reach;
@@ -559,6 +577,31 @@ fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> C
     }
     let unit = n / nn.sqrt();
     Cast::Hit(t, if den > zero { -unit } else { unit })
+}
+
+/// The signed volume `d · ((p - o) × (q - o))` of the edge `p q` seen from the ray: a
+/// barycentric coordinate of the crossing, times `d · n`; `pp` and `pq` are `p - o` and
+/// `q - o`.
+///
+/// Written as `d · (s × (q - p))` with `s` either arm, which is the same number: one long arm
+/// and the short edge, so its rounding grows with the distance of the origin, not with its
+/// square (two long arms cancel to noise from far away). The arm is the one from the edge's
+/// lexicographically smaller end, so the two triangles sharing an edge (which see it as
+/// `q - p` and `p - q`, exact negatives) compute exactly opposite values and no ray slips
+/// between them.
+#[inline(always)]
+fn edge_volume<V: Vector>(p: V, q: V, pp: V, pq: V, d: V) -> V::Real {
+    // Lexicographic `p <= q`: the first coordinate decides unless the two are equal (rare,
+    // and predictable).
+    let forward = if p[0] != q[0] {
+        p[0] < q[0]
+    } else if p[1] != q[1] {
+        p[1] < q[1]
+    } else {
+        p[2] <= q[2]
+    };
+    let arm = if forward { pp } else { pq };
+    d.dot(arm.cross_or_zero(q - p))
 }
 
 /// `cast(a, b, c, o, d)` on everything scaled by a power of two that brings the largest
@@ -661,6 +704,48 @@ pub(super) fn cylinder<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V>
     })
 }
 
+/// The outward normal at a cone's apex nearest to `u` (a ray's `-d`): `u` itself when it
+/// lies in the apex's cone of normals (within `90° - θ` of `+y`, `θ` the half angle), else
+/// the side's normal in `u`'s azimuth.
+fn apex_normal<V: Vector>(u: V, r: V::Real, h: V::Real) -> V {
+    let len = (r * r + (h + h) * (h + h)).sqrt();
+    let (sin, cos) = (r / len, (h + h) / len);
+    let u = unit_or(u, V::axis(1));
+    if u[1] >= sin {
+        return u;
+    }
+    side_normal(u, sin, cos)
+}
+
+/// The cone's side normal in the azimuth of `u` (`sin`, `cos` of the half angle).
+fn side_normal<V: Vector>(u: V, sin: V::Real, cos: V::Real) -> V {
+    let across = unit_or(u - V::axis(1) * u[1], V::axis(0));
+    across * cos + V::axis(1) * sin
+}
+
+/// The normal for a hit at `p` near a cone's apex (local frame), by a ray along `d`: of
+/// the apex's normals, the one whose plane through `p` leaves least of the cone beyond it
+/// (the apex: a normal `n` of its cone has the cone behind its plane through the apex, so
+/// through `p` the apex is `n · (apex - p)` beyond). Facing the ray (`apex_normal`), or the
+/// side's normals in the azimuths of `±d` (the plane of a ray running along the side).
+#[cold]
+fn near_apex_normal<V: Vector>(p: V, d: V, r: V::Real, h: V::Real) -> V {
+    let len = (r * r + (h + h) * (h + h)).sqrt();
+    let (sin, cos) = (r / len, (h + h) / len);
+    let to_apex = V::axis(1) * h - p;
+    let facing = apex_normal(-d, r, h);
+    let mut best = (facing.dot(to_apex), facing);
+    for u in [d, -d] {
+        let n = side_normal(u, sin, cos);
+        // (Only a normal the ray does not run into from behind.)
+        let beyond = n.dot(to_apex);
+        if n.dot(d) <= len * V::Real::EPSILON && beyond < best.0 {
+            best = (beyond, n);
+        }
+    }
+    best.1
+}
+
 /// The cone about the y axis, base radius `e.x` at `y = -e.y`, apex at `y = +e.y` (3D).
 ///
 /// Within the slab `|y| <= h` the solid is `x² + z² <= k² (h - y)²` with `k = r / 2h` (the
@@ -672,9 +757,7 @@ pub(super) fn cylinder<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V>
 /// is `x'² + z'² <= (h - y)²`: squaring `k` itself overflows for radii far beyond the height
 /// (a radius of 1e150 over a height of 0.7 in f64 made every coefficient infinite).
 pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
-    let zero = V::Real::ZERO;
     let one = V::Real::ONE;
-    let inf = V::Real::INFINITY;
     let (r, h) = (e[0], e[1]);
     let k = r / (h + h);
     // The quadratic is `s² (x² + z²) - sk² (h - y)²`: `s = 1, sk = k` for a steep cone,
@@ -682,6 +765,8 @@ pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let (s, sk) = if k > one { ((h + h) / r, one) } else { (one, k) };
     let sk2 = sk * sk;
     let dd = d.dot(d);
+    // The size of the numbers the hit point is computed from (the origin's), for its rounding.
+    let reach_in = o.abs_elem().max_component();
     let (mut m, mut tc) = near_centre(o, d, dd, (r * r + h * h).sqrt());
     let Some((mut lo, mut hi)) = y_slab(m, d, h) else {
         return Cast::Miss;
@@ -711,6 +796,79 @@ pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
         };
         (lo, hi) = slab;
     }
+    let Some((mut t0, mut t1, mut side0, mut side1)) = cone_span(m, d, h, s, sk2, lo, hi) else {
+        return Cast::Miss;
+    };
+    // A line meeting the side near the apex is measured again from its point nearest the
+    // apex: formed about a point a size away, the quadratic's terms of order size² cancel to
+    // what the apex's neighbourhood holds (`~ δ²` for a line passing `δ` from it), and for
+    // `δ` under `√ε` of the size its roots were noise (a ray grazing the apex hit 2e-9 off
+    // the cone in f64, 2e-4 in f32). Near: within `64 √ε` of the smaller of radius and
+    // height, which the noise of the first roots cannot leave.
+    let apex = V::axis(1) * h;
+    let small = r.min(h) * V::Real::EPSILON.sqrt() * V::Real::from_usize(64);
+    // (Its height first: a scalar test that rules out all but the lines passing the apex.)
+    let near = |t: V::Real| {
+        (m[1] + d[1] * t - h).abs() <= small && (m + d * t - apex).length_squared() <= small * small
+    };
+    if t0 <= t1 && (side0 && near(t0) || side1 && near(t1)) {
+        let Some((again, shift)) = cone_span_from_apex(m, d, dd, h, s, sk2) else {
+            return Cast::Miss;
+        };
+        m += d * shift;
+        tc += shift;
+        (t0, t1, side0, side1) = again;
+    }
+    report(pick(t0 + tc, t1 + tc, max_toi), |t, entering| {
+        if if entering { side0 } else { side1 } {
+            // The gradient of x² + z² - k² (h - y)², at the point (t counts from the
+            // original origin, m sits at time tc).
+            // For a flat cone the gradient divided by `k`: `(x / k, k (h - y), z / k)`,
+            // with `k (h - y)` formed as `(h - y) / 2h` times `r` so it stays within `r`.
+            let p = m + d * (t - tc);
+            let gy = if k > one { (h - p[1]) / (h + h) * r } else { k * k * (h - p[1]) };
+            let g = V::axis(0) * (p[0] * s) + V::axis(1) * gy + V::axis(2) * (p[2] * s);
+            // Near the apex the side's normal turns with the point's azimuth, which rounding
+            // blurs (at the apex itself the gradient vanishes): within `√(noise size)` of it,
+            // where the side's normal would be off by more than the apex's distance, the
+            // normal is the one of the apex's cone of normals nearest to facing the ray (the
+            // cone then lies behind its plane to within that distance).
+            let noise = V::Real::EPSILON * V::Real::from_usize(64) * (r + h + reach_in);
+            let below = h - p[1];
+            if below * below <= noise * (r + h) && (p - apex).length_squared() <= noise * (r + h) {
+                near_apex_normal(p, d, r, h)
+            } else {
+                unit_or(g, back(d))
+            }
+        } else if cap(d, entering)[1] > V::Real::ZERO {
+            // The slab's top is the apex alone (a ray along the side, within rounding of
+            // it, meets the slab there first).
+            if entering {
+                near_apex_normal(m + d * (t - tc), d, r, h)
+            } else {
+                apex_normal(d, r, h)
+            }
+        } else {
+            cap(d, entering)
+        }
+    })
+}
+
+/// The span of the line `m + t d` in the cone (quadratic in the slab `lo..hi` of `t`), in the
+/// scaled form of [`cone`]: `None` for a miss; the times and whether each end is on the
+/// side (not a cap).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn cone_span<V: Vector>(
+    m: V,
+    d: V,
+    h: V::Real,
+    s: V::Real,
+    sk2: V::Real,
+    lo: V::Real,
+    hi: V::Real,
+) -> Option<Span<V::Real>> {
+    let (zero, inf) = (V::Real::ZERO, V::Real::INFINITY);
     let w0 = h - m[1];
     let (mx, mz, dx, dz) = (m[0] * s, m[2] * s, d[0] * s, d[2] * s);
     let aa = dx * dx + dz * dz - sk2 * d[1] * d[1];
@@ -726,7 +884,7 @@ pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
         } else if cc <= zero {
             (-inf, inf)
         } else {
-            return Cast::Miss;
+            return None;
         };
     } else {
         let disc = bb * bb - aa * cc;
@@ -740,7 +898,7 @@ pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
         } else if aa < zero {
             pieces[0] = (-inf, inf);
         } else {
-            return Cast::Miss;
+            return None;
         }
     }
     // The hull of the pieces' parts within the slab, remembering which end the side made.
@@ -759,18 +917,27 @@ pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
             }
         }
     }
-    report(pick(t0 + tc, t1 + tc, max_toi), |t, entering| {
-        if if entering { side0 } else { side1 } {
-            // The gradient of x² + z² - k² (h - y)², at the point (t counts from the
-            // original origin, m sits at time tc).
-            // For a flat cone the gradient divided by `k`: `(x / k, k (h - y), z / k)`,
-            // with `k (h - y)` formed as `(h - y) / 2h` times `r` so it stays within `r`.
-            let p = m + d * (t - tc);
-            let gy = if k > one { (h - p[1]) / (h + h) * r } else { k * k * (h - p[1]) };
-            let g = V::axis(0) * (p[0] * s) + V::axis(1) * gy + V::axis(2) * (p[2] * s);
-            unit_or(g, back(d))
-        } else {
-            cap(d, entering)
-        }
-    })
+    Some((t0, t1, side0, side1))
+}
+
+/// A line's span in the cone, `(t0, t1, side0, side1)`: the times, and whether each end
+/// is on the side (not a cap).
+type Span<R> = (R, R, bool, bool);
+
+/// [`cone_span`] from the line's point nearest the apex, and the time that point is at
+/// after `m` (for a line that meets the side near the apex).
+#[cold]
+#[inline(never)]
+fn cone_span_from_apex<V: Vector>(
+    m: V,
+    d: V,
+    dd: V::Real,
+    h: V::Real,
+    s: V::Real,
+    sk2: V::Real,
+) -> Option<(Span<V::Real>, V::Real)> {
+    let shift = (V::axis(1) * h - m).dot(d) / dd;
+    let m = m + d * shift;
+    let (lo, hi) = y_slab(m, d, h)?;
+    Some((cone_span(m, d, h, s, sk2, lo, hi)?, shift))
 }
