@@ -499,22 +499,60 @@ pub(crate) trait SoupItem<V: Vector>: Copy {
 /// Stable form: with `b = m · d` and the reduced discriminant `h = r² |d|² - |m × d|²`, the
 /// entry root `(-b - √h) / |d|²` is computed as `(|m|² - r²) / (√h - b)`, free of
 /// cancellation since `b < 0` there.
+/// The entry is tagged [`Root::Graze`] when the path goes no deeper than the band: then it
+/// counts only if the path then sinks deeper into the item's face.
 #[inline]
 pub(super) fn corner_toi<V: Vector>(
     m: V,
     mover: &Mover<V>,
     cross2: V::Real,
     tol: V::Real,
-) -> Option<V::Real> {
+) -> Option<Root<V::Real>> {
     let zero = V::Real::ZERO;
     let b = m.dot(mover.disp);
     let r = mover.radius;
     let c = m.dot(m) - r * r;
     let h = r * r * mover.dd - cross2;
-    if !(b < zero && c > zero && h > V::Real::TWO * r * tol * mover.dd) {
+    if !(b < zero && c > zero && h >= zero) {
         return None;
     }
-    Some(c / (h.sqrt() - b))
+    let t = c / (h.sqrt() - b);
+    Some(if h > V::Real::TWO * r * tol * mover.dd { Root::Entry(t) } else { Root::Graze(t) })
+}
+
+/// A root of a curved feature's test: a path entering deeper than the band, or one that
+/// only grazes it.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Root<R> {
+    Entry(R),
+    Graze(R),
+}
+
+/// The times `t` in `[lo, hi]` where `a + b t >= 0`, narrowed in place: the linear
+/// constraints that carve out where a path is over a face (`false` once empty).
+#[inline]
+pub(super) fn narrow<R: Real>(lo: &mut R, hi: &mut R, a: R, b: R) -> bool {
+    if b > R::ZERO {
+        *lo = lo.max(-a / b);
+    } else if b < R::ZERO {
+        *hi = hi.min(-a / b);
+    } else if a < R::ZERO {
+        return false;
+    }
+    *lo <= *hi
+}
+
+/// Whether the height `s0 + sd t` of a path over a face's plane is within `level` of it
+/// (strictly) at some time in `[lo, hi]`, narrowing the interval to those times.
+#[inline]
+pub(super) fn near_plane<R: Real>(lo: &mut R, hi: &mut R, s0: R, sd: R, level: R) -> bool {
+    if sd == R::ZERO {
+        return s0.abs() < level && *lo <= *hi;
+    }
+    let (t1, t2) = ((-level - s0) / sd, (level - s0) / sd);
+    *lo = lo.max(t1.min(t2));
+    *hi = hi.min(t1.max(t2));
+    *lo < *hi
 }
 
 /// The largest absolute component.

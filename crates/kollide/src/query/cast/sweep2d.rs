@@ -6,7 +6,8 @@
 
 use super::numeric::unit_or_safe;
 use super::sweep::{
-    band, corner_toi, flat_slack, max_abs, probe_start, start_contact, unit_scale, Item, Mover, SoupItem,
+    band, corner_toi, flat_slack, max_abs, narrow, near_plane, probe_start, start_contact, unit_scale, Item,
+    Mover, Root, SoupItem,
 };
 use super::sweep_trace::{Probe, SweepTest, SweepVerdict};
 use super::SweepFeature;
@@ -109,8 +110,12 @@ fn sweep_segment<V: Vector2, P: Probe<V>>(
     if face && s0.abs() > r && toward > flat_slack(one) * mv.dlen {
         let t = (s0.abs() - r) / toward;
         let s = ek.dot(m + mv.disp * t) / ee;
-        let on = s >= zero && s <= one;
+        // Within the band beyond an end counts (the ends' circles refuse a path that only
+        // grazes them; see the 3D face), the point then the end itself.
+        let by = tol / ee.sqrt();
+        let on = s >= -by && s <= one + by;
         if t <= limit && on {
+            let s = s.max(zero).min(one);
             probe.tried(SweepTest::Face, SweepVerdict::Hit, Some(t), Some(a + e * s));
             return Item::Hit { toi: t, point: a + e * s, normal: n * side, feature: SweepFeature::Face };
         }
@@ -121,12 +126,23 @@ fn sweep_segment<V: Vector2, P: Probe<V>>(
     }
     // The line missed (or the segment is a point): the end points' circles.
     let mut best: Option<(V::Real, V, V)> = None;
+    let mut graze: Option<(V::Real, V, V)> = None;
     for (i, corner) in (0u8..).zip([a, b]) {
         let mc = (centre - corner) * k;
         let cross = mc.perp_dot2(mv.disp);
-        let Some(t) = corner_toi(mc, &mv, cross * cross, tol) else {
-            probe.tried(SweepTest::Vertex(i), SweepVerdict::NoRoot, None, None);
-            continue;
+        let t = match corner_toi(mc, &mv, cross * cross, tol) {
+            Some(Root::Entry(t)) => t,
+            Some(Root::Graze(t)) => {
+                if t >= zero && t <= limit && graze.is_none_or(|(gt, ..)| t < gt) {
+                    graze = Some((t, corner, mc + mv.disp * t));
+                }
+                probe.tried(SweepTest::Vertex(i), SweepVerdict::NoRoot, Some(t), Some(corner));
+                continue;
+            }
+            None => {
+                probe.tried(SweepTest::Vertex(i), SweepVerdict::NoRoot, None, None);
+                continue;
+            }
         };
         let kept = t >= zero && t <= best.map_or(limit, |(bt, ..)| bt);
         if kept {
@@ -134,6 +150,21 @@ fn sweep_segment<V: Vector2, P: Probe<V>>(
         }
         let verdict = if kept { SweepVerdict::Hit } else { SweepVerdict::TooLate };
         probe.tried(SweepTest::Vertex(i), verdict, Some(t), Some(corner));
+    }
+    if best.is_none() {
+        // A path that grazed an end within the band and then sinks into the segment's
+        // interior (where the line test met its plane off the segment, by rounding) is met
+        // at the graze.
+        if let Some((t, ..)) = graze {
+            let (mut lo, mut hi) = (t, limit);
+            let over = face
+                && near_plane(&mut lo, &mut hi, s0, sd, r - tol)
+                && narrow(&mut lo, &mut hi, ek.dot(m), ek.dot(mv.disp))
+                && narrow(&mut lo, &mut hi, ee - ek.dot(m), -ek.dot(mv.disp));
+            if over {
+                best = graze;
+            }
+        }
     }
     match best {
         Some((toi, point, gap)) => Item::Hit {

@@ -7,7 +7,8 @@
 
 use super::numeric::unit_or_safe;
 use super::sweep::{
-    band, corner_toi, flat_slack, max_abs, probe_start, start_contact, unit_scale, Item, Mover, SoupItem,
+    band, corner_toi, flat_slack, max_abs, narrow, near_plane, probe_start, start_contact, unit_scale, Item,
+    Mover, Root, SoupItem,
 };
 use super::sweep_trace::{Probe, SweepTest, SweepVerdict};
 use super::SweepFeature;
@@ -127,7 +128,11 @@ fn sweep_triangle<V: Vector3, P: Probe<V>>(
         let t = (s0.abs() - r) / toward;
         if t <= limit {
             let foot = m + mv.disp * t - n * (side * r);
-            if inside(foot, e1, e2, n) {
+            // Within the band outside the edges counts: the edges' cylinders refuse a path
+            // that only grazes them, and one that meets the plane right at an edge, grazing
+            // it, and then sinks into the face would otherwise slip between the two tests
+            // (in f32, a ball running along an edge at a shallow angle went 1e-3 deep).
+            if inside_by(foot, e1, e2, n, tol) {
                 probe.tried(SweepTest::Face, SweepVerdict::Hit, Some(t), Some(a + foot * inv_k));
                 return Item::Hit {
                     toi: t,
@@ -157,13 +162,27 @@ fn sweep_triangle<V: Vector3, P: Probe<V>>(
         best = Some((t, point, gap, feature));
         SweepVerdict::Hit
     };
+    // The earliest graze (an edge or a corner met no deeper than the band): a contact only if
+    // the path then sinks into the triangle by another feature.
+    let mut graze: Option<(V::Real, V, V, SweepFeature)> = None;
+    let mut grazed = |t: V::Real, point: V, gap: V, feature: SweepFeature| {
+        if t >= zero && t <= limit && graze.is_none_or(|(gt, ..)| t < gt) {
+            graze = Some((t, point, gap, feature));
+        }
+        SweepVerdict::NoRoot
+    };
     for (i, (p, e)) in (0u8..).zip(edges(*tri)) {
         let (mp, ek) = ((centre - p) * k, e * k);
         let (verdict, toi, point) = match edge_toi(mp, ek, &mv, tol) {
-            Some((t, s)) if s >= zero && s <= V::Real::ONE => {
-                (keep(t, p + e * s, mp + mv.disp * t - ek * s, SweepFeature::Edge), Some(t), Some(p + e * s))
+            Some((root, s)) if s >= zero && s <= V::Real::ONE => {
+                let (t, gap) = (root_time(root), |t: V::Real| mp + mv.disp * t - ek * s);
+                let verdict = match root {
+                    Root::Entry(t) => keep(t, p + e * s, gap(t), SweepFeature::Edge),
+                    Root::Graze(t) => grazed(t, p + e * s, gap(t), SweepFeature::Edge),
+                };
+                (verdict, Some(t), Some(p + e * s))
             }
-            Some((t, s)) => (SweepVerdict::OffFeature, Some(t), Some(p + e * s)),
+            Some((root, s)) => (SweepVerdict::OffFeature, Some(root_time(root)), Some(p + e * s)),
             None => (SweepVerdict::NoRoot, None, None),
         };
         probe.tried(SweepTest::Edge(i), verdict, toi, point);
@@ -172,11 +191,32 @@ fn sweep_triangle<V: Vector3, P: Probe<V>>(
         let mc = (centre - corner) * k;
         let mxd = mc.cross3(mv.disp);
         match corner_toi(mc, &mv, mxd.dot(mxd), tol) {
-            Some(t) => {
+            Some(Root::Entry(t)) => {
                 let verdict = keep(t, corner, mc + mv.disp * t, SweepFeature::Vertex);
                 probe.tried(SweepTest::Vertex(i), verdict, Some(t), Some(corner));
             }
+            Some(Root::Graze(t)) => {
+                let verdict = grazed(t, corner, mc + mv.disp * t, SweepFeature::Vertex);
+                probe.tried(SweepTest::Vertex(i), verdict, Some(t), Some(corner));
+            }
             None => probe.tried(SweepTest::Vertex(i), SweepVerdict::NoRoot, None, None),
+        }
+    }
+    if best.is_none() && face {
+        // A path that grazed an edge or a corner within the band and then sinks deeper
+        // than the band over the face (where the face test met the plane just off the
+        // triangle) is met at the graze: the times after it when the centre is within
+        // `r - tol` of the plane and its foot inside the three edges, all linear in time.
+        if let Some((t, ..)) = graze {
+            let (d, e3) = (mv.disp, e2 - e1);
+            let (mut lo, mut hi) = (t, limit);
+            let over = near_plane(&mut lo, &mut hi, s0, sd, r - tol)
+                && narrow(&mut lo, &mut hi, e1.cross3(m).dot(n), e1.cross3(d).dot(n))
+                && narrow(&mut lo, &mut hi, e3.cross3(m - e1).dot(n), e3.cross3(d).dot(n))
+                && narrow(&mut lo, &mut hi, m.cross3(e2).dot(n), d.cross3(e2).dot(n));
+            if over {
+                best = graze;
+            }
         }
     }
     match best {
@@ -190,15 +230,16 @@ fn sweep_triangle<V: Vector3, P: Probe<V>>(
 
 /// The entry of the path into the cylinder of the mover's radius about the line through
 /// `p` along `e` (`m` = centre minus `p`), and the parameter of the touched point on the
-/// edge line: `Some` only when the path goes deeper than the band `tol`; the edge is hit
-/// only when that parameter is in `[0, 1]` (else the ends' spheres or the face answer).
+/// edge line: a [`Root::Graze`] when the path goes no deeper than the band `tol`; the edge
+/// is hit only when that parameter is in `[0, 1]` (else the ends' spheres or the face
+/// answer).
 ///
 /// With `w = e × d` and `u = e × m`, the squared distance to the line times `|e|²` is
 /// `|u + t w|²`; its reduced discriminant is `|e|² (r² |w|² - (m · w)²)`, where `|m · w| /
 /// |w|` is the distance between the edge line and the path: computed so, a graze keeps its
 /// sign, where `b² - a c` would be lost in cancellation.
 #[inline]
-fn edge_toi<V: Vector3>(m: V, e: V, mv: &Mover<V>, tol: V::Real) -> Option<(V::Real, V::Real)> {
+fn edge_toi<V: Vector3>(m: V, e: V, mv: &Mover<V>, tol: V::Real) -> Option<(Root<V::Real>, V::Real)> {
     let zero = V::Real::ZERO;
     let r = mv.radius;
     let w = e.cross3(mv.disp);
@@ -206,7 +247,7 @@ fn edge_toi<V: Vector3>(m: V, e: V, mv: &Mover<V>, tol: V::Real) -> Option<(V::R
     let ee = e.dot(e);
     let trip = m.dot(w);
     let h = r * r * a - trip * trip;
-    if !(a > zero && h > V::Real::TWO * r * tol * a) {
+    if !(a > zero && h >= zero) {
         return None;
     }
     let u = e.cross3(m);
@@ -216,7 +257,16 @@ fn edge_toi<V: Vector3>(m: V, e: V, mv: &Mover<V>, tol: V::Real) -> Option<(V::R
         return None;
     }
     let t = c / ((ee * h).sqrt() - b);
-    Some((t, e.dot(m + mv.disp * t) / ee))
+    let root = if h > V::Real::TWO * r * tol * a { Root::Entry(t) } else { Root::Graze(t) };
+    Some((root, e.dot(m + mv.disp * t) / ee))
+}
+
+/// The time of a root.
+#[inline(always)]
+fn root_time<R>(root: Root<R>) -> R {
+    match root {
+        Root::Entry(t) | Root::Graze(t) => t,
+    }
 }
 
 /// Whether `f` (relative to corner `a`), in the plane, is in the triangle with edges
@@ -229,15 +279,25 @@ fn edge_toi<V: Vector3>(m: V, e: V, mv: &Mover<V>, tol: V::Real) -> Option<(V::R
 /// long edges, was reported overlapping it by its whole radius).
 #[inline]
 fn inside<V: Vector3>(f: V, e1: V, e2: V, n: V) -> bool {
-    let zero = V::Real::ZERO;
-    let slack = V::Real::from_usize(8) * V::Real::EPSILON * (max_abs(f) + max_abs(e1) + max_abs(e2));
+    inside_by(f, e1, e2, n, V::Real::ZERO)
+}
+
+/// [`inside`], or at most `by` (a length) outside each edge.
+#[inline]
+fn inside_by<V: Vector3>(f: V, e1: V, e2: V, n: V, by: V::Real) -> bool {
+    let slack = V::Real::from_usize(8) * V::Real::EPSILON * (max_abs(f) + max_abs(e1) + max_abs(e2)) + by;
     let lo = e1.min_elem(e2).min_elem(V::ZERO) - V::splat(slack);
     let hi = e1.max_elem(e2).max_elem(V::ZERO) + V::splat(slack);
     let in_box = (0..3).all(|i| f[i] >= lo[i] && f[i] <= hi[i]);
+    // Each side by its edge: `(edge × (f - start)) · n` is the edge's length times the
+    // signed distance of `f` inside its line (compared squared: no square roots).
+    let e3 = e2 - e1;
+    let by2 = by * by;
+    let side = |s: V::Real, e: V| s >= V::Real::ZERO || s * s <= by2 * e.dot(e);
     in_box
-        && e1.cross3(f).dot(n) >= zero
-        && (e2 - e1).cross3(f - e1).dot(n) >= zero
-        && f.cross3(e2).dot(n) >= zero
+        && side(e1.cross3(f).dot(n), e1)
+        && side(e3.cross3(f - e1).dot(n), e3)
+        && side(f.cross3(e2).dot(n), e2)
 }
 
 /// The closest point of the triangle to `centre`: (centre minus it, scaled by `k`; it, in
