@@ -29,6 +29,7 @@ mod sweep3d;
 mod sweep_error;
 mod sweep_trace;
 mod toi;
+mod touching;
 
 pub use motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 pub use ray::{ray_cast, ray_toi, Ray, RayError, RayHit, RayOutcome};

@@ -118,7 +118,9 @@ impl<V: Vector> CastInput<V> {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CastStatus {
     /// The shapes come within `target_distance` at `toi` (within the stated tolerance); the
-    /// points and normal are those of that moment.
+    /// points and normal are those of that moment. The normal is an outward normal of B's
+    /// contact feature (any of a vertex's or an edge's cone of normals) and a separating
+    /// direction then: along it the shapes are apart by their distance, to the tolerance.
     Hit,
     /// The shapes stay farther apart than `target_distance` over all of `[0, max_toi]`
     /// (proven, not sampled); or, for a linear cast of shapes already within it at time 0
@@ -128,6 +130,12 @@ pub enum CastStatus {
     /// `distance` is their signed distance then (negative when penetrating), with the
     /// normal and points of that moment. Shapes within it but moving apart are not
     /// reported this way: the cast looks for a later impact.
+    ///
+    /// At the boundary: shapes touching at time 0 *approach* only when the motion takes
+    /// them deeper than touching (by more than the tolerance over the cast); touching and
+    /// separating is a [`Miss`](Self::Miss), and so is touching and sliding tangentially.
+    /// Where they touch at a vertex or an edge, the contact's normal is a whole cone, and
+    /// moving out along any normal of it separates them.
     StartedWithin,
     /// The iteration cap or the numbers stopped the search: `safe_toi` is the last time up to
     /// which the shapes are proven to stay farther apart than `target_distance`. Never a

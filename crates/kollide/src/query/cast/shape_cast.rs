@@ -1,10 +1,11 @@
 //! The shape cast: when do two moving convex shapes first come within a distance?
 
 use super::face_normal::face_normal;
-use super::linear::{self, LinearOutcome};
+use super::linear::{self, LinearOutcome, SegmentCast};
 use super::motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 use super::numeric::le;
 use super::toi;
+use super::touching;
 use crate::math::{Pose, Real, Vector};
 use crate::query::{contact, distance, ContactStatus, GjkStatus};
 use crate::shape::{Primitive, Support};
@@ -24,7 +25,9 @@ use crate::shape::{Primitive, Support};
 /// `rel` is `1e-5` (`f32`) or `1e-9` (`f64`), `R` the two radii, `L` the size of the cores
 /// and `M` the size of the coordinates in A's frame (shape sizes plus the distance between
 /// them: the rounding floor); the time is within `tol / (approach speed)` of the exact
-/// one, and not after it beyond rounding (it aims half a tolerance above the target).
+/// one, and not after it beyond rounding (it aims a quarter of the tolerance above the
+/// target and stops within half of it, so that a path only grazing the band stops where
+/// the distance is well within it).
 ///
 /// **Rotating bodies** use conservative advancement (Mirtich 1996) on the warm-started
 /// distance query; see the `toi` module for the bound on the approach speed. Its tolerance
@@ -43,6 +46,20 @@ use crate::shape::{Primitive, Support};
 /// convex in time: once it rises it never comes back down); a rotating cast looks for the
 /// first time the shapes are farther than the target (doubling time steps) and searches
 /// for an impact from there, `Failed` with `safe_toi` 0 when they stay within.
+///
+/// *Approaching* means closing by more than the tolerance over a motion of twice the shapes'
+/// size (whatever `max_toi`): at the closest points' rate along the normal for shapes
+/// penetrating, and bounded by it for shapes apart; for shapes **touching** (within the tolerance of distance 0), whose
+/// normal is a whole cone at a vertex or an edge, by the motion itself (`touching.rs`):
+/// translating, whether B swept along the motion overlaps A deeper than touching; turning,
+/// whether the distance first moves down rather than up. So touching and separating is a
+/// miss, touching and sliding tangentially a miss, touching and approaching
+/// `StartedWithin`.
+///
+/// **The normal of a hit** is a separating direction at the time of impact and an outward
+/// normal of B's contact feature: where the path grazes a vertex or an edge of the
+/// Minkowski difference, the search goes on at that time until the support along the
+/// normal proves the gap (the direction of the largest proven gap is reported).
 ///
 /// Degenerate input: a NaN or negative `max_toi` is an empty interval (`Miss` at time 0);
 /// a NaN or negative `target_distance` counts as 0; non-finite velocities give `Failed`
@@ -153,15 +170,40 @@ fn linear_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     target: V::Real,
     trace: Option<&mut Vec<CastStep<V>>>,
 ) -> CastOutput<V> {
-    if let (Primitive::Point(p), Primitive::Point(q)) = (a.primitive(), b.primitive()) {
+    let (core_a, core_b) = (a.primitive(), b.primitive());
+    if let (Primitive::Point(p), Primitive::Point(q)) = (&core_a, &core_b) {
         // A ball's core is its origin: no rotation needed.
         let place =
             |pose: &Pose<V>, p: V| if p == V::ZERO { pose.translation } else { pose.transform_point(p) };
-        let (p, q) = (place(pose_a, p), place(pose_b, q));
+        let (p, q) = (place(pose_a, *p), place(pose_b, *q));
         if let Some(out) = linear::ball_ball(p, a.radius(), va, q, b.radius(), vb, max_toi, target) {
             return out;
         }
         return at_start(a, pose_a, b, pose_b, va, vb, max_toi, target);
+    }
+    // Points and segments (balls, capsules): their closest points in closed form.
+    let segment = |core: &Primitive<V>| match *core {
+        Primitive::Point(p) => Some((p, p)),
+        Primitive::Segment(p, q) => Some((p, q)),
+        _ => None,
+    };
+    if let (Some((p0, p1)), Some((q0, q1))) = (segment(&core_a), segment(&core_b)) {
+        let size =
+            p0.length_squared().max(p1.length_squared()).max(q0.length_squared()).max(q1.length_squared());
+        let (p0, p1) = (pose_a.transform_point(p0), pose_a.transform_point(p1));
+        let (q0, q1) = (pose_b.transform_point(q0), pose_b.transform_point(q1));
+        let (a_core, b_core) = ((p0, p1, a.radius()), (q0, q1, b.radius()));
+        match linear::segments(a_core, b_core, (va, vb), size.sqrt(), max_toi, target) {
+            SegmentCast::Done(out) => {
+                if out.status != CastStatus::Hit {
+                    return out;
+                }
+                let pose_b_toi = pose_b.with_translation(pose_b.translation + vb * out.toi);
+                return CastOutput { face_normal: face_normal(b, &pose_b_toi, out.normal), ..out };
+            }
+            SegmentCast::Within => return at_start(a, pose_a, b, pose_b, va, vb, max_toi, target),
+            SegmentCast::Undecided => {}
+        }
     }
     let pose_ab = pose_a.inv_compose(pose_b);
     // B's velocity relative to A, in A's frame (A's frame translates, it does not turn).
@@ -231,6 +273,7 @@ pub(super) enum Start<V: Vector> {
 /// closest points approach: the relative velocity of the points along the normal (A to B)
 /// is negative.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 pub(super) fn start_state<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
@@ -257,7 +300,46 @@ pub(super) fn start_state<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Si
     if !in_range || !dist.is_finite() {
         return Start::OutOfRange(failed(zero, zero, 0));
     }
-    let approach = (mb.point_velocity(pose_b, pb) - ma.point_velocity(pose_a, pa)).dot(normal);
+    // Touching (within rounding of zero distance), the contact normal is a whole cone and
+    // the one above is any of it: whether the shapes go deeper is asked of the motion itself
+    // (`touching.rs`). Otherwise the normal is the only one, and the closest points' relative
+    // velocity along it is the rate at which the distance changes.
+    let (ta, tb) = (pose_a.translation, pose_b.translation);
+    let scale =
+        pa.abs_elem().max_elem(pb.abs_elem()).max_elem(ta.abs_elem()).max_elem(tb.abs_elem()).max_component();
+    let size = (pa - ta).length() + (pb - tb).length() + a.radius() + b.radius();
+    let tol =
+        V::Real::GJK_REL_TOLERANCE * (target + size) + V::Real::EPSILON * V::Real::from_usize(64) * scale;
+    // Approaching means getting closer by more than the tolerance over a motion of twice the
+    // shapes' size (whatever `max_toi`: a composite asks its parts with the limit shrunk to
+    // the earliest time found, 0 once one starts within); less is sliding along. At the
+    // closest points' closing rate along the normal the distance falls at most that rate
+    // times the time (the distance is convex in time for translations), which settles most
+    // pairs at once; translating pairs that might approach, and touching ones, are decided
+    // by the motion itself (`touching.rs`): the sweep's least distance, or its depth.
+    let size = size.max(scale * V::Real::EPSILON.sqrt()).max(V::Real::MIN_POSITIVE);
+    let cap = size * V::Real::TWO;
+    let linear = ma.is_linear() && mb.is_linear();
+    let approaching = if dist.abs() <= tol {
+        touching::approaches(a, pose_a, b, pose_b, ma, mb, dist.min(zero), size, cap, tol)
+    } else {
+        let closing = -(mb.point_velocity(pose_b, pb) - ma.point_velocity(pose_a, pa)).dot(normal);
+        let speed = (mb.velocity - ma.velocity).length()
+            + (V::angular_speed(ma.angular_velocity) + V::angular_speed(mb.angular_velocity)) * size;
+        let time = cap / speed;
+        let may = closing > zero && closing * time > tol;
+        // Apart (within the target): a slow first-order rate can overstate a decrease that
+        // stops at once (a box sliding along a wall onto the seam of two of its triangles
+        // closes on the next triangle's edge for 1e-5 of its path, then not at all). A rate
+        // above `√(tol / size)` of the speed takes the shapes deeper than the tolerance
+        // within a motion too short for that.
+        let clear = closing > speed * (tol / size).sqrt();
+        if may && !clear && linear && dist > zero {
+            touching::approaches(a, pose_a, b, pose_b, ma, mb, dist, size, cap, tol)
+        } else {
+            may
+        }
+    };
     let out = CastOutput {
         status: CastStatus::StartedWithin,
         toi: zero,
@@ -269,7 +351,7 @@ pub(super) fn start_state<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Si
         face_normal: if normal == V::ZERO { None } else { face_normal(b, pose_b, normal) },
         iterations: 0,
     };
-    if approach < zero {
+    if approaching {
         if dist > target {
             // In the tolerance band above the target: a hit at time 0.
             return Start::Within(CastOutput { status: CastStatus::Hit, ..out });

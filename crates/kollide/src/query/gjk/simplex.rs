@@ -86,6 +86,7 @@ impl<V: Vector> Simplex<V> {
     }
 
     /// Takes each vertex's [`vertex_scale`] again, after its points were moved in place.
+    #[inline]
     pub(crate) fn refresh_scales(&mut self) {
         for i in 0..self.count {
             self.scales[i] = vertex_scale(&self.verts[i], self.local_b[i], self.placement);
