@@ -212,6 +212,40 @@ impl<V: Vector3> HeightField<V> {
         }
     }
 
+    /// The height of the surface over the point `(x, z)` of the local frame (the `y` of the
+    /// triangle above or below it), or `None` outside the grid's footprint.
+    ///
+    /// ```
+    /// use kollide::composite::HeightField;
+    /// use kollide::math::DVec3;
+    /// // A ramp rising along x from 0 to 2 over the 4 units across.
+    /// let ramp = HeightField::new(vec![vec![0.0, 1.0, 2.0], vec![0.0, 1.0, 2.0]], DVec3::new(4.0, 1.0, 2.0));
+    /// assert!((ramp.surface_height(1.0, 0.3).unwrap() - 1.5).abs() < 1e-12);
+    /// assert_eq!(ramp.surface_height(2.5, 0.0), None);
+    /// ```
+    #[must_use]
+    pub fn surface_height(&self, x: V::Real, z: V::Real) -> Option<V::Real> {
+        let half = self.scale * V::Real::HALF;
+        let (u, w) = ((x + half[0]) / self.cell.0, (z + half[2]) / self.cell.1);
+        let (cols, rows) = (V::Real::from_usize(self.cols - 1), V::Real::from_usize(self.rows - 1));
+        if !(u >= V::Real::ZERO && u <= cols && w >= V::Real::ZERO && w <= rows) {
+            return None;
+        }
+        let cell = |x: V::Real, n: V::Real| x.to_f64().floor().min(n.to_f64() - 1.0) as usize;
+        let (c, r) = (cell(u, cols), cell(w, rows));
+        // Within the cell: `fu` along x, `fw` along z, both in [0, 1]. The cell's diagonal
+        // runs from (r, c) to (r + 1, c + 1): below it (fw >= fu) the triangle with
+        // (r + 1, c), above it the one with (r, c + 1).
+        let (fu, fw) = (u - V::Real::from_usize(c), w - V::Real::from_usize(r));
+        let y = |r: usize, c: usize| self.heights[r * self.cols + c] * self.scale[1];
+        let (h00, h11) = (y(r, c), y(r + 1, c + 1));
+        Some(if fw >= fu {
+            h00 + (y(r + 1, c) - h00) * fw + (h11 - y(r + 1, c)) * fu
+        } else {
+            h00 + (y(r, c + 1) - h00) * fu + (h11 - y(r, c + 1)) * fw
+        })
+    }
+
     /// The box of the whole field, in the local frame.
     #[must_use]
     pub fn local_aabb(&self) -> Aabb<V> {

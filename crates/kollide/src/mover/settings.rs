@@ -74,6 +74,17 @@ impl<V: Vector3 + UpRotation> Character<V> {
         Pose::new(position, V::rotation_from_y(up))
     }
 
+    /// How far the character reaches below its position along `up`: the height of the
+    /// position above its lowest point (its foot).
+    #[must_use]
+    pub fn half_height(&self) -> V::Real {
+        match *self {
+            Self::Ball { radius } => radius,
+            Self::Ellipsoid { radii } => radii[1],
+            Self::Capsule { half_height, radius } => half_height + radius,
+        }
+    }
+
     /// The largest distance from the position to the surface (its size for tolerances).
     #[must_use]
     pub fn reach(&self) -> V::Real {
@@ -98,7 +109,10 @@ pub struct MoverSettings<V: Vector3> {
     /// The steepest walkable slope, radians from horizontal, in `[0, pi/2]`: a contact whose
     /// normal is within this angle of `up` is ground.
     pub max_slope: V::Real,
-    /// Stairs up to this height are climbed (0: off).
+    /// Stairs up to this height are climbed (0: off). A rounded character meets a step's
+    /// edge with a normal tilted up, steeper than `max_slope`: an edge or a corner no higher
+    /// than this above the character's lowest point is a step to climb and ground to stand
+    /// on, not a wall.
     pub step_height: V::Real,
     /// A character on the ground stays on it going down slopes and steps up to this far
     /// (0: off).

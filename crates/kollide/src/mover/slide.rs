@@ -5,7 +5,7 @@ use super::planes::closest_allowed;
 use super::settings::{Character, MoverError, MoverSettings, UpRotation};
 use super::trace::{MovePhase, MoveStep, SlidePlane};
 use crate::composite::{composite_sweep_ellipsoid, composite_sweep_sphere, TriangleParts};
-use crate::math::{Pose, Real, Vector3};
+use crate::math::{Aabb, Pose, Real, Vector3};
 use crate::query::cast::SweepFeature;
 use crate::query::cast::{BackFaces, CastInput, CastStatus, Motion, SweepError, SweepOutcome};
 use crate::shape::Ellipsoid;
@@ -21,8 +21,10 @@ pub enum MoveStatus {
     Blocked,
     /// The iteration cap ended the step with motion left.
     MaxIterations,
-    /// The character overlapped the world at the start; it was pushed out along the
-    /// contact normals (bounded), then moved. The step's other outcome is not reported.
+    /// The character overlapped the world at the start (or stood under a terrain's surface,
+    /// which is solid below); it was pushed out along the contact normals (bounded; out of
+    /// a terrain, up onto its surface), then moved. The step's other outcome is not
+    /// reported.
     StartedInside,
 }
 
@@ -211,9 +213,12 @@ fn move_impl<V: Vector3 + UpRotation>(
         iterations: 0,
         phase: MovePhase::Recover,
         trace: trace.as_deref_mut().map(std::mem::take),
+        origin: position,
+        min_up: V::Real::from_f64(settings.max_slope.to_f64().cos() - 1e-9),
     };
     let start = position;
     let (from, pushed) = step.recover(position);
+    step.origin = from;
     let zero = V::Real::ZERO;
     step.phase = MovePhase::Ground;
     let on_ground =
@@ -275,6 +280,12 @@ struct Step<'a, V: Vector3 + UpRotation> {
     phase: MovePhase,
     /// The trace, when asked for.
     trace: Option<Vec<MoveStep<V>>>,
+    /// Where the step started (after any push out of an overlap): the foot there is what a
+    /// step's edge is measured from while sliding, so that the stairs' path (which first
+    /// rises by the step height) cannot climb another step's height on top of it.
+    origin: V,
+    /// The least `up` component of a walkable normal: `cos(max_slope)`, less 1e-9.
+    min_up: V::Real,
 }
 
 /// A cast's answer the mover uses: time, normal, and the contact.
@@ -305,7 +316,42 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
 
     /// Whether a contact normal is walkable ground.
     fn walkable(&self, n: V) -> bool {
-        n.dot(self.settings.up) >= V::Real::from_f64(self.settings.max_slope.to_f64().cos() - 1e-9)
+        n.dot(self.settings.up) >= self.min_up
+    }
+
+    /// Whether a contact is a step's edge for the character at `at`: an edge or a corner
+    /// (not a face, whose slope `max_slope` judges) met from above, no higher than
+    /// `step_height` above the character's lowest point there.
+    fn step_edge(&self, c: &MoveContact<V>, at: V) -> bool {
+        let up = self.settings.up;
+        let foot = at - up * self.character.half_height();
+        self.settings.step_height > V::Real::ZERO
+            && c.feature != SweepFeature::Face
+            && c.normal.dot(up) > V::Real::from_f64(1e-6)
+            && (c.point - foot).dot(up) <= self.settings.step_height
+    }
+
+    /// Whether a contact met while sliding is ground to walk up (the motion into it is
+    /// taken up along `up`): walkable, and, with stairs on, an edge or a corner no higher
+    /// above the step's starting foot than the step height (higher, it is a wall whatever
+    /// its slope).
+    fn ground_while_sliding(&self, c: &MoveContact<V>) -> bool {
+        self.walkable(c.normal)
+            && (c.feature == SweepFeature::Face
+                || self.settings.step_height <= V::Real::ZERO
+                || self.step_edge(c, self.origin))
+    }
+
+    /// Whether a contact holds the character at `at` up. A face: walkable ground. An edge or
+    /// a corner, with stairs on: a step's edge (whatever its slope; one higher than the step
+    /// height above the foot is not, even at a gentle slope, or a ball could perch its way
+    /// up a riser too high); with stairs off, by its slope like a face.
+    fn supports(&self, c: &MoveContact<V>, at: V) -> bool {
+        if c.feature == SweepFeature::Face || self.settings.step_height <= V::Real::ZERO {
+            self.walkable(c.normal)
+        } else {
+            self.step_edge(c, at)
+        }
     }
 
     /// The first contact along `motion` from `at` (to within the skin), if any before the
@@ -479,7 +525,8 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
             // On walkable ground the motion into the ground is taken up along `up`, not along
             // the normal: walking keeps its pace up and down a slope, and gravity alone does
             // not slide a character down a slope it can stand on.
-            if self.walkable(n) && rest.dot(n) < V::Real::ZERO {
+            let ground = self.ground_while_sliding(&touch.contact);
+            if ground && rest.dot(n) < V::Real::ZERO {
                 rest -= up * (rest.dot(n) / n.dot(up));
             }
             self.contacts.push(touch.contact);
@@ -488,7 +535,7 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
             }) {
                 planes.push(SlidePlane { normal: n, offset: V::Real::ZERO });
             }
-            let steep = !self.walkable(n) && n.dot(up) > V::Real::from_f64(-1e-6);
+            let steep = !ground && n.dot(up) > V::Real::from_f64(-1e-6);
             // A steep slope may not lift the character higher than it asked to rise.
             let cap = planes.iter().position(|p| p.offset != V::Real::ZERO || p.normal == -up);
             if steep && !self.settings.climb_walls && cap.is_none() {
@@ -501,7 +548,12 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
             // Never against the motion asked: in a crease the closest allowed motion can turn
             // back up one side (a projection on the far plane), and the character would
             // shuttle between the two sides step after step (the classic corner jitter).
-            if left.dot(displacement) <= V::Real::ZERO {
+            // Walking slowly up walkable ground (a slope, a step's edge) turns the motion up
+            // against gravity's share of the step: that is the walk, not a turn back, as long
+            // as it goes on across `up` (by more than the planes' tilt).
+            let across = displacement - up * displacement.dot(up);
+            let slack = V::Real::from_f64(1e-6) * left.length() * across.length();
+            if left.dot(displacement) <= V::Real::ZERO && left.dot(across) <= slack {
                 left = V::ZERO;
             }
             if let Some(last) = self.trace.as_mut().and_then(|t| t.last_mut()) {
@@ -554,7 +606,9 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
         let fall = up * -(rose + (-displacement.dot(up)).max(V::Real::ZERO));
         let landing = trial.cast(at, fall);
         self.iterations += trial.iterations;
-        let landed = landing.filter(|l| self.walkable(l.contact.normal));
+        // A landing on walkable ground, or on a step's edge no higher above the start's foot
+        // than the step height (a rounded character climbs a step by its edge).
+        let landed = landing.filter(|l| self.supports(&l.contact, from));
         let mut kept = false;
         if let Some(landing) = landed {
             at += fall * landing.toi;
@@ -586,6 +640,23 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
     fn recover(&mut self, mut at: V) -> (V, bool) {
         let mut overlapped = false;
         let skin = self.settings.skin;
+        if let Some(lift) = self.under_terrain(at) {
+            overlapped = true;
+            if let Some(trace) = self.trace.as_mut() {
+                trace.push(MoveStep {
+                    phase: MovePhase::Recover,
+                    from: at,
+                    motion: lift,
+                    toi: None,
+                    contact: None,
+                    planes: Vec::new(),
+                    wanted: None,
+                    solved: None,
+                    next: None,
+                });
+            }
+            at += lift;
+        }
         for _ in 0..RECOVERY_ROUNDS {
             let pose = self.pose(at);
             let mut push = V::ZERO;
@@ -626,21 +697,101 @@ impl<V: Vector3 + UpRotation> Step<'_, V> {
         (at, overlapped)
     }
 
+    /// A terrain is solid below its surface: a character whose position lies under a
+    /// heightfield's surface, inside its footprint, is inside the ground. The lift along the
+    /// terrain's up that stands it on the surface over its position (the deepest terrain's,
+    /// where several hold it), the skin above; the overlap rounds settle the rest.
+    fn under_terrain(&self, at: V) -> Option<V> {
+        // Terrains above the character: the column over its position.
+        let up = self.settings.up;
+        let column = Aabb::from_point(at).swept(up * V::Real::from_f64(1.0e6));
+        let mut lift: Option<V> = None;
+        self.world.visit_overlaps(&column, |_, body, body_pose| {
+            if let Shape3::HeightField(field) = body {
+                let local = body_pose.inverse_transform_point(at);
+                if let Some(surface) = field.surface_height(local[0], local[2]) {
+                    let depth = surface - local[1];
+                    if depth > V::Real::ZERO {
+                        let field_up = body_pose.transform_vector(V::axis(1));
+                        let rise = depth + self.character.half_height() + self.settings.skin;
+                        let l = field_up * rise;
+                        if lift.is_none_or(|m| l.length_squared() > m.length_squared()) {
+                            lift = Some(l);
+                        }
+                    }
+                }
+            }
+        });
+        lift
+    }
+
     /// Moves down to the ground within `snap_to_ground`, if walkable ground is there.
     fn snap(&mut self, position: &mut V) {
         let down = -self.settings.up * self.settings.snap_to_ground;
         if let Some(t) = self.cast(*position, down) {
-            if self.walkable(t.contact.normal) {
+            if self.supports(&t.contact, *position + down * t.toi) {
                 *position += down * t.toi;
             }
         }
     }
 
-    /// The walkable ground within twice the skin below `at`.
+    /// The ground within twice the skin below `at`: of the contacts there (every body's,
+    /// not only the nearest: a ball resting on a floor may touch a step's edge beside it
+    /// first), the one that holds the character up (walkable, or a step's edge) with the
+    /// normal nearest `up`.
     fn ground(&mut self, at: V) -> Option<Ground<V>> {
-        let probe = -self.settings.up * (self.settings.skin * V::Real::from_f64(2.0));
-        let t = self.cast(at, probe)?;
-        let c = t.contact;
-        self.walkable(c.normal).then_some(Ground { normal: c.normal, body: c.body, part: c.part })
+        let up = self.settings.up;
+        let probe = -up * (self.settings.skin * V::Real::from_f64(2.0));
+        // The nearest contact first (the common case: it is the floor).
+        let first = self.cast(at, probe)?;
+        if self.supports(&first.contact, at) {
+            let c = first.contact;
+            return Some(Ground { normal: c.normal, body: c.body, part: c.part });
+        }
+        let touches = self.touches(at, probe);
+        let best = touches
+            .iter()
+            .filter(|t| self.supports(&t.contact, at))
+            .max_by(|x, y| {
+                x.contact
+                    .normal
+                    .dot(up)
+                    .partial_cmp(&y.contact.normal.dot(up))
+                    .unwrap_or(core::cmp::Ordering::Equal)
+            })
+            .map(|t| t.contact);
+        best.map(|c| Ground { normal: c.normal, body: c.body, part: c.part })
+    }
+
+    /// Every body's first contact along `motion` from `at` (unordered), recorded in the
+    /// trace as one cast whose contact is the nearest.
+    fn touches(&mut self, at: V, motion: V) -> Vec<Touch<V>> {
+        self.iterations += 1;
+        let this = &*self;
+        let pose = this.pose(at);
+        let swept = this.shape.aabb(&pose).loosened(this.settings.skin);
+        let mut all: Vec<Touch<V>> = Vec::new();
+        this.world.visit_swept(&swept, motion, V::Real::ONE, |id, body, body_pose, limit| {
+            if let Some(t) = this.touch(id, body, body_pose, &pose, motion, limit) {
+                all.push(t);
+            }
+            None
+        });
+        let phase = self.phase;
+        if let Some(trace) = self.trace.as_mut() {
+            let first = all.iter().reduce(|a, b| if b.before(a) { b } else { a });
+            trace.push(MoveStep {
+                phase,
+                from: at,
+                motion,
+                toi: first.map(|t| t.toi),
+                contact: first.map(|t| t.contact),
+                planes: Vec::new(),
+                wanted: None,
+                solved: None,
+                next: None,
+            });
+        }
+        all
     }
 }

@@ -311,6 +311,17 @@ impl<V: Vector, S: RuntimeShape<V>> World<V, S> {
         });
     }
 
+    /// The bodies whose boxes meet the box `aabb` (world frame; touching counts), in no set
+    /// order, for a caller with its own narrow phase.
+    pub fn visit_overlaps(&self, aabb: &Aabb<V>, mut f: impl FnMut(BodyId, &S, &Pose<V>)) {
+        self.broad.tree().visit_overlaps(aabb, |proxy| {
+            if let Some((id, body)) = self.live(proxy) {
+                f(id, &body.shape, &body.pose);
+            }
+            true
+        });
+    }
+
     /// Every body the shape at `pose` overlaps (touching counts), with the parts found.
     #[must_use]
     pub fn overlaps(&self, shape: &S, pose: &Pose<V>) -> Vec<WorldHit<()>> {
