@@ -727,7 +727,8 @@ fn side_normal<V: Vector>(u: V, sin: V::Real, cos: V::Real) -> V {
 /// the apex's normals, the one whose plane through `p` leaves least of the cone beyond it
 /// (the apex: a normal `n` of its cone has the cone behind its plane through the apex, so
 /// through `p` the apex is `n · (apex - p)` beyond). Facing the ray (`apex_normal`), or the
-/// side's normals in the azimuths of `±d` (the plane of a ray running along the side).
+/// side's normals in the azimuths of `±d` (the plane of a ray running along the side) and
+/// of `p` (the side's own normal there, blurred by rounding this near the apex).
 #[cold]
 fn near_apex_normal<V: Vector>(p: V, d: V, r: V::Real, h: V::Real) -> V {
     let len = (r * r + (h + h) * (h + h)).sqrt();
@@ -735,11 +736,14 @@ fn near_apex_normal<V: Vector>(p: V, d: V, r: V::Real, h: V::Real) -> V {
     let to_apex = V::axis(1) * h - p;
     let facing = apex_normal(-d, r, h);
     let mut best = (facing.dot(to_apex), facing);
-    for u in [d, -d] {
+    // (Only a normal the ray does not run into from behind, beyond the rounding of a ray
+    // given along the side: its direction is off the side's by ulps of the inputs, which
+    // a far origin multiplies.)
+    let behind = d.length() * V::Real::EPSILON.sqrt();
+    for u in [d, -d, p] {
         let n = side_normal(u, sin, cos);
-        // (Only a normal the ray does not run into from behind.)
         let beyond = n.dot(to_apex);
-        if n.dot(d) <= len * V::Real::EPSILON && beyond < best.0 {
+        if n.dot(d) <= behind && beyond < best.0 {
             best = (beyond, n);
         }
     }
