@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod boundary;
 pub mod build;
 pub mod bytes;
 pub mod promises;

@@ -117,7 +117,7 @@ fn probe_directions<V: Vector>(n: V) -> Vec<V> {
 
 /// Panics with the context when `ok` is false.
 #[track_caller]
-fn promise(ok: bool, what: &str, context: impl FnOnce() -> String) {
+pub(crate) fn promise(ok: bool, what: &str, context: impl FnOnce() -> String) {
     assert!(ok, "broken promise: {what}\n{}", context());
 }
 

@@ -21,6 +21,10 @@ mod sweep_dim;
 #[path = "common/sweep_oracle.rs"]
 mod sweep_oracle;
 
+mod boundary_casts;
+mod boundary_rays;
+mod boundary_stairs;
+mod boundary_sweeps;
 mod bvh_dynamic;
 mod bvh_grid;
 mod bvh_static;

@@ -2,6 +2,7 @@
 //! approximate comparisons that print the difference. The truth lives in `oracle`.
 #![allow(dead_code)]
 
+pub mod boundary;
 pub mod cast_oracle;
 pub mod mover_judge;
 pub mod oracle;
