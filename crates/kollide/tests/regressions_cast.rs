@@ -2,7 +2,7 @@
 
 use kollide::math::{DPose3, DVec3, Pose3, Vec3};
 use kollide::query::cast::{ray_cast, Ray, RayOutcome};
-use kollide::shape::{Cone, ConvexHull};
+use kollide::shape::{Cone, ConvexHull, Ellipsoid};
 
 /// A ray from far away hit a cone at the right time but reported the wrong normal.
 ///
@@ -30,6 +30,33 @@ fn cone_normal_of_a_ray_from_far_away() {
     let ray = Ray::new(Vec3::new(10.0, 0.0, 0.0), Vec3::NEG_X);
     let RayOutcome::Hit(hit) = ray_cast(&cone, &Pose3::IDENTITY, &ray, f32::INFINITY) else { panic!() };
     assert!((hit.normal - want.as_vec3()).length() < 1e-5, "f32 normal {:?}", hit.normal);
+}
+
+/// A ray through the rim of a flat ellipsoid (radii 5.4, 1e-100, 3.6: a disk) reported a
+/// normal pointing into it (found by the fuzz target `casts`, whose tangent rays aim at a
+/// shape's outline).
+///
+/// The normal is the gradient `q / r²` at the hit's scaled point `q`; `1 / r²` is 1e200 for
+/// the thin axis, the rounding of the point's height (1e-16 at the rim) made it infinite, and
+/// the fallback, the ray's reverse, leaned into the disk. The gradient is now scaled by the
+/// largest `1 / r` first: the disk's own normal at the rim, on the ray's side.
+#[test]
+fn ray_through_the_rim_of_a_flat_ellipsoid_has_an_outward_normal() {
+    let radii = DVec3::new(5.43746089875639, 1e-100, 3.62706950484474);
+    let disk = Ellipsoid::new(radii);
+    let ray = Ray::new(
+        DVec3::new(3.453660544774926, 1.6093363575989157, 1.472158438503584),
+        DVec3::new(0.23730497725945726, -0.3576303016886482, 0.12055214665288846),
+    );
+    let RayOutcome::Hit(hit) = ray_cast(&disk, &DPose3::IDENTITY, &ray, f64::INFINITY) else {
+        panic!("the ray crosses the disk's rim");
+    };
+    // The farthest point of the ellipsoid along n is |R n| (R the radii); beyond the hit
+    // point's plane by at most rounding.
+    let n = hit.normal;
+    let reach = (n * radii).length() - hit.point.dot(n);
+    assert!(reach <= 1e-9, "normal {n:?} at {:?}: the ellipsoid reaches {reach:e} beyond", hit.point);
+    assert!(n.dot(ray.direction()) < 0.0, "normal {n:?} faces away from the ray");
 }
 
 /// A turning compound cast its parts along straight lines (found by the fuzz target

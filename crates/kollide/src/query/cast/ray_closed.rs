@@ -187,7 +187,14 @@ pub(super) fn ellipsoid<V: Vector>(radii: V, o: V, d: V, max_toi: V::Real) -> Ca
     let Some((t0, t1)) = ball_span(os, ds, dd, V::Real::ONE) else {
         return Cast::Miss;
     };
-    report(pick(t0, t1, max_toi), |t, _| unit_or((os + ds * t).mul_elem(inv), back(d)))
+    // The normal is the gradient `q / r²` at the scaled point `q`, taken as `q (inv / max
+    // inv)`: the same direction, without the overflow of `1 / r²` for a radius of 1e-100
+    // (a flat ellipsoid, hit at its rim: the gradient was infinite, and the fallback
+    // pointed into the solid; fuzz target `casts`, tangent rays).
+    report(pick(t0, t1, max_toi), |t, _| {
+        let inv_n = inv / inv.max_component();
+        unit_or((os + ds * t).mul_elem(inv_n), back(d))
+    })
 }
 
 /// The capsule: the segment `a b` grown by `r > 0` (a ball when `a == b`).
