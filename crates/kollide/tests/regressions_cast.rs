@@ -1,8 +1,8 @@
 //! Regressions of the continuous queries, each telling its story.
 
-use kollide::math::{DPose3, DVec3, Pose3, Vec3};
+use kollide::math::{DPose3, DVec3, Pose3, Quat, Vec3};
 use kollide::query::cast::{ray_cast, Ray, RayOutcome};
-use kollide::shape::{Cone, ConvexHull, Ellipsoid};
+use kollide::shape::{Cone, ConvexHull, Ellipsoid, Rounded, Segment, Support};
 
 /// A ray from far away hit a cone at the right time but reported the wrong normal.
 ///
@@ -57,6 +57,37 @@ fn ray_through_the_rim_of_a_flat_ellipsoid_has_an_outward_normal() {
     let reach = (n * radii).length() - hit.point.dot(n);
     assert!(reach <= 1e-9, "normal {n:?} at {:?}: the ellipsoid reaches {reach:e} beyond", hit.point);
     assert!(n.dot(ray.direction()) < 0.0, "normal {n:?} faces away from the ray");
+}
+
+/// A capsule of radius 1e-12 in f32 hit at its end by a ray tangent there reported a normal
+/// pointing back along its core: the cone of segment it left beyond the plane was 0.18 long
+/// (found by the fuzz target `casts`, tangent rays).
+///
+/// The normal is the point's offset from the core over the radius; with the radius far below
+/// the rounding of the point (3e-8 here), that offset is the rounding, pointing anywhere.
+/// Such a capsule now takes the normal of its core nearest the ray's reverse: at an end,
+/// anything not pointing back into the segment.
+#[test]
+fn ray_at_the_end_of_a_capsule_thinner_than_rounding_has_an_outward_normal() {
+    let core = Segment::new(Vec3::new(-0.48236057, -0.24848172, 0.0), Vec3::new(0.0, 1e-12, 1e-12));
+    let capsule = Rounded::try_new(core, 1e-12f32).unwrap();
+    let pose = Pose3::new(
+        Vec3::new(1e-12, -1e-12, 0.0),
+        Quat::from_xyzw(-0.58950955, -0.58950955, 0.32240197, 0.44834587),
+    );
+    let ray = Ray::new(
+        Vec3::new(-1.3802004, 0.42070693, 0.95949346),
+        Vec3::new(0.77951515, -0.23760855, -0.5419066),
+    );
+    let RayOutcome::Hit(hit) = ray_cast(&capsule, &pose, &ray, 1e3) else {
+        panic!("the ray touches the capsule's end");
+    };
+    // How far the capsule reaches beyond the plane through the hit point (its support
+    // along the normal, in its own frame).
+    let n = hit.normal;
+    let far = pose.transform_point(capsule.support(pose.inverse_transform_vector(n))) + n * 1e-12;
+    let beyond = (far - hit.point).dot(n);
+    assert!(beyond <= 1e-6, "normal {n:?} at {:?}: the capsule reaches {beyond:e} beyond", hit.point);
 }
 
 /// A turning compound cast its parts along straight lines (found by the fuzz target

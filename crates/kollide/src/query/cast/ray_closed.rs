@@ -278,6 +278,12 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
         let n = radial * inv_r;
         if (n.dot(n) - V::Real::ONE).abs() <= V::Real::EPSILON * V::Real::from_usize(64) {
             n
+        } else if r <= V::Real::EPSILON * V::Real::from_usize(64) * (p.abs_elem().max_component() + ee.sqrt())
+        {
+            // A radius within the rounding of the point: `radial` is that rounding, its
+            // direction anything (a capsule of radius 1e-12 in f32 was hit at its end with
+            // a normal pointing back along its core; fuzz target `casts`, tangent rays).
+            core_normal(-d, e, z, ee)
         } else {
             unit_or(radial, core_normal(-d, e, z, ee))
         }
