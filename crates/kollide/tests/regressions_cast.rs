@@ -2,7 +2,7 @@
 
 use kollide::math::{DPose3, DVec3, Pose3, Quat, Vec3};
 use kollide::query::cast::{ray_cast, Ray, RayOutcome};
-use kollide::shape::{Cone, ConvexHull, Ellipsoid, Rounded, Segment, Support};
+use kollide::shape::{Cone, ConvexHull, Ellipsoid, Rounded, Segment, Support, Triangle};
 
 /// A ray from far away hit a cone at the right time but reported the wrong normal.
 ///
@@ -88,6 +88,35 @@ fn ray_at_the_end_of_a_capsule_thinner_than_rounding_has_an_outward_normal() {
     let far = pose.transform_point(capsule.support(pose.inverse_transform_vector(n))) + n * 1e-12;
     let beyond = (far - hit.point).dot(n);
     assert!(beyond <= 1e-6, "normal {n:?} at {:?}: the capsule reaches {beyond:e} beyond", hit.point);
+}
+
+/// A triangle with two equal corners (a segment) hit at that corner by a tangent ray
+/// reported the ray's reverse as its normal, which pointed back along the segment (0.8 of it
+/// beyond the plane; found by the fuzz target `casts`, tangent rays).
+///
+/// A flat triangle is cast as its three edges; the edge of no length is a point, whose
+/// normal is the ray's reverse, and it won the tie at the shared corner by a rounding of
+/// the time. Such a point's normal is now the nearest one not pointing back along the
+/// other edges.
+#[test]
+fn ray_at_the_corner_of_a_triangle_with_two_equal_corners_has_an_outward_normal() {
+    let corner = DVec3::splat(3.435294117647059);
+    let tri = Triangle::new(DVec3::new(0.303921568627451, 1e-100, 3.435294117647059), corner, corner);
+    let pose = DPose3::from_translation(corner);
+    let ray = Ray::new(
+        DVec3::new(6.644008065307515, 7.011966142031559, 6.95579049854328),
+        DVec3::new(0.057576425856087465, -0.03592562652520925, -0.0216507993308781),
+    );
+    // (Through the run-time shape, whose triangle is cast in closed form.)
+    let shape = kollide::world::Shape3::from(tri);
+    let Some(RayOutcome::Hit(hit)) = kollide::world::ray_cast(&shape, &pose, &ray, 1e3).map(|a| a.value)
+    else {
+        panic!("the ray touches the corner");
+    };
+    let n = hit.normal;
+    let far = pose.transform_point(tri.support(pose.inverse_transform_vector(n)));
+    let beyond = (far - hit.point).dot(n);
+    assert!(beyond <= 1e-9, "normal {n:?} at {:?}: the triangle reaches {beyond:e} beyond", hit.point);
 }
 
 /// A turning compound cast its parts along straight lines (found by the fuzz target

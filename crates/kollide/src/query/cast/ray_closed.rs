@@ -638,13 +638,23 @@ fn scaled<V: Vector, T>(a: V, b: V, c: V, o: V, d: V, cast: impl FnOnce(V, V, V,
     }
 }
 
-/// The first hit of the three edges of `a b c` taken as flat segments.
+/// The first hit of the three edges of `a b c` taken as flat segments. An edge of no
+/// length is a point, whose normal alone is the ray's reverse; unless all three are, that
+/// point ends the others, and its normal is the nearest not pointing back along them (the
+/// ray's reverse pointed back along a segment at its end; fuzz target `casts`, tangent
+/// rays).
 fn edges<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let mut best: Option<(V::Real, V)> = None;
-    for (p, q) in [(a, b), (b, c), (c, a)] {
-        if let Some(hit) = segment_hit(p, q, o, d, max_toi) {
-            if best.is_none_or(|(t, _)| hit.0 < t) {
-                best = Some(hit);
+    let point = a == b && b == c;
+    for (p, q, r) in [(a, b, c), (b, c, a), (c, a, b)] {
+        if let Some((t, mut n)) = segment_hit(p, q, o, d, max_toi) {
+            let (e, zero) = (r - p, V::Real::ZERO);
+            let (along, ee) = (n.dot(e), e.dot(e));
+            if p == q && !point && along > zero && ee > zero {
+                n = unit_or(n - e * (along / ee), n);
+            }
+            if best.is_none_or(|(bt, _)| t < bt) {
+                best = Some((t, n));
             }
         }
     }
