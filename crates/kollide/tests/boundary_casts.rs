@@ -13,7 +13,7 @@
 
 use crate::common::boundary::{
     contact_setup, first_time_at_most, random_rotation, random_unit, separation_along, signed_distance,
-    touching, Family, FromDQuat, Placed, Solid,
+    touching, Family, FromDQuat, Placed, Solid, Tally,
 };
 use crate::common::rng;
 use glam::{DQuat, DVec2, DVec3, Vec2, Vec3};
@@ -22,7 +22,6 @@ use kollide::query::cast::{shape_cast, CastInput, CastOutput, CastStatus, Motion
 use kollide::shape::{Convex2, Convex3, Support};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
 
 /// The four spaces the casts run in, with kollide's shape for a solid.
 pub trait Space: Vector
@@ -66,43 +65,6 @@ space3!(Vec3);
 space3!(glam::DVec3);
 space2!(Vec2, f32);
 space2!(DVec2, f64);
-
-/// Wrong answers by kind of case, with the first few described.
-#[derive(Default)]
-pub struct Tally {
-    pub by_kind: BTreeMap<String, (usize, usize)>,
-    pub examples: Vec<String>,
-    /// Casts that ended `Failed` (allowed where GJK cannot prove the gap).
-    pub failed: usize,
-}
-
-impl Tally {
-    pub fn record(&mut self, kind: String, wrong: Option<String>) {
-        let e = self.by_kind.entry(kind).or_default();
-        e.0 += 1;
-        if let Some(w) = wrong {
-            e.1 += 1;
-            if self.examples.len() < 8 {
-                self.examples.push(w);
-            }
-        }
-    }
-
-    #[track_caller]
-    pub fn assert_clean(&self, what: &str, at_least: usize) {
-        let total: usize = self.by_kind.values().map(|e| e.0).sum();
-        let wrong: usize = self.by_kind.values().map(|e| e.1).sum();
-        let kinds: Vec<String> =
-            self.by_kind.iter().filter(|e| e.1 .1 > 0).map(|(k, (n, w))| format!("{k}: {w}/{n}")).collect();
-        assert!(
-            wrong == 0,
-            "{what}: {wrong} wrong of {total}\n{}\n{}",
-            kinds.join("\n"),
-            self.examples.join("\n")
-        );
-        assert!(total >= at_least, "{what}: only {total} cases judged (expected {at_least})");
-    }
-}
 
 /// A random pair the oracle can judge: mostly sharp polytopes, and balls against anything.
 fn random_pair(rng: &mut ChaCha8Rng, dim: usize) -> (Solid, Solid) {

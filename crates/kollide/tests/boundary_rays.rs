@@ -9,7 +9,7 @@
 //! the tolerance) and its normal is an outward normal there (the solid lies behind the plane
 //! through the point, within the tolerance). The long form runs with `--ignored`.
 
-use crate::common::boundary::{random_rotation, random_unit, Solid};
+use crate::common::boundary::{random_rotation, random_unit, Solid, Tally};
 use crate::common::rng;
 use crate::ray_oracle::{self, Truth};
 use glam::{DQuat, DVec2, DVec3, Vec2, Vec3};
@@ -20,7 +20,6 @@ use kollide::shape::{Convex2, Convex3, Triangle};
 use kollide::world::{Shape3, World};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The oracle's solid for one of the generators' solids (`None` for a flat triangle in 3D,
@@ -83,41 +82,6 @@ fn graze_normal(rng: &mut ChaCha8Rng, s: &Solid, dim: usize) -> (DVec3, &'static
         }
         (_, 2) if !faces.is_empty() => (faces[rng.random_range(0..faces.len())], "face"),
         _ => (random_unit(rng, dim), "any"),
-    }
-}
-
-/// Wrong answers by kind, with the first few described.
-#[derive(Default)]
-pub struct Tally {
-    pub by_kind: BTreeMap<String, (usize, usize)>,
-    pub examples: Vec<String>,
-}
-
-impl Tally {
-    fn record(&mut self, kind: String, wrong: Option<String>) {
-        let e = self.by_kind.entry(kind).or_default();
-        e.0 += 1;
-        if let Some(w) = wrong {
-            e.1 += 1;
-            if self.examples.len() < 8 {
-                self.examples.push(w);
-            }
-        }
-    }
-
-    #[track_caller]
-    pub fn assert_clean(&self, what: &str, at_least: usize) {
-        let total: usize = self.by_kind.values().map(|e| e.0).sum();
-        let wrong: usize = self.by_kind.values().map(|e| e.1).sum();
-        let kinds: Vec<String> =
-            self.by_kind.iter().filter(|e| e.1 .1 > 0).map(|(k, (n, w))| format!("{k}: {w}/{n}")).collect();
-        assert!(
-            wrong == 0,
-            "{what}: {wrong} wrong of {total}\n{}\n{}",
-            kinds.join("\n"),
-            self.examples.join("\n")
-        );
-        assert!(total >= at_least, "{what}: only {total} cases judged (expected {at_least})");
     }
 }
 

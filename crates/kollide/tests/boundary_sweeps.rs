@@ -10,7 +10,7 @@
 //! `StartedWithin`, and one touching within the band and moving away, or along, gets
 //! nothing from that triangle.
 
-use crate::common::boundary::random_unit;
+use crate::common::boundary::{random_unit, Tally};
 use crate::common::rng;
 use crate::sweep_oracle::{closest, first_contact, Truth};
 use glam::{DVec3, Vec3};
@@ -18,42 +18,6 @@ use kollide::math::{Real, Vector3};
 use kollide::query::cast::{sweep_sphere, BackFaces, SweepOutcome};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
-
-/// Wrong answers by kind.
-#[derive(Default)]
-pub struct Tally {
-    pub by_kind: BTreeMap<String, (usize, usize)>,
-    pub examples: Vec<String>,
-}
-
-impl Tally {
-    fn record(&mut self, kind: String, wrong: Option<String>) {
-        let e = self.by_kind.entry(kind).or_default();
-        e.0 += 1;
-        if let Some(w) = wrong {
-            e.1 += 1;
-            if self.examples.len() < 8 {
-                self.examples.push(w);
-            }
-        }
-    }
-
-    #[track_caller]
-    pub fn assert_clean(&self, what: &str, at_least: usize) {
-        let total: usize = self.by_kind.values().map(|e| e.0).sum();
-        let wrong: usize = self.by_kind.values().map(|e| e.1).sum();
-        let kinds: Vec<String> =
-            self.by_kind.iter().filter(|e| e.1 .1 > 0).map(|(k, (n, w))| format!("{k}: {w}/{n}")).collect();
-        assert!(
-            wrong == 0,
-            "{what}: {wrong} wrong of {total}\n{}\n{}",
-            kinds.join("\n"),
-            self.examples.join("\n")
-        );
-        assert!(total >= at_least, "{what}: only {total} cases judged (expected {at_least})");
-    }
-}
 
 /// A random triangle of size about `size` about `centre`, not a sliver.
 fn triangle(rng: &mut ChaCha8Rng, centre: DVec3, size: f64) -> [DVec3; 3] {

@@ -22,6 +22,7 @@ use kollide::shape::{
 };
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A convex solid in f64 (2D ones have z = 0): a core and a radius.
@@ -599,4 +600,41 @@ pub fn first_time_at_most(sd: impl Fn(f64) -> f64, level: f64, t_end: f64) -> f6
         }
     }
     hi
+}
+
+/// Wrong answers by kind of case, with the first few described (the generators' report).
+#[derive(Default)]
+pub struct Tally {
+    pub by_kind: BTreeMap<String, (usize, usize)>,
+    pub examples: Vec<String>,
+    /// Casts that ended `Failed` (allowed where GJK cannot prove the gap; casts only).
+    pub failed: usize,
+}
+
+impl Tally {
+    pub fn record(&mut self, kind: String, wrong: Option<String>) {
+        let e = self.by_kind.entry(kind).or_default();
+        e.0 += 1;
+        if let Some(w) = wrong {
+            e.1 += 1;
+            if self.examples.len() < 8 {
+                self.examples.push(w);
+            }
+        }
+    }
+
+    #[track_caller]
+    pub fn assert_clean(&self, what: &str, at_least: usize) {
+        let total: usize = self.by_kind.values().map(|e| e.0).sum();
+        let wrong: usize = self.by_kind.values().map(|e| e.1).sum();
+        let kinds: Vec<String> =
+            self.by_kind.iter().filter(|e| e.1 .1 > 0).map(|(k, (n, w))| format!("{k}: {w}/{n}")).collect();
+        assert!(
+            wrong == 0,
+            "{what}: {wrong} wrong of {total}\n{}\n{}",
+            kinds.join("\n"),
+            self.examples.join("\n")
+        );
+        assert!(total >= at_least, "{what}: only {total} cases judged (expected {at_least})");
+    }
 }
