@@ -26,7 +26,7 @@ fn index(v: &Value, path: &str) -> Result<u32> {
 }
 
 /// `{"type": "trimesh", "vertices": [[x,y,z], ...], "indices": [[i,j,k], ...]}`.
-pub fn trimesh<V: Vector3>(obj: &Obj) -> Result<TriMesh<V>> {
+pub fn trimesh<V: Vector3 + Space>(obj: &Obj) -> Result<TriMesh<V>> {
     obj.only(&["type", "vertices", "indices"], "for a trimesh")?;
     let vertices: Vec<V> = obj.points("vertices")?;
     let at = obj.at("indices");
@@ -78,7 +78,7 @@ fn heightfield_error(obj: &Obj, source: &str, e: &HeightFieldError) -> InputErro
 }
 
 /// `{"type": "heightfield", "heights": [[h, ...], ...] | "png": "path", "scale": [sx, sy, sz]}`.
-pub fn heightfield3<V: Vector3>(obj: &Obj) -> Result<HeightField<V>> {
+pub fn heightfield3<V: Vector3 + Space>(obj: &Obj) -> Result<HeightField<V>> {
     obj.only(&["type", "heights", "png", "scale"], "for a heightfield")?;
     let scale: V = obj.vec("scale")?;
     match (obj.opt("heights"), obj.opt("png")) {
@@ -110,7 +110,7 @@ pub fn heightfield3<V: Vector3>(obj: &Obj) -> Result<HeightField<V>> {
 }
 
 /// `{"type": "heightfield", "heights": [h, ...], "scale": [sx, sy]}` (2D).
-pub fn heightfield2<V: Vector2>(obj: &Obj) -> Result<HeightField2d<V>> {
+pub fn heightfield2<V: Vector2 + Space>(obj: &Obj) -> Result<HeightField2d<V>> {
     obj.only(&["type", "heights", "scale"], "for a 2D heightfield")?;
     let scale: V = obj.vec("scale")?;
     let at = obj.at("heights");
@@ -128,7 +128,7 @@ pub fn heightfield2<V: Vector2>(obj: &Obj) -> Result<HeightField2d<V>> {
 }
 
 /// `{"type": "polyline", "vertices": [[x, y], ...]}` (2D).
-pub fn polyline<V: Vector2>(obj: &Obj) -> Result<Polyline<V>> {
+pub fn polyline<V: Vector2 + Space>(obj: &Obj) -> Result<Polyline<V>> {
     obj.only(&["type", "vertices"], "for a polyline")?;
     Polyline::try_new(obj.points("vertices")?).map_err(|e| match e {
         PolylineError::NonFiniteVertex { index } => {
@@ -139,7 +139,7 @@ pub fn polyline<V: Vector2>(obj: &Obj) -> Result<Polyline<V>> {
 }
 
 /// `{"type": "concave_polygon", "points": [[x, y], ...]}` (2D).
-pub fn concave_polygon<V: Vector2>(obj: &Obj) -> Result<ConcavePolygon<V>> {
+pub fn concave_polygon<V: Vector2 + Space>(obj: &Obj) -> Result<ConcavePolygon<V>> {
     obj.only(&["type", "points"], "for a concave_polygon")?;
     ConcavePolygon::try_new(&obj.points::<V>("points")?)
         .map_err(|e| InputError::new(obj.at("points"), e.to_string()))

@@ -26,7 +26,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// A vector type the tool answers in, with its shapes and its way of writing rotations.
-pub trait Space: Vector<Real: Serialize> {
+pub trait Space: kollide::query::Space<Real: Serialize> {
     /// The shapes a body can be in this dimension (the library's run-time shapes: convex
     /// or composite).
     type Shape: RuntimeShape<Self> + core::fmt::Debug;

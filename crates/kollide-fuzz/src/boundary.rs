@@ -8,13 +8,13 @@
 use crate::build::Space;
 use crate::bytes::Bytes;
 use crate::promises::{dot, f, len, promise, rel, sub};
-use kollide::math::{Pose, Real, Vector};
+use kollide::math::{Pose, Real};
 use kollide::query::cast::{CastInput, CastStatus, Motion, Ray, RayOutcome};
 use kollide::shape::Support;
 use kollide::world;
 
 /// A unit direction from the bytes (`None` for a zero or non-finite draw).
-fn direction<V: Vector>(b: &mut Bytes) -> Option<V> {
+fn direction<V: kollide::query::Space>(b: &mut Bytes) -> Option<V> {
     let v = V::from_f64_array([b.tame(1.0), b.tame(1.0), b.tame(1.0)]);
     let l = v.length();
     (l.to_f64() > 1e-3 && l.is_finite()).then(|| v / l)
@@ -22,12 +22,12 @@ fn direction<V: Vector>(b: &mut Bytes) -> Option<V> {
 
 /// The point of the placed convex shape farthest along the world direction `n`, its
 /// radius included.
-fn extreme<V: Vector, S: Support<V>>(s: &S, pose: &Pose<V>, n: V) -> V {
+fn extreme<V: kollide::query::Space, S: Support<V>>(s: &S, pose: &Pose<V>, n: V) -> V {
     pose.transform_point(s.support(pose.inverse_transform_vector(n))) + n * s.radius()
 }
 
 /// B's pose moved so that it touches A with `n` (A towards B) in the contact's normal cone.
-fn touching_pose<V: Vector, S: Support<V>>(
+fn touching_pose<V: kollide::query::Space, S: Support<V>>(
     a: &S,
     pa: &Pose<V>,
     b: &S,
@@ -39,7 +39,13 @@ fn touching_pose<V: Vector, S: Support<V>>(
 }
 
 /// The separation of the placed shapes along the unit world direction `n` (A towards B).
-fn separation<V: Vector, S: Support<V>>(a: &S, pa: &Pose<V>, b: &S, pb: &Pose<V>, n: V) -> f64 {
+fn separation<V: kollide::query::Space, S: Support<V>>(
+    a: &S,
+    pa: &Pose<V>,
+    b: &S,
+    pb: &Pose<V>,
+    n: V,
+) -> f64 {
     dot(f(extreme(b, pb, -n)), f(n)) - dot(f(extreme(a, pa, n)), f(n))
 }
 
@@ -174,7 +180,10 @@ pub fn ray<V: Space>(b: &mut Bytes, s: &V::Convex, pose: Pose<V>) {
 /// A sphere built tangent to the line of a triangle's edge (centre at the radius from a
 /// point of the edge, in a drawn direction across it), moving along the edge at a drawn
 /// angle: the soup's usual promises judge it.
-pub fn sphere_at_edge<V: kollide::math::Vector3>(b: &mut Bytes, tri: [V; 3]) -> Option<(V, V::Real, V)> {
+pub fn sphere_at_edge<V: kollide::math::Vector3 + kollide::query::Space>(
+    b: &mut Bytes,
+    tri: [V; 3],
+) -> Option<(V, V::Real, V)> {
     let (p, q) = (tri[0], tri[1]);
     let e = q - p;
     let el = e.length();

@@ -53,7 +53,7 @@ pub fn cloud<V: Vector>(b: &mut Bytes, max: usize) -> Vec<V> {
 
 /// What the harness needs of a dimension and precision: its run-time shapes and how to
 /// draw them from bytes. Implemented for `Vec2`, `DVec2`, `Vec3` and `DVec3`.
-pub trait Space: Vector {
+pub trait Space: kollide::query::Space {
     /// The run-time shape enum ([`Shape2`] or [`Shape3`]).
     type Shape: RuntimeShape<Self> + Debug;
     /// The convex run-time shape ([`Convex2`] or [`Convex3`]).

@@ -35,12 +35,12 @@ pub fn len(a: [f64; 3]) -> f64 {
 }
 
 /// Whether the vector type computes in f32.
-pub fn is_f32<V: Vector>() -> bool {
+pub fn is_f32<V: kollide::query::Space>() -> bool {
     std::mem::size_of::<V::Real>() == 4
 }
 
 /// The relative tolerance of the checks (see the module docs).
-pub fn rel<V: Vector>() -> f64 {
+pub fn rel<V: kollide::query::Space>() -> f64 {
     if is_f32::<V>() {
         2e-3
     } else {
@@ -57,7 +57,7 @@ pub fn rel<V: Vector>() -> f64 {
 /// runs found and this session did not fix (shapes of 1e-23 to 1e-31 in f32 and subnormal
 /// ones in f64 whose normals and `intersects` lose their digits: `OPEN.md` of this crate,
 /// with reproducers). Zero itself is always drawn.
-pub fn certified_range<V: Vector>() -> (f64, f64) {
+pub fn certified_range<V: kollide::query::Space>() -> (f64, f64) {
     if is_f32::<V>() {
         (1e-12, 1e17)
     } else {
@@ -106,7 +106,7 @@ fn within_along<V: Space>(s: &V::Convex, pose: &Pose<V>, p: V, d: V, tol: f64) -
 }
 
 /// The directions a witness point is tested along: the normal, both ways, and the axes.
-fn probe_directions<V: Vector>(n: V) -> Vec<V> {
+fn probe_directions<V: kollide::query::Space>(n: V) -> Vec<V> {
     let mut dirs = vec![n, -n];
     for i in 0..V::DIM {
         dirs.push(V::axis(i));

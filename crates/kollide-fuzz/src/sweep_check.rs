@@ -76,7 +76,13 @@ fn closest_on_triangle(p: [f64; 3], a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> [f
 
 /// Checks one swept sphere: a hit is at the radius from its triangle and nothing was
 /// touched before it; a miss touches nothing on the way (when the sphere starts clear).
-pub fn check_sweep<V: Vector3>(center: V, radius: V::Real, disp: V, tris: &[[V; 3]], back: BackFaces) {
+pub fn check_sweep<V: Vector3 + kollide::query::Space>(
+    center: V,
+    radius: V::Real,
+    disp: V,
+    tris: &[[V; 3]],
+    back: BackFaces,
+) {
     let Ok(out) = sweep_sphere(center, radius, disp, tris, back) else { return };
     let c0 = center.to_f64_array();
     let d = disp.to_f64_array();

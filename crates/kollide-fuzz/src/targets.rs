@@ -6,7 +6,7 @@ use crate::bytes::Bytes;
 use crate::promises::{check_cast, check_ray, dot, f, len, rel, sub, Pair};
 use crate::sweep_check::check_sweep;
 use kollide::composite::ConcavePolygon;
-use kollide::math::{DVec2, DVec3, Real, Vec2, Vec3, Vector, Vector3};
+use kollide::math::{DVec2, DVec3, Real, Vec2, Vec3, Vector3};
 use kollide::mover::{move_and_slide, Character, MoverSettings, UpRotation};
 use kollide::query::cast::{BackFaces, CastInput, Ray};
 use kollide::query::ContactStatus;
@@ -38,12 +38,12 @@ pub fn shapes(data: &[u8]) {
     }
 }
 
-fn cloud_tol<V: Vector>(points: &[V]) -> f64 {
+fn cloud_tol<V: kollide::query::Space>(points: &[V]) -> f64 {
     let m = points.iter().flat_map(|p| f(*p)).fold(f64::MIN_POSITIVE, |m, x| m.max(x.abs()));
     rel::<V>() * 1e-2 * m
 }
 
-fn hull<V: Vector3>(b: &mut Bytes) {
+fn hull<V: Vector3 + kollide::query::Space>(b: &mut Bytes) {
     let points = cloud::<V>(b, 40);
     let Ok(h) = ConvexHull::try_from_points(&points) else { return };
     let tol = cloud_tol(&points);
@@ -63,7 +63,7 @@ fn hull<V: Vector3>(b: &mut Bytes) {
     }
 }
 
-fn polygon<V: kollide::math::Vector2>(b: &mut Bytes) {
+fn polygon<V: kollide::math::Vector2 + kollide::query::Space>(b: &mut Bytes) {
     let points = cloud::<V>(b, 24);
     let Ok(poly) = ConvexPolygon::try_from_points(&points) else { return };
     let tol = cloud_tol(&points);
@@ -83,7 +83,7 @@ fn polygon<V: kollide::math::Vector2>(b: &mut Bytes) {
     }
 }
 
-fn concave<V: kollide::math::Vector2>(b: &mut Bytes) {
+fn concave<V: kollide::math::Vector2 + kollide::query::Space>(b: &mut Bytes) {
     let points = cloud::<V>(b, 12);
     let Ok(poly) = ConcavePolygon::try_new(&points) else { return };
     let m = points.iter().flat_map(|p| f(*p)).fold(f64::MIN_POSITIVE, |m, x| m.max(x.abs()));
@@ -174,7 +174,7 @@ fn cast<V: Space>(b: &mut Bytes) {
     }
 }
 
-fn sweep<V: Vector3>(b: &mut Bytes) {
+fn sweep<V: Vector3 + kollide::query::Space>(b: &mut Bytes) {
     b.limit(crate::promises::certified_range::<V>());
     let n = 1 + b.below(6);
     let tris: Vec<[V; 3]> = (0..n).map(|_| [vector(b), vector(b), vector(b)]).collect();

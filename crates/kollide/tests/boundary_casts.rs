@@ -24,7 +24,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 /// The four spaces the casts run in, with kollide's shape for a solid.
-pub trait Space: Vector
+pub trait Space: kollide::query::Space
 where
     Self::Rotation: FromDQuat,
 {

@@ -16,6 +16,7 @@ use glam::{DQuat, DVec2, DVec3, Vec2, Vec3};
 use kollide::composite::{composite_ray_cast, HeightField, TriMesh};
 use kollide::math::{Pose, Real, Rot2, Vector};
 use kollide::query::cast::{ray_cast, Ray, RayOutcome};
+use kollide::query::Space;
 use kollide::shape::{Convex2, Convex3, Triangle};
 use kollide::world::{Shape3, World};
 use rand::Rng;
@@ -86,7 +87,7 @@ fn graze_normal(rng: &mut ChaCha8Rng, s: &Solid, dim: usize) -> (DVec3, &'static
 }
 
 /// kollide's ray cast of a solid in the space `V` (2D or 3D, f32 or f64).
-pub trait RaySpace: Vector {
+pub trait RaySpace: Space {
     fn cast_solid(s: &Solid, rotation: DQuat, translation: DVec3, o: DVec3, d: DVec3) -> RayOutcome<Self>;
 }
 macro_rules! ray_space3 {

@@ -16,6 +16,7 @@ use crate::sweep_oracle::{closest, first_contact, Truth};
 use glam::{DVec3, Vec3};
 use kollide::math::{Real, Vector3};
 use kollide::query::cast::{sweep_sphere, BackFaces, SweepOutcome};
+use kollide::query::Space;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -31,7 +32,7 @@ fn triangle(rng: &mut ChaCha8Rng, centre: DVec3, size: f64) -> [DVec3; 3] {
 
 /// Sweeps built at the boundary of one triangle (with a second triangle sharing the edge
 /// now and then, so that seams are crossed too).
-pub fn boundary_sweeps<V: Vector3>(seed: u64, cases: usize) -> Tally {
+pub fn boundary_sweeps<V: Vector3 + Space>(seed: u64, cases: usize) -> Tally {
     let f32 = V::Real::EPSILON.to_f64() > 1e-10;
     let mut rng = rng(seed);
     let mut tally = Tally::default();
@@ -151,7 +152,7 @@ pub fn boundary_sweeps<V: Vector3>(seed: u64, cases: usize) -> Tally {
     tally
 }
 
-fn judge<V: Vector3>(
+fn judge<V: Vector3 + Space>(
     soup: &[[DVec3; 3]],
     start: DVec3,
     displacement: DVec3,

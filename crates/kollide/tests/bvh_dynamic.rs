@@ -2,7 +2,8 @@
 //! items, in 2D and 3D, f32 and f64 (each test body written once, run by `for_all_vectors!`).
 
 use kollide::bvh::{all_pairs_sweep, all_pairs_tree, BroadPhase, DynamicTree, DynamicTreeError, ProxyId};
-use kollide::math::{Aabb, DVec2, DVec3, Real, Vec2, Vec3, Vector};
+use kollide::math::{Aabb, DVec2, DVec3, Real, Vec2, Vec3};
+use kollide::query::Space;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeSet, HashMap};
@@ -11,18 +12,18 @@ fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
-fn vec_in<V: Vector>(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> V {
+fn vec_in<V: Space>(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> V {
     V::from_f64_array([rng.random_range(lo..hi), rng.random_range(lo..hi), rng.random_range(lo..hi)])
 }
 
 /// A random box in `[0, world]^d` with half sizes up to `size` (some of them zero-size).
-fn random_box<V: Vector>(rng: &mut ChaCha8Rng, world: f64, size: f64) -> Aabb<V> {
+fn random_box<V: Space>(rng: &mut ChaCha8Rng, world: f64, size: f64) -> Aabb<V> {
     let c: V = vec_in(rng, 0.0, world);
     let h: V = if rng.random_bool(0.05) { V::ZERO } else { vec_in(rng, 0.0, size) };
     Aabb::new(c - h, c + h)
 }
 
-fn f64_box<V: Vector>(b: &Aabb<V>) -> ([f64; 3], [f64; 3]) {
+fn f64_box<V: Space>(b: &Aabb<V>) -> ([f64; 3], [f64; 3]) {
     (b.min.to_f64_array(), b.max.to_f64_array())
 }
 
@@ -53,7 +54,7 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
 }
 
-fn tol<V: Vector>() -> f64 {
+fn tol<V: Space>() -> f64 {
     if V::Real::EPSILON.to_f64() > 1e-10 {
         1e-5
     } else {
@@ -86,7 +87,7 @@ for_all_vectors!(
 
 /// Thousands of random inserts, removes and moves (small, large, teleports); `validate`
 /// after each batch, and the tree's proxies, fat boxes and user values match a model.
-fn random_operations_keep_the_tree_valid<V: Vector>() {
+fn random_operations_keep_the_tree_valid<V: Space>() {
     let mut r = rng(11);
     let mut tree = DynamicTree::<V>::new(V::Real::from_f64(0.1));
     let mut model: HashMap<ProxyId, (Aabb<V>, u64)> = HashMap::new();
@@ -149,7 +150,7 @@ fn random_operations_keep_the_tree_valid<V: Vector>() {
 
 /// Boxes inserted in sorted order along a line (the worst case for an unbalanced tree)
 /// give a height within 3 log2 n; also along a diagonal and all at one spot.
-fn sorted_insertions_stay_balanced<V: Vector>() {
+fn sorted_insertions_stay_balanced<V: Space>() {
     for layout in 0..3 {
         let mut tree = DynamicTree::<V>::new(V::Real::from_f64(0.01));
         let n = 2000;
@@ -168,7 +169,7 @@ fn sorted_insertions_stay_balanced<V: Vector>() {
 }
 
 /// The side of the world the query tests fill: as dense in 2D as in 3D.
-fn world<V: Vector>() -> f64 {
+fn world<V: Space>() -> f64 {
     if V::DIM == 2 {
         200.0
     } else {
@@ -177,7 +178,7 @@ fn world<V: Vector>() -> f64 {
 }
 
 /// A tree built by inserts (and a few removes and moves) over random boxes.
-fn random_tree<V: Vector>(r: &mut ChaCha8Rng, n: usize) -> (DynamicTree<V>, HashMap<ProxyId, Aabb<V>>) {
+fn random_tree<V: Space>(r: &mut ChaCha8Rng, n: usize) -> (DynamicTree<V>, HashMap<ProxyId, Aabb<V>>) {
     let mut tree = DynamicTree::<V>::new(V::Real::from_f64(0.05));
     let mut boxes = HashMap::new();
     for i in 0..n {
@@ -197,7 +198,7 @@ fn random_tree<V: Vector>(r: &mut ChaCha8Rng, n: usize) -> (DynamicTree<V>, Hash
     (tree, boxes)
 }
 
-fn overlap_queries_equal_brute_force<V: Vector>() {
+fn overlap_queries_equal_brute_force<V: Space>() {
     let mut r = rng(21);
     let (tree, boxes) = random_tree::<V>(&mut r, 600);
     let mut counts = [0usize; 2];
@@ -233,7 +234,7 @@ fn overlap_queries_equal_brute_force<V: Vector>() {
     assert!(counts[0] > 30 && counts[1] > 30, "misses/hits {counts:?}");
 }
 
-fn ray_first_hit_equals_brute_force<V: Vector>() {
+fn ray_first_hit_equals_brute_force<V: Space>() {
     let mut r = rng(31);
     let (tree, boxes) = random_tree::<V>(&mut r, 500);
     let dim = V::DIM;
@@ -270,7 +271,7 @@ fn ray_first_hit_equals_brute_force<V: Vector>() {
     assert!(counts[0] > 30 && counts[1] > 30, "misses/hits {counts:?}");
 }
 
-fn cast_aabb_equals_brute_force<V: Vector>() {
+fn cast_aabb_equals_brute_force<V: Space>() {
     let mut r = rng(41);
     let (tree, boxes) = random_tree::<V>(&mut r, 400);
     let dim = V::DIM;
@@ -307,7 +308,7 @@ fn cast_aabb_equals_brute_force<V: Vector>() {
     assert!(counts[0] > 30 && counts[1] > 30, "misses/hits {counts:?}");
 }
 
-fn nearest_equals_brute_force<V: Vector>() {
+fn nearest_equals_brute_force<V: Space>() {
     let mut r = rng(51);
     let (tree, boxes) = random_tree::<V>(&mut r, 500);
     let dim = V::DIM;
@@ -339,7 +340,7 @@ fn nearest_equals_brute_force<V: Vector>() {
     assert!(counts[0] > 30 && counts[1] > 30, "misses/hits {counts:?}");
 }
 
-fn brute_pairs<V: Vector>(boxes: &HashMap<ProxyId, Aabb<V>>) -> BTreeSet<(ProxyId, ProxyId)> {
+fn brute_pairs<V: Space>(boxes: &HashMap<ProxyId, Aabb<V>>) -> BTreeSet<(ProxyId, ProxyId)> {
     let mut ids: Vec<ProxyId> = boxes.keys().copied().collect();
     ids.sort();
     let mut out = BTreeSet::new();
@@ -356,7 +357,7 @@ fn brute_pairs<V: Vector>(boxes: &HashMap<ProxyId, Aabb<V>>) -> BTreeSet<(ProxyI
 /// A random simulation: each frame inserts, removes, moves bodies a little or a lot, and
 /// teleports a few; after every update the pair set equals brute force over tight boxes,
 /// and the reported changes are exactly the difference from the previous frame's set.
-fn broad_phase_pairs_equal_brute_force_every_frame<V: Vector>() {
+fn broad_phase_pairs_equal_brute_force_every_frame<V: Space>() {
     let mut r = rng(61);
     let side = if V::DIM == 2 { 40.0 } else { 16.0 };
     for margin in [0.0, 0.2] {
@@ -427,7 +428,7 @@ fn broad_phase_pairs_equal_brute_force_every_frame<V: Vector>() {
     }
 }
 
-fn sweep_and_tree_pairs_equal_brute_force<V: Vector>() {
+fn sweep_and_tree_pairs_equal_brute_force<V: Space>() {
     let mut r = rng(71);
     for (n, size) in [(0, 1.0), (1, 1.0), (700, 2.0), (400, 6.0)] {
         let mut boxes: Vec<Aabb<V>> = (0..n).map(|_| random_box::<V>(&mut r, 60.0, size)).collect();
@@ -466,7 +467,7 @@ fn sweep_and_tree_pairs_equal_brute_force<V: Vector>() {
 /// Thousands of bodies built at once and then mostly moved: big move buffers (searched in
 /// parallel with the `rayon` feature, and after a tree rebuild). The truth is the sweep,
 /// itself checked against brute force above.
-fn large_broad_phase_equals_the_sweep<V: Vector>() {
+fn large_broad_phase_equals_the_sweep<V: Space>() {
     let mut r = rng(81);
     let n = 6000;
     let side = if V::DIM == 2 { 300.0 } else { 60.0 };
@@ -498,7 +499,7 @@ fn large_broad_phase_equals_the_sweep<V: Vector>() {
 
 /// A body moving steadily is re-inserted only every few steps (its fat box is stretched
 /// ahead), also with margin 0; a fast body that stops gets its big box shrunk.
-fn fat_boxes_predict_steady_motion<V: Vector>() {
+fn fat_boxes_predict_steady_motion<V: Space>() {
     for (margin, most) in [(0.0, 50), (0.1, 25)] {
         let mut tree = DynamicTree::<V>::new(V::Real::from_f64(margin));
         let _other =
@@ -524,7 +525,7 @@ fn fat_boxes_predict_steady_motion<V: Vector>() {
     }
 }
 
-fn bad_input_is_refused_and_stale_ids_are_harmless<V: Vector>() {
+fn bad_input_is_refused_and_stale_ids_are_harmless<V: Space>() {
     let one = V::Real::ONE;
     let good = Aabb::new(V::ZERO, V::splat(one));
     let nan = Aabb::new(V::ZERO, V::from_f64_array([1.0, f64::NAN, 1.0]));

@@ -4,17 +4,18 @@
 //! lattice (the cell side equals the box size), and boxes that meet nothing (NaN, inverted).
 
 use kollide::bvh::{all_pairs, all_pairs_grid, GridPairs};
-use kollide::math::{Aabb, DVec2, DVec3, Real, Vec2, Vec3, Vector};
+use kollide::math::{Aabb, DVec2, DVec3, Real, Vec2, Vec3};
+use kollide::query::Space;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 
-fn vec_in<V: Vector>(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> V {
+fn vec_in<V: Space>(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> V {
     V::from_f64_array([rng.random_range(lo..hi), rng.random_range(lo..hi), rng.random_range(lo..hi)])
 }
 
 /// The truth: every pair whose boxes meet, tested in f64 (exact for f32 and f64 inputs).
-fn brute_force<V: Vector>(boxes: &[Aabb<V>]) -> BTreeSet<(u32, u32)> {
+fn brute_force<V: Space>(boxes: &[Aabb<V>]) -> BTreeSet<(u32, u32)> {
     let f = |b: &Aabb<V>| (b.min.to_f64_array(), b.max.to_f64_array());
     let mut out = BTreeSet::new();
     for i in 0..boxes.len() {
@@ -55,7 +56,7 @@ for_all_vectors!(
 
 /// Random boxes of similar size (some of zero size, some duplicated) over several scales
 /// and offsets: the grid is used and finds exactly the brute-force pairs.
-fn grid_equals_brute_force_on_similar_boxes<V: Vector>() {
+fn grid_equals_brute_force_on_similar_boxes<V: Space>() {
     let mut r = ChaCha8Rng::seed_from_u64(5);
     for (n, world, offset) in
         [(0, 10.0, 0.0), (1, 10.0, 0.0), (2, 1.0, 0.0), (900, 40.0, 0.0), (900, 4e-3, 7.0), (600, 4e5, -3e6)]
@@ -84,7 +85,7 @@ fn grid_equals_brute_force_on_similar_boxes<V: Vector>() {
 
 /// Unit boxes on an integer lattice touch their neighbours exactly, face, edge and corner:
 /// the cell side equals the box size, the case the side's slack is for.
-fn boxes_touching_on_a_lattice_are_found<V: Vector>() {
+fn boxes_touching_on_a_lattice_are_found<V: Space>() {
     let k = 6;
     let mut boxes = Vec::new();
     for x in 0..k {
@@ -105,7 +106,7 @@ fn boxes_touching_on_a_lattice_are_found<V: Vector>() {
 /// One box much larger than the rest, two clusters far apart, an infinite box, and many
 /// copies of one point: the grid refuses (its cells would be crowded, or no cell holds the
 /// box) and `all_pairs` still answers exactly through the tree or the sweep.
-fn unsuited_boxes_are_refused_and_answered_by_the_chooser<V: Vector>() {
+fn unsuited_boxes_are_refused_and_answered_by_the_chooser<V: Space>() {
     let mut r = ChaCha8Rng::seed_from_u64(9);
     let small = |r: &mut ChaCha8Rng, at: f64| {
         let c: V = vec_in(r, at, at + 30.0);
@@ -134,7 +135,7 @@ fn unsuited_boxes_are_refused_and_answered_by_the_chooser<V: Vector>() {
 
 /// Boxes with a NaN coordinate or `min > max` meet nothing and are left out; the rest are
 /// answered.
-fn boxes_that_meet_nothing_are_left_out<V: Vector>() {
+fn boxes_that_meet_nothing_are_left_out<V: Space>() {
     let mut boxes = vec![Aabb::new(V::ZERO, V::splat(V::Real::ONE)); 4];
     boxes[1].min = V::from_f64_array([f64::NAN, 0.0, 0.0]);
     boxes[2] = Aabb::new(V::splat(V::Real::ONE), V::ZERO);

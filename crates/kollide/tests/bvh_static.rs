@@ -4,19 +4,20 @@
 //! points, a line of boxes, huge and tiny scales); errors naming the bad box.
 
 use crate::common;
+use kollide::query::Space;
 
 use common::{assert_mixed, rng};
 use kollide::bvh::{Bvh, BvhError};
-use kollide::math::{inverse_direction, Aabb, DVec2, DVec3, Pose, Real, Vec2, Vec3, Vector};
+use kollide::math::{inverse_direction, Aabb, DVec2, DVec3, Pose, Real, Vec2, Vec3};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-fn v<V: Vector>(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> V {
+fn v<V: Space>(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> V {
     V::from_f64_array([rng.random_range(lo..hi), rng.random_range(lo..hi), rng.random_range(lo..hi)])
 }
 
 /// Random boxes of one of several kinds, at `scale`.
-fn boxes<V: Vector>(rng: &mut ChaCha8Rng, n: usize, kind: usize, scale: f64) -> Vec<Aabb<V>> {
+fn boxes<V: Space>(rng: &mut ChaCha8Rng, n: usize, kind: usize, scale: f64) -> Vec<Aabb<V>> {
     (0..n)
         .map(|i| {
             let (c, h): (V, V) = match kind {
@@ -32,12 +33,12 @@ fn boxes<V: Vector>(rng: &mut ChaCha8Rng, n: usize, kind: usize, scale: f64) -> 
         .collect()
 }
 
-fn brute_ray<V: Vector>(bs: &[Aabb<V>], o: V, d: V, max: V::Real) -> Vec<u32> {
+fn brute_ray<V: Space>(bs: &[Aabb<V>], o: V, d: V, max: V::Real) -> Vec<u32> {
     let inv = inverse_direction(d);
     (0..bs.len() as u32).filter(|&i| bs[i as usize].ray_interval(o, inv, max).is_some()).collect()
 }
 
-fn check_all<V: Vector>(seed: u64) {
+fn check_all<V: Space>(seed: u64) {
     let mut rng = rng(seed);
     let (mut hits, mut total) = (0, 0);
     for case in 0..60 {

@@ -8,10 +8,11 @@
 
 use crate::common;
 use crate::ray_oracle;
+use kollide::query::Space;
 
 use common::{rng, unit, FromParts, RotF64, ViaGjk};
 use glam::{DVec2, DVec3, Vec2, Vec3};
-use kollide::math::{Pose, Real, Vector, Vector2, Vector3};
+use kollide::math::{Pose, Real, Vector2, Vector3};
 use kollide::query::cast::{ray_cast, Ray, RayHit, RayOutcome};
 use kollide::shape::{
     Ball, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Support, Triangle,
@@ -23,18 +24,18 @@ use ray_oracle::{cast as truth_of, Frame, Solid, Truth};
 /// Rays per shape.
 const RAYS: usize = 2000;
 
-fn d3<V: Vector>(v: V) -> DVec3 {
+fn d3<V: Space>(v: V) -> DVec3 {
     DVec3::from_array(v.to_f64_array())
 }
 
-fn is_f32<V: Vector>() -> bool {
+fn is_f32<V: Space>() -> bool {
     V::Real::EPSILON.to_f64() > 1e-10
 }
 
 /// Relative tolerance on distances (times the size of the coordinates): rounding of the
 /// local frame in f32; GJK's stated tolerance, amplified by rays that meet the surface at a
 /// slant (the grazing ones within the band are not judged).
-fn rel_tol<V: Vector>(gjk: bool) -> f64 {
+fn rel_tol<V: Space>(gjk: bool) -> f64 {
     match (is_f32::<V>(), gjk) {
         (true, false) => 2e-5,
         (true, true) => 3e-4,
@@ -44,7 +45,7 @@ fn rel_tol<V: Vector>(gjk: bool) -> f64 {
 }
 
 /// A random point of the ball of radius `r` (the disk in 2D, `z = 0`).
-fn in_ball<V: Vector>(rng: &mut ChaCha8Rng, r: f64) -> DVec3 {
+fn in_ball<V: Space>(rng: &mut ChaCha8Rng, r: f64) -> DVec3 {
     loop {
         let mut p = DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 0.0);
         if V::DIM == 3 {
@@ -69,7 +70,7 @@ struct Stats {
 /// Checks one answer's touch point against the solid: the time, the point on the ray and
 /// on the surface, and the normal a unit outward normal of a supporting plane there.
 #[allow(clippy::too_many_arguments)]
-fn check_touch<V: Vector>(
+fn check_touch<V: Space>(
     solid: &Solid,
     frame: &Frame,
     ray: &Ray<V>,
@@ -101,7 +102,7 @@ fn check_touch<V: Vector>(
 }
 
 /// Random rays at `shape` (a random pose each), judged by the oracle on `solid`.
-fn random_rays<V: Vector, S: Support<V>>(name: &str, shape: &S, solid: &Solid, seed: u64, gjk: bool) -> Stats
+fn random_rays<V: Space, S: Support<V>>(name: &str, shape: &S, solid: &Solid, seed: u64, gjk: bool) -> Stats
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -175,17 +176,17 @@ where
     stats
 }
 
-fn f64s<V: Vector>(points: &[V]) -> Vec<DVec3> {
+fn f64s<V: Space>(points: &[V]) -> Vec<DVec3> {
     points.iter().map(|&p| d3(p)).collect()
 }
 
-fn cloud<V: Vector>(rng: &mut ChaCha8Rng, n: usize, radius: f64) -> Vec<V> {
+fn cloud<V: Space>(rng: &mut ChaCha8Rng, n: usize, radius: f64) -> Vec<V> {
     (0..n).map(|_| V::from_f64_array(in_ball::<V>(rng, radius).to_array())).collect()
 }
 
 /// The shapes both dimensions have, each with its oracle solid; `gjk` hides the closed
 /// form so the GJK ray cast answers.
-fn common_shapes<V: Vector>(seed: u64, gjk: bool)
+fn common_shapes<V: Space>(seed: u64, gjk: bool)
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -233,7 +234,7 @@ where
     );
 }
 
-fn shapes_2d<V: Vector2>(seed: u64, gjk: bool)
+fn shapes_2d<V: Vector2 + Space>(seed: u64, gjk: bool)
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -259,7 +260,7 @@ where
     }
 }
 
-fn shapes_3d<V: Vector3>(seed: u64, gjk: bool)
+fn shapes_3d<V: Vector3 + Space>(seed: u64, gjk: bool)
 where
     V::Rotation: FromParts + RotF64<V>,
 {

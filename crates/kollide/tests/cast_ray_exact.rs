@@ -11,10 +11,11 @@
 
 use crate::common;
 use crate::ray_cases;
+use kollide::query::Space;
 
 use common::{FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};
-use kollide::math::{Real, Vector, Vector2, Vector3};
+use kollide::math::{Real, Vector2, Vector3};
 use kollide::shape::{
     Ball, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Triangle,
 };
@@ -25,11 +26,11 @@ const Y: DVec3 = DVec3::Y;
 const Z: DVec3 = DVec3::Z;
 const O: DVec3 = DVec3::ZERO;
 
-fn vec<V: Vector>(p: DVec3) -> V {
+fn vec<V: Space>(p: DVec3) -> V {
     V::from_f64_array(p.to_array())
 }
 
-fn real<V: Vector>(x: f64) -> V::Real {
+fn real<V: Space>(x: f64) -> V::Real {
     V::Real::from_f64(x)
 }
 
@@ -38,7 +39,7 @@ fn real<V: Vector>(x: f64) -> V::Real {
 const TANGENT: &str = "tangent: GJK's time is within sqrt(2 tol r), not tol";
 
 /// The unit ball (disk).
-fn ball<V: Vector>()
+fn ball<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -69,7 +70,7 @@ where
 }
 
 /// The box `[-1, 1] x [-0.5, 0.5] (x [-0.25, 0.25])`.
-fn cuboid<V: Vector>()
+fn cuboid<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -112,7 +113,7 @@ where
 }
 
 /// The capsule of half height 1 and radius 0.5 along y.
-fn capsule<V: Vector>()
+fn capsule<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -154,7 +155,7 @@ where
 }
 
 /// The ellipsoid (ellipse) with semi-axes 2, 1 (and 0.5).
-fn ellipsoid<V: Vector>()
+fn ellipsoid<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -188,7 +189,7 @@ where
 }
 
 /// The box of `cuboid` rounded by 0.2 (GJK whichever way it is given).
-fn rounded_cuboid<V: Vector>()
+fn rounded_cuboid<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -214,7 +215,7 @@ where
 }
 
 /// The pentagon (0, -1), (2, 0), (1, 2), (-1, 2), (-2, 0).
-fn polygon<V: Vector2>()
+fn polygon<V: Vector2 + Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -252,7 +253,7 @@ where
 }
 
 /// The filled triangle (0, 0), (3, 0), (0, 4), both orientations.
-fn triangle_2d<V: Vector2>()
+fn triangle_2d<V: Vector2 + Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -282,7 +283,7 @@ where
 }
 
 /// The cylinder of half height 1 and radius 0.5 about y.
-fn cylinder<V: Vector3>()
+fn cylinder<V: Vector3 + Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -317,7 +318,7 @@ where
 
 /// The cone of half height 1 and base radius 0.5 about y, apex at `+y`: the radius at
 /// height y is `(1 - y) / 4`, the outward normal of the side along `(x, (1 - y) / 16, z)`.
-fn cone<V: Vector3>()
+fn cone<V: Vector3 + Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -351,7 +352,7 @@ where
 
 /// The square pyramid: base (±1, 0, ±1), apex (0, 2, 0); its side faces `±2x + y = 2` and
 /// `±2z + y = 2`.
-fn hull<V: Vector3>()
+fn hull<V: Vector3 + Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -398,7 +399,7 @@ where
 /// The tangents the case lists keep from GJK: GJK hits them, within its tolerance `tol` of
 /// the surface, so up to `sqrt(2 tol R)` early along the ray (never late), `R` the radius of
 /// curvature there (the ellipse's `a² / b = 4` at (0, 1)).
-fn gjk_tangents<V: Vector>()
+fn gjk_tangents<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {

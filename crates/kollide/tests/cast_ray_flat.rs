@@ -6,10 +6,11 @@
 
 use crate::common;
 use crate::ray_cases;
+use kollide::query::Space;
 
 use common::{FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};
-use kollide::math::{Pose, Real, Vector, Vector3};
+use kollide::math::{Pose, Real, Vector3};
 use kollide::query::cast::{ray_cast, Ray, RayError, RayOutcome};
 use kollide::shape::{
     Ball, Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Primitive, Segment, Support, Triangle,
@@ -25,16 +26,16 @@ const O: DVec3 = DVec3::ZERO;
 /// that starts on one and runs along it is `Inside` to it, with the exit at the far edge.
 const ALONG_FLAT: &str = "GJK: a start on a flat shape, along it, is Inside";
 
-fn vec<V: Vector>(p: DVec3) -> V {
+fn vec<V: Space>(p: DVec3) -> V {
     V::from_f64_array(p.to_array())
 }
 
-fn real<V: Vector>(x: f64) -> V::Real {
+fn real<V: Space>(x: f64) -> V::Real {
     V::Real::from_f64(x)
 }
 
 /// The 3D triangle (0, 0, 0), (2, 0, 0), (0, 2, 0): flat, normal `+z` by its winding.
-fn triangle_3d<V: Vector3>()
+fn triangle_3d<V: Vector3 + Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -76,7 +77,7 @@ where
 }
 
 /// The segment (0, 0) (2, 0), and in 3D the same along x.
-fn segment<V: Vector>()
+fn segment<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -112,7 +113,7 @@ where
 #[derive(Clone, Copy)]
 struct Dot<V>(V, bool);
 
-impl<V: Vector> Support<V> for Dot<V> {
+impl<V: Space> Support<V> for Dot<V> {
     fn support(&self, _: V) -> V {
         self.0
     }
@@ -125,7 +126,7 @@ impl<V: Vector> Support<V> for Dot<V> {
     }
 }
 
-fn point<V: Vector>()
+fn point<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -150,7 +151,7 @@ where
 
 /// `max_toi` at, just short of and beyond the hit; infinite, NaN, negative; an inside start
 /// reports its exit even beyond `max_toi`.
-fn max_toi<V: Vector>()
+fn max_toi<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -202,7 +203,7 @@ fn scaled(cases: &[Case], s: f64) -> Vec<Case> {
 }
 
 /// Shapes and rays of size `1e-6` and `1e6` (the pose's translation too).
-fn scales<V: Vector>()
+fn scales<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -247,7 +248,7 @@ where
 }
 
 /// The cylinder, cone and triangle at `1e-6` and `1e6`.
-fn scales_3d<V: Vector3>()
+fn scales_3d<V: Vector3 + Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -319,7 +320,7 @@ fn far_origins_f64() {
 
 /// Directions with components above `1e8` or below `1e-8` (rescaled inside the cast):
 /// times in units of the given direction, `max_toi` compared in them too.
-fn directions<V: Vector>()
+fn directions<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -351,7 +352,7 @@ where
 /// direction and NaN (`0 × ∞`) across it, against its "nothing is NaN". Now the time is
 /// still `∞` (the true one is past the largest number) and the point is the finite point hit,
 /// taken from the rescaled direction; a finite `max_toi` still gives `Miss`.
-fn overflowing_time<V: Vector>()
+fn overflowing_time<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -402,7 +403,7 @@ fn hit_at(point: DVec3, normal: DVec3, inside: bool) -> RayOutcome<DVec3> {
 /// parallel test), the closed form solved for their crossing, which is then anywhere along
 /// them, and reported a miss for a ray running along the segment within an ulp (one pose in
 /// six in 3D f64). Every pose must hit, where the ray first reaches the segment.
-fn collinear_under_rotations<V: Vector>()
+fn collinear_under_rotations<V: Space>()
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -436,7 +437,7 @@ where
 }
 
 /// `Ray::try_new` names the bad component; a zero direction is refused.
-fn ray_errors<V: Vector>() {
+fn ray_errors<V: Space>() {
     let ok = V::from_f64_array([1.0, 2.0, 3.0]);
     for i in 0..V::DIM {
         for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
@@ -469,7 +470,7 @@ struct Broken<V> {
     _v: std::marker::PhantomData<V>,
 }
 
-impl<V: Vector> Support<V> for Broken<V> {
+impl<V: Space> Support<V> for Broken<V> {
     fn support(&self, _: V) -> V {
         V::splat(V::Real::from_f64(self.point))
     }
@@ -478,7 +479,7 @@ impl<V: Vector> Support<V> for Broken<V> {
     }
 }
 
-fn broken_shapes<V: Vector>() {
+fn broken_shapes<V: Space>() {
     let ray = Ray::new(V::axis(0) * real::<V>(-3.0), V::axis(0));
     let pose = Pose::<V>::IDENTITY;
     for (radius, point) in [

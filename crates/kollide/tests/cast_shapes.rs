@@ -6,13 +6,14 @@
 
 use crate::common;
 use crate::solid3d;
+use kollide::query::Space;
 
 use common::cast_oracle::{first_overlap, planes_2d, ray_polytope, sphere_sweep};
 use common::{
     assert_close, assert_mixed, rng, to_world_f64, unit, vec_in, FromParts, PointCloud, RotF64, ViaGjk,
 };
 use glam::{DVec2, DVec3, Vec2, Vec3};
-use kollide::math::{DPose3, Pose, Pose3, Real, Vector};
+use kollide::math::{DPose3, Pose, Pose3, Real};
 use kollide::query::cast::{shape_cast, CastInput, CastOutput, CastStatus, Motion};
 use kollide::shape::{Ball, Cone, Cuboid, Cylinder, Ellipsoid, Support};
 use rand::Rng;
@@ -22,7 +23,7 @@ fn f(x: f64) -> f64 {
 }
 
 /// The tolerance on distances the tests allow: a few times the cast's own.
-fn dist_tol<V: Vector>() -> f64 {
+fn dist_tol<V: Space>() -> f64 {
     if V::Real::EPSILON.to_f64() > 1e-10 {
         2e-4
     } else {
@@ -30,14 +31,14 @@ fn dist_tol<V: Vector>() -> f64 {
     }
 }
 
-fn d<V: Vector>(v: V) -> DVec3 {
+fn d<V: Space>(v: V) -> DVec3 {
     DVec3::from_array(v.to_f64_array())
 }
 
 /// The checks every hit must pass: unit normal, points that realize the distance, the
 /// distance at the target (within `tol`), nothing NaN.
 #[track_caller]
-fn check_hit<V: Vector>(out: &CastOutput<V>, target: f64, tol: f64, what: &str) {
+fn check_hit<V: Space>(out: &CastOutput<V>, target: f64, tol: f64, what: &str) {
     assert_eq!(out.status, CastStatus::Hit, "{what}: {out:?}");
     assert_close(d(out.normal).length(), 1.0, 1e-5, &format!("{what}: |normal|"));
     assert!(out.safe_toi <= out.toi, "{what}: {out:?}");
@@ -46,7 +47,7 @@ fn check_hit<V: Vector>(out: &CastOutput<V>, target: f64, tol: f64, what: &str) 
     assert_close(gap.dot(d(out.normal)), out.distance.to_f64(), tol, &format!("{what}: points vs distance"));
 }
 
-fn balls_match_the_quadratic<V: Vector>(seed: u64)
+fn balls_match_the_quadratic<V: Space>(seed: u64)
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -119,7 +120,7 @@ fn minkowski_toi(dim: usize, wa: &[[f64; 3]], wb: &[[f64; 3]], r: DVec3, skin: f
     }
 }
 
-fn polytopes_match_the_minkowski_ray<V: Vector>(seed: u64, pairs: usize)
+fn polytopes_match_the_minkowski_ray<V: Space>(seed: u64, pairs: usize)
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -221,7 +222,7 @@ fn ball_on_a_box_face_and_edge() {
 
 /// A box slides face-on into another (f32, 2D and 3D): `toi` = gap / speed; the face of B
 /// met is its -x side.
-fn boxes_face_on<V: Vector>() {
+fn boxes_face_on<V: Space>() {
     let h = V::splat(V::Real::from_f64(0.5));
     let a = Cuboid::new(h);
     let b = Cuboid::new(h * V::Real::TWO);
@@ -310,7 +311,7 @@ fn ball_against_curved_shapes_sampled() {
 
 /// Tunnelling: a 1e-4 thick wall, a ball at 1e4 units per unit of time, a box grazing a
 /// wall's edge; none passes through.
-fn no_tunnelling<V: Vector>() {
+fn no_tunnelling<V: Space>() {
     let wall = Cuboid::new(V::splat(V::Real::from_f64(5.0)) - V::axis(0) * V::Real::from_f64(5.0 - 5e-5));
     let pw = Pose::from_translation(V::ZERO);
     let ball = Ball::new(V::Real::from_f64(0.01));

@@ -5,6 +5,7 @@
 //! hostile input.
 
 use crate::common;
+use kollide::query::Space;
 
 use common::cast_oracle::{boxes_overlap_3d, first_overlap, point_box_distance};
 use common::{assert_close, assert_mixed, rng, unit, vec_in};
@@ -15,7 +16,7 @@ use kollide::shape::{Ball, ConvexPolygon, Cuboid};
 use rand::Rng;
 
 /// Conversions the generic 3D body needs.
-trait Dim3: Vector<AngularVelocity = Self> {
+trait Dim3: Space<AngularVelocity = Self> {
     fn quat(r: Self::Rotation) -> DQuat;
     fn d(self) -> DVec3;
 }
@@ -38,7 +39,7 @@ impl Dim3 for DVec3 {
 
 /// The rotational tolerance on distances the tests allow (the cast's is `1e-4` / `1e-8`
 /// of the reach).
-fn tol<V: Vector>() -> f64 {
+fn tol<V: Space>() -> f64 {
     if V::Real::EPSILON.to_f64() > 1e-10 {
         2e-3
     } else {
@@ -96,7 +97,7 @@ where
 /// A hit no later than the sampled first overlap, with the oracle's distance at `toi`
 /// within the tolerance of 0; a miss only where the sampling found none.
 #[track_caller]
-fn check_against<V: Vector>(
+fn check_against<V: Space>(
     out: &CastOutput<V>,
     truth: Option<f64>,
     gap: impl Fn(f64) -> f64,
@@ -128,7 +129,7 @@ fn spinning_box_against_a_ball_f32_f64() {
 }
 
 /// Two spinning polygons in 2D: the truth from sampling the f64 separating-axis oracle.
-fn spinning_polygons<V: Vector<AngularVelocity = <V as Vector>::Real> + kollide::math::Vector2>(seed: u64)
+fn spinning_polygons<V: Space<AngularVelocity = <V as Vector>::Real> + kollide::math::Vector2>(seed: u64)
 where
     V::Rotation: common::FromParts,
 {

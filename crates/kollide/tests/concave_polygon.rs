@@ -3,6 +3,7 @@
 //! distances for the boundary), independent of the decomposition.
 
 use crate::common;
+use kollide::query::Space;
 
 use common::{assert_close, assert_mixed, rng, to_world_f64, FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2};
@@ -73,17 +74,17 @@ fn reflex_count(v: &[DVec2]) -> usize {
 
 // ---------- inputs ----------
 
-fn pts<V: Vector2>(xy: &[(f64, f64)]) -> Vec<V> {
+fn pts<V: Vector2 + Space>(xy: &[(f64, f64)]) -> Vec<V> {
     xy.iter().map(|&(x, y)| V::from_f64_array([x, y, 0.0])).collect()
 }
 
-fn to_f64<V: Vector2>(v: &[V]) -> Vec<DVec2> {
+fn to_f64<V: Vector2 + Space>(v: &[V]) -> Vec<DVec2> {
     v.iter().map(|p| d2(p.to_f64_array())).collect()
 }
 
 /// A star-shaped polygon: `n` increasing angles around the origin with radii in
 /// [0.3, 1] (always simple), counter-clockwise or, half the time, clockwise.
-fn star<V: Vector2>(r: &mut ChaCha8Rng, n: usize) -> Vec<V> {
+fn star<V: Vector2 + Space>(r: &mut ChaCha8Rng, n: usize) -> Vec<V> {
     let mut angles: Vec<f64> = (0..n).map(|k| (k as f64 + r.random_range(0.05..0.95)) / n as f64).collect();
     angles.sort_by(f64::total_cmp);
     let mut v: Vec<V> = angles
@@ -156,7 +157,7 @@ fn norm(a: (f64, f64)) -> (f64, f64) {
 
 // ---------- validation ----------
 
-fn validation<V: Vector2>() {
+fn validation<V: Vector2 + Space>() {
     let e = |xy: &[(f64, f64)]| ConcavePolygon::try_new(&pts::<V>(xy)).err();
     // Bow-tie: edge 0 (0,0)->(1,1) crosses edge 2 (1,0)->(0,1).
     assert_eq!(
@@ -208,7 +209,7 @@ fn validation<V: Vector2>() {
 
 /// A vertex one ulp inside from an edge is accepted; exactly on it, refused: the crossing
 /// test is exact in both precisions. The line y = x / 3 passes through (1.5, 0.5) exactly.
-fn exact_touch<V: Vector2>(ulp_above_half: f64) {
+fn exact_touch<V: Vector2 + Space>(ulp_above_half: f64) {
     let poly = |y: f64| [(0.0, 0.0), (3.0, 1.0), (3.0, 3.0), (1.5, y), (0.0, 3.0)];
     assert_eq!(
         ConcavePolygon::try_new(&pts::<V>(&poly(0.5))).err(),
@@ -232,7 +233,7 @@ fn validation_names_what_is_wrong() {
 /// convex, areas add up, the piece count is within the Hertel–Mehlhorn bounds, and random
 /// points away from every boundary lie in exactly one piece when inside the polygon (by
 /// winding number) and in none outside. Returns (inside samples, samples).
-fn check_partition<V: Vector2>(input: &[V], r: &mut ChaCha8Rng, tol: f64) -> (usize, usize) {
+fn check_partition<V: Vector2 + Space>(input: &[V], r: &mut ChaCha8Rng, tol: f64) -> (usize, usize) {
     let poly = ConcavePolygon::new(input);
     let v = to_f64(input);
     let area = shoelace(&v).abs();
@@ -298,7 +299,7 @@ fn check_partition<V: Vector2>(input: &[V], r: &mut ChaCha8Rng, tol: f64) -> (us
     (inside, total)
 }
 
-fn decomposition<V: Vector2>(tol: f64) {
+fn decomposition<V: Vector2 + Space>(tol: f64) {
     let mut r = rng(7);
     let (mut inside, mut total) = (0, 0);
     for k in 0..60 {
@@ -333,7 +334,7 @@ fn pieces_partition_the_polygon() {
 
 // ---------- queries against brute force ----------
 
-fn queries<V: Vector2>(seed: u64, tol: f64)
+fn queries<V: Vector2 + Space>(seed: u64, tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -399,7 +400,7 @@ fn ball_queries_match_brute_force() {
 
 /// Rotated rectangles against the comb and random stars: distance against the least
 /// edge-edge distance (or 0 on overlap) over the polygon's own edges.
-fn boxes<V: Vector2>(seed: u64, tol: f64)
+fn boxes<V: Vector2 + Space>(seed: u64, tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -451,7 +452,7 @@ fn box_queries_match_brute_force() {
 /// A plank resting just above the flat top of the comb, across several pieces: one
 /// manifold with the top's normal, every point on the top edge under the plank, at the
 /// plank's height. Then sunk in: only the structure (the penetration goes through EPA).
-fn plank<V: Vector2>(tol: f64) {
+fn plank<V: Vector2 + Space>(tol: f64) {
     let comb = ConcavePolygon::new(&pts::<V>(&comb()));
     assert!(comb.pieces().len() >= 3);
     let plank = Cuboid::new(V::new2(V::Real::from_f64(2.5), V::Real::from_f64(0.25)));

@@ -9,10 +9,11 @@
 //! pairs must agree with `distance`.
 
 use crate::common;
+use kollide::query::Space;
 
 use common::{rng, FromParts};
 use glam::{DVec2, DVec3};
-use kollide::math::{Pose, Real, Vector};
+use kollide::math::{Pose, Real};
 use kollide::query::{contact, distance, manifold, ContactStatus};
 use kollide::shape::{
     Ball, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Segment, Support,
@@ -24,7 +25,7 @@ static UNFINISHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsi
 
 /// Checks one pair at one placement; `scale` is the size of the shapes.
 #[track_caller]
-fn check_pair<V: Vector>(
+fn check_pair<V: Space>(
     a: &dyn Support<V>,
     pa: &Pose<V>,
     b: &dyn Support<V>,
@@ -120,7 +121,7 @@ fn shapes2(s: f64) -> Vec<(&'static str, Box<dyn Support<DVec2>>)> {
 }
 
 /// Every ordered pair, at random overlapping placements and at the same pose.
-fn all_pairs<V: Vector>(shapes: &[(&'static str, Box<dyn Support<V>>)], scale: f64, seed: u64)
+fn all_pairs<V: Space>(shapes: &[(&'static str, Box<dyn Support<V>>)], scale: f64, seed: u64)
 where
     V::Rotation: FromParts,
 {

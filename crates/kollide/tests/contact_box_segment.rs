@@ -4,17 +4,18 @@
 //! overlap, else their distance; the radius is then taken off.
 
 use crate::common;
+use kollide::query::Space;
 
 use common::oracle;
 use common::{assert_close, assert_mixed, rng, to_world_f64, FromParts, RotF64};
 use glam::{DVec2, DVec3};
-use kollide::math::{Pose, Real, Vector};
+use kollide::math::{Pose, Real};
 use kollide::query::{contact, ContactStatus};
 use kollide::shape::{Capsule, Cuboid};
 use rand::Rng;
 
 /// The corners of the box `[-h, h]` placed by `pose`, in f64.
-fn corners<V: Vector>(h: V, pose: &Pose<V>) -> Vec<[f64; 3]>
+fn corners<V: Space>(h: V, pose: &Pose<V>) -> Vec<[f64; 3]>
 where
     V::Rotation: RotF64<V>,
 {
@@ -59,7 +60,7 @@ fn signed(va: &[[f64; 3]], vb: &[[f64; 3]], dim: usize) -> f64 {
     }
 }
 
-fn boxes_and_capsules<V: Vector>(seed: u64, tol: f64) -> (usize, usize)
+fn boxes_and_capsules<V: Space>(seed: u64, tol: f64) -> (usize, usize)
 where
     V::Rotation: FromParts + RotF64<V>,
 {

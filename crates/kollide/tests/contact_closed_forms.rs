@@ -8,11 +8,12 @@
 //! point sets (0 in 3D, where `P` is flat), computed by the brute-force oracle.
 
 use crate::common;
+use kollide::query::Space;
 
 use common::oracle;
 use common::{assert_close, assert_mixed, rng, unit, vec_in};
 use glam::{DVec2, DVec3};
-use kollide::math::{Pose, Real, Vector};
+use kollide::math::{Pose, Real};
 use kollide::query::{contact, Contact, ContactStatus};
 use kollide::shape::{Ball, Capsule, Support};
 use rand::Rng;
@@ -36,7 +37,7 @@ fn capsule_truth(p: [[f64; 3]; 2], q: [[f64; 3]; 2], dim: usize, radius: f64) ->
 
 /// Checks the invariants every contact keeps, whatever the pair.
 #[track_caller]
-fn check_shape_of<V: Vector>(c: &Contact<V>, ctx: &str) {
+fn check_shape_of<V: Space>(c: &Contact<V>, ctx: &str) {
     assert_eq!(c.status, ContactStatus::Converged, "{ctx}");
     assert_close(c.normal.length().to_f64(), 1.0, 1e-5, ctx);
     let gap = c.point_a + c.normal * c.distance - c.point_b;
@@ -49,7 +50,7 @@ fn check_shape_of<V: Vector>(c: &Contact<V>, ctx: &str) {
 
 /// Random capsule pairs (some with zero-length cores: balls), a third of them with crossing
 /// cores, checked against [`capsule_truth`]; returns how many penetrate.
-fn capsules<V: Vector>(seed: u64, tol: f64) -> (usize, usize)
+fn capsules<V: Space>(seed: u64, tol: f64) -> (usize, usize)
 where
     V::Rotation: common::FromParts + common::RotF64<V>,
 {

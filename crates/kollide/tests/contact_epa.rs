@@ -8,11 +8,12 @@
 
 use crate::common;
 use crate::epa_cases;
+use kollide::query::Space;
 
 use common::{pose, rng, rotation, unit, FromParts, PointCloud, RotF64, ViaGjk};
 use epa_cases::{depth_along, distance_to_hull, overlap_along, penetration, sampled_depth, size, world};
 use glam::DVec3;
-use kollide::math::{Pose, Real, Vector};
+use kollide::math::{Pose, Real};
 use kollide::query::{contact, Contact, ContactStatus};
 use kollide::shape::{Ball, Cone, Cuboid, Cylinder, Ellipsoid, Support};
 use rand::Rng;
@@ -20,19 +21,19 @@ use std::cell::Cell;
 
 /// The documented EPA tolerance: `1e-5` (f32) or `1e-10` (f64) of the depth, plus the
 /// rounding of the coordinates (100 ulps of the largest one).
-fn tolerance<V: Vector>(depth: f64, size: f64) -> f64 {
+fn tolerance<V: Space>(depth: f64, size: f64) -> f64 {
     let eps = V::Real::EPSILON.to_f64();
     let rel = if eps > 1e-10 { 1e-5 } else { 1e-10 };
     rel * depth.abs() + 100.0 * eps * size
 }
 
-fn dvec<V: Vector>(v: V) -> DVec3 {
+fn dvec<V: Space>(v: V) -> DVec3 {
     DVec3::from_array(v.to_f64_array())
 }
 
 /// Checks that nothing in a contact is NaN and that the normal is a unit vector.
 #[track_caller]
-fn assert_sane<V: Vector>(c: &Contact<V>, ctx: &str) {
+fn assert_sane<V: Space>(c: &Contact<V>, ctx: &str) {
     let n = dvec(c.normal);
     assert!(c.distance.is_finite(), "{ctx}: distance {:?}", c.distance);
     assert!(c.point_a.is_finite_vec() && c.point_b.is_finite_vec(), "{ctx}: points {c:?}");
@@ -50,7 +51,7 @@ struct Stats {
     contained: usize,
 }
 
-fn cloud<V: Vector>(r: &mut rand_chacha::ChaCha8Rng, scale: f64) -> Vec<V> {
+fn cloud<V: Space>(r: &mut rand_chacha::ChaCha8Rng, scale: f64) -> Vec<V> {
     let n = r.random_range(4..=16);
     (0..n)
         .map(|_| {
@@ -63,7 +64,7 @@ fn cloud<V: Vector>(r: &mut rand_chacha::ChaCha8Rng, scale: f64) -> Vec<V> {
 /// Random overlapping point clouds (4 to 16 points) at random poses, in three kinds: shallow
 /// (centres ~ the sum of the sizes apart), deep, and B small inside A. Checks the depth
 /// against the oracle, the normal by the overlap along it, and the witnesses on the surfaces.
-fn random_pairs<V: Vector>(seed: u64, pairs: usize, scale: f64) -> Stats
+fn random_pairs<V: Space>(seed: u64, pairs: usize, scale: f64) -> Stats
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -185,7 +186,7 @@ macro_rules! for_all_vectors {
     };
 }
 
-fn random_polytopes<V: Vector>()
+fn random_polytopes<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -194,7 +195,7 @@ where
 }
 for_all_vectors!(random_polytopes_unit_scale, random_polytopes);
 
-fn random_polytopes_tiny<V: Vector>()
+fn random_polytopes_tiny<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -202,7 +203,7 @@ where
 }
 for_all_vectors!(random_polytopes_1e_minus_6, random_polytopes_tiny);
 
-fn random_polytopes_huge<V: Vector>()
+fn random_polytopes_huge<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -211,13 +212,13 @@ where
 for_all_vectors!(random_polytopes_1e6, random_polytopes_huge);
 
 /// The first `DIM` components of `[x, y, z]`.
-fn v<V: Vector>(c: [f64; 3]) -> V {
+fn v<V: Space>(c: [f64; 3]) -> V {
     V::from_f64_array(c)
 }
 
 /// A contact that must exist, with sanity checks.
 #[track_caller]
-fn must_contact<V: Vector, A: Support<V>, B: Support<V>>(
+fn must_contact<V: Space, A: Support<V>, B: Support<V>>(
     a: &A,
     pa: &Pose<V>,
     b: &B,
@@ -230,14 +231,14 @@ fn must_contact<V: Vector, A: Support<V>, B: Support<V>>(
 }
 
 /// B placed at `offset` in A's frame (rotated by `rot` on top of A's rotation).
-fn placed<V: Vector>(pa: &Pose<V>, offset: V, rot: V::Rotation) -> Pose<V> {
+fn placed<V: Space>(pa: &Pose<V>, offset: V, rot: V::Rotation) -> Pose<V> {
     pa.compose(&Pose::new(offset, rot))
 }
 
 /// Closed forms: a ball inside a box (depth = radius + distance of the centre to the nearest
 /// face, normal that face's), a box inside a box with the same rotation (depth = least
 /// `ha + hb - |c|` over the axes).
-fn closed_forms<V: Vector>()
+fn closed_forms<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -279,7 +280,7 @@ for_all_vectors!(closed_form_boxes_and_balls, closed_forms);
 
 /// Ball inside a ball through GJK (cores are points: apart, or coincident at the centre,
 /// where EPA must still give a unit normal): depth = ra + rb - |c|.
-fn balls<V: Vector>()
+fn balls<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -302,7 +303,7 @@ for_all_vectors!(closed_form_ball_in_ball, balls);
 
 /// Touching boxes (face on face, edge on face, vertex on face): depth ~0 and a normal along
 /// which the overlap is ~0.
-fn touching<V: Vector>()
+fn touching<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -352,7 +353,7 @@ for_all_vectors!(touching_features, touching);
 
 /// Identical shapes at the same pose: the depth is the least width (2 x the least half
 /// extent for a box, the oracle's for a cloud), along a valid normal.
-fn identical<V: Vector>()
+fn identical<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -377,7 +378,7 @@ where
 for_all_vectors!(identical_shapes_same_pose, identical);
 
 /// Slivers: boxes 1e-6 thick, stacked with a 1e-6 overlap, and crossed.
-fn slivers<V: Vector>()
+fn slivers<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -435,7 +436,7 @@ struct NanAfter<S> {
     after: u32,
 }
 
-impl<V: Vector, S: Support<V>> Support<V> for NanAfter<S> {
+impl<V: Space, S: Support<V>> Support<V> for NanAfter<S> {
     fn support(&self, dir: V) -> V {
         let k = self.calls.get();
         self.calls.set(k + 1);
@@ -448,7 +449,7 @@ impl<V: Vector, S: Support<V>> Support<V> for NanAfter<S> {
 }
 
 /// A support that goes NaN in the middle of EPA: `NonFiniteSupport`, nothing NaN.
-fn nan_support<V: Vector>()
+fn nan_support<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -474,7 +475,7 @@ for_all_vectors!(nan_support_mid_epa, nan_support);
 /// Curved shapes against a box and a ball: the depth along our normal is the depth we
 /// report, and no sampled direction does better (beyond the tolerance); the sampled least
 /// depth is within its sampling error of ours.
-fn curved<V: Vector, A: Support<V>>(a: &A, what: &str)
+fn curved<V: Space, A: Support<V>>(a: &A, what: &str)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -536,7 +537,7 @@ where
     eprintln!("{what} {}D {}: {converged} of 80 converged", V::DIM, core::any::type_name::<V::Real>());
 }
 
-fn curved_all<V: Vector>()
+fn curved_all<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -544,7 +545,7 @@ where
 }
 for_all_vectors!(curved_ellipsoid, curved_all);
 
-fn curved_3d<V: kollide::math::Vector3>()
+fn curved_3d<V: kollide::math::Vector3 + Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -566,7 +567,7 @@ fn curved_cylinder_cone_f64() {
 
 /// An ellipsoid with equal radii is a ball: the closed form of ball in ball, through EPA
 /// (the ellipsoid's core is the whole ellipsoid, so its cores overlap).
-fn round_ellipsoid<V: Vector>()
+fn round_ellipsoid<V: Space>()
 where
     V::Rotation: RotF64<V> + FromParts,
 {

@@ -5,6 +5,7 @@
 
 use crate::common;
 use crate::poly2d;
+use kollide::query::Space;
 
 use common::{assert_close, assert_mixed, oracle, rng, FromParts, RotF64};
 use glam::DVec2;
@@ -24,7 +25,7 @@ struct Seen {
 }
 
 /// `pairs` random pairs of every kind at size about `scale`, half of them with a margin.
-fn random_pairs<V: Vector2>(seed: u64, pairs: usize, scale: f64)
+fn random_pairs<V: Vector2 + Space>(seed: u64, pairs: usize, scale: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -97,7 +98,7 @@ where
 }
 
 #[track_caller]
-fn assert_unit<V: Vector2>(n: V, ctx: &str) {
+fn assert_unit<V: Vector2 + Space>(n: V, ctx: &str) {
     let l = d2(n).length();
     assert!((l - 1.0).abs() <= 1e-5, "{ctx}: normal {n:?} of length {l}");
 }
@@ -105,7 +106,7 @@ fn assert_unit<V: Vector2>(n: V, ctx: &str) {
 /// A penetrating contact against the oracle's depth: the distance is minus the depth, the
 /// normal realizes it, the witnesses lie on the boundaries and differ by distance x normal.
 #[track_caller]
-fn check_penetration<V: Vector2>(
+fn check_penetration<V: Vector2 + Space>(
     c: &kollide::query::Contact<V>,
     wa: &[DVec2],
     wb: &[DVec2],
@@ -143,7 +144,7 @@ fn random_pairs_tiny_and_huge() {
 }
 
 /// Squares sharing an edge exactly: touching, depth 0 along the shared edge's normal.
-fn touching_edges<V: Vector2>()
+fn touching_edges<V: Vector2 + Space>()
 where
     V::Rotation: FromParts,
 {
@@ -175,7 +176,7 @@ fn touching_edges_f32_f64() {
 }
 
 /// A shape against itself at the same pose: the depth is its least width, along a normal.
-fn identical<V: Vector2>(seed: u64)
+fn identical<V: Vector2 + Space>(seed: u64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -200,7 +201,7 @@ fn identical_shapes_f32_f64() {
 
 /// Polygons of 30 to 120 vertices (the walks over the boundary and the skipped edges matter
 /// here): depth, normal and witnesses against the oracle.
-fn many_vertices<V: Vector2>(seed: u64, pairs: usize)
+fn many_vertices<V: Vector2 + Space>(seed: u64, pairs: usize)
 where
     V::Rotation: RotF64<V> + FromParts,
 {

@@ -7,6 +7,7 @@
 
 use crate::common;
 use crate::solid3d;
+use kollide::query::Space;
 
 use common::{assert_close, assert_mixed, rng, unit, vec_in, FromParts, RotF64};
 use glam::{DVec3, Vec3};
@@ -18,7 +19,7 @@ use solid3d::{corners, d3, world};
 
 /// A random hull of 8 to 64 points: on a stretched sphere, or a box with points on its faces
 /// (flat faces to merge).
-fn random_hull<V: Vector3>(r: &mut ChaCha8Rng, max_points: usize) -> ConvexHull<V> {
+fn random_hull<V: Vector3 + Space>(r: &mut ChaCha8Rng, max_points: usize) -> ConvexHull<V> {
     use rand::Rng;
     let n = r.random_range(8..=max_points);
     let stretch: V = vec_in(r, 0.3, 1.0);
@@ -39,12 +40,12 @@ fn random_hull<V: Vector3>(r: &mut ChaCha8Rng, max_points: usize) -> ConvexHull<
     ConvexHull::try_from_points(&pts).expect("random hull")
 }
 
-enum Shape<V: Vector3> {
+enum Shape<V: Vector3 + Space> {
     Box(Cuboid<V>),
     Hull(Box<ConvexHull<V>>),
 }
 
-impl<V: Vector3> Shape<V> {
+impl<V: Vector3 + Space> Shape<V> {
     fn vertices(&self) -> Vec<V> {
         match self {
             Shape::Box(c) => corners(c.half_extents),
@@ -60,7 +61,7 @@ impl<V: Vector3> Shape<V> {
     }
 }
 
-fn query<V: Vector3>(
+fn query<V: Vector3 + Space>(
     a: &Shape<V>,
     pa: &Pose<V>,
     b: &Shape<V>,
@@ -78,7 +79,14 @@ fn query<V: Vector3>(
 
 /// Checks one pair against the oracle; returns whether the shapes overlap.
 #[allow(clippy::too_many_arguments)]
-fn check_pair<V: Vector3>(a: &Shape<V>, pa: &Pose<V>, b: &Shape<V>, pb: &Pose<V>, tol: f64, ctx: &str) -> bool
+fn check_pair<V: Vector3 + Space>(
+    a: &Shape<V>,
+    pa: &Pose<V>,
+    b: &Shape<V>,
+    pb: &Pose<V>,
+    tol: f64,
+    ctx: &str,
+) -> bool
 where
     V::Rotation: RotF64<V>,
 {
@@ -113,7 +121,7 @@ where
     true
 }
 
-fn pairs<V: Vector3>(seed: u64, count: usize, kind: usize, max_points: usize, tol: f64)
+fn pairs<V: Vector3 + Space>(seed: u64, count: usize, kind: usize, max_points: usize, tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -173,7 +181,7 @@ fn small_hulls_f32() {
 }
 
 /// Random box pairs at the scale `s` (sizes and positions times `s`, tolerance too).
-fn scaled_boxes<V: Vector3>(seed: u64, s: f64, tol: f64)
+fn scaled_boxes<V: Vector3 + Space>(seed: u64, s: f64, tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -201,7 +209,7 @@ fn tiny_and_huge_boxes() {
 }
 
 /// Identical shapes at the same pose, exactly touching boxes, a box deep inside another.
-fn degenerate<V: Vector3>(tol: f64)
+fn degenerate<V: Vector3 + Space>(tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {

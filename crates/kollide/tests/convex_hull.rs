@@ -1,6 +1,7 @@
 //! `ConvexHull`: construction checked against brute-force oracles, support against a scan.
 
-use kollide::math::{DVec3, Real, Vec3, Vector, Vector3};
+use kollide::math::{DVec3, Real, Vec3, Vector3};
+use kollide::query::Space;
 use kollide::shape::{ConvexHull, ShapeError, Support};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -31,7 +32,7 @@ fn abs_cross(e: P, f: P) -> P {
 }
 
 /// The build tolerance the docs promise: `3 ε (max|x| + max|y| + max|z|)`.
-fn tolerance<V: Vector>(points: &[V]) -> f64 {
+fn tolerance<V: Space>(points: &[V]) -> f64 {
     let sums: f64 = (0..3).map(|k| points.iter().fold(0.0f64, |m, p| m.max(p.to_f64_array()[k].abs()))).sum();
     3.0 * V::Real::EPSILON.to_f64() * sums
 }
@@ -50,14 +51,14 @@ fn excess(a: P, b: P, c: P, p: P, tol: f64) -> f64 {
 /// The hull validity oracle: vertices are input points, the surface is closed and of genus 0,
 /// every input point is inside every face plane (up to `slack` tolerances), and the faces
 /// point outward (positive volume).
-fn check_valid<V: Vector3>(points: &[V], hull: &ConvexHull<V>, slack: f64) {
+fn check_valid<V: Vector3 + Space>(points: &[V], hull: &ConvexHull<V>, slack: f64) {
     check_topology(points, hull);
     check_containment(points, points, hull, slack);
 }
 
 /// Every vertex is an input point; each directed edge appears once and its reverse once;
 /// `V - E + F = 2`; positive volume; the adjacency lists match the triangles.
-fn check_topology<V: Vector3>(points: &[V], hull: &ConvexHull<V>) {
+fn check_topology<V: Vector3 + Space>(points: &[V], hull: &ConvexHull<V>) {
     let inputs: HashSet<[u64; 3]> = points.iter().map(|p| p.to_f64_array().map(f64::to_bits)).collect();
     let verts: Vec<P> = hull.vertices().iter().map(|p| p.to_f64_array()).collect();
     for v in &verts {
@@ -98,7 +99,7 @@ fn check_topology<V: Vector3>(points: &[V], hull: &ConvexHull<V>) {
 
 /// Each of `sample` is inside every face plane of the hull of `points`, or at most `slack`
 /// tolerances outside it.
-fn check_containment<V: Vector3>(points: &[V], sample: &[V], hull: &ConvexHull<V>, slack: f64) {
+fn check_containment<V: Vector3 + Space>(points: &[V], sample: &[V], hull: &ConvexHull<V>, slack: f64) {
     let tol = tolerance(points);
     let mut worst = 0.0f64;
     for t in hull.triangles() {
@@ -113,7 +114,7 @@ fn check_containment<V: Vector3>(points: &[V], sample: &[V], hull: &ConvexHull<V
 /// Points inside the hull may be at most this many tolerances outside a face plane.
 const SLACK: f64 = 4.0;
 
-fn to_v<V: Vector3>(p: &[P]) -> Vec<V> {
+fn to_v<V: Vector3 + Space>(p: &[P]) -> Vec<V> {
     p.iter().map(|&x| V::from_f64_array(x)).collect()
 }
 
@@ -209,7 +210,7 @@ for_both_precisions! {
 
 /// Small random clouds in general position: a point is a vertex iff it is in no tetrahedron
 /// of the others, and a triple is a face iff every other point is strictly on one side.
-fn brute_force_vertices_and_facets<V: Vector3>() {
+fn brute_force_vertices_and_facets<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let (mut inside, mut total) = (0, 0);
     for _ in 0..40 {
@@ -272,7 +273,7 @@ fn brute_force_vertices_and_facets<V: Vector3>() {
     assert!(inside > total / 10 && inside < total * 9 / 10, "{inside} of {total} inside");
 }
 
-fn busy_cube_has_eight_corners<V: Vector3>() {
+fn busy_cube_has_eight_corners<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     for m in [2, 3, 10] {
         let pts = to_v::<V>(&busy_cube(&mut rng, 1.0, m));
@@ -286,7 +287,7 @@ fn busy_cube_has_eight_corners<V: Vector3>() {
 }
 
 /// Rotated, the face points are off their planes by rounding only: still 8 corners.
-fn rotated_busy_cube_has_eight_corners<V: Vector3>() {
+fn rotated_busy_cube_has_eight_corners<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     for _ in 0..10 {
         let m = random_rotation(&mut rng);
@@ -298,7 +299,7 @@ fn rotated_busy_cube_has_eight_corners<V: Vector3>() {
 }
 
 /// Support and hinted support reach the brute-force maximum for every direction and hint.
-fn support_matches_scan<V: Vector3>() {
+fn support_matches_scan<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     for n in [8, 64, 512, 4096] {
         let pts = to_v::<V>(&sphere_points(&mut rng, n));
@@ -335,7 +336,7 @@ fn support_matches_scan<V: Vector3>() {
 
 /// A cylinder (two flat caps of 200 rim points, cap centres, points inside): exact ties
 /// for the cap normals and the axis directions, on a hull large enough to climb.
-fn support_on_flat_faces<V: Vector3>() {
+fn support_on_flat_faces<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut cloud: Vec<P> = (0..400)
         .map(|i| {
@@ -378,7 +379,7 @@ fn support_on_flat_faces<V: Vector3>() {
     }
 }
 
-fn duplicates_change_nothing<V: Vector3>() {
+fn duplicates_change_nothing<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let base = to_v::<V>(&ball_points(&mut rng, 300, 2.0));
     let tripled: Vec<V> = base.iter().flat_map(|&p| [p, p, p]).collect();
@@ -391,7 +392,7 @@ fn duplicates_change_nothing<V: Vector3>() {
     assert_eq!(b.vertices().len(), set(&b).len(), "no vertex twice");
 }
 
-fn flat_inputs_are_coplanar<V: Vector3>() {
+fn flat_inputs_are_coplanar<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let m = random_rotation(&mut rng);
     let plane: Vec<P> =
@@ -416,7 +417,7 @@ fn flat_inputs_are_coplanar<V: Vector3>() {
     );
 }
 
-fn bad_inputs_are_named<V: Vector3>() {
+fn bad_inputs_are_named<V: Vector3 + Space>() {
     let mut pts = to_v::<V>(&cube_corners(1.0));
     let cases = [
         (5, 1, f64::INFINITY, "points[5].y"),
@@ -438,7 +439,7 @@ fn bad_inputs_are_named<V: Vector3>() {
 }
 
 /// Tiny, huge and far-from-origin clouds: tolerances follow the coordinates.
-fn scales_and_offsets<V: Vector3>() {
+fn scales_and_offsets<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     for (h, offset) in [(1e-6, 0.0), (1e6, 0.0), (1.0, 1e4), (1e-3, -1.0)] {
         let mut cloud = busy_cube(&mut rng, h, 4);
@@ -466,7 +467,7 @@ fn scales_and_offsets<V: Vector3>() {
 
 /// Near the ends of the exponent range (products of coordinates would overflow or
 /// underflow): still the cube's 8 corners, finite unit normals, exact support.
-fn extreme_magnitudes<V: Vector3>() {
+fn extreme_magnitudes<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(12);
     let f32_like = V::Real::EPSILON.to_f64() > 1e-10;
     let (huge, tiny) = if f32_like { (1e37, 1e-30) } else { (1e300, 1e-300) };
@@ -492,7 +493,7 @@ fn extreme_magnitudes<V: Vector3>() {
 
 /// A needle: a unit-length cylinder in a random direction, down to a radius of 1e4 ε
 /// (1e-3 in f32, 2e-12 in f64): long sliver faces everywhere.
-fn needle<V: Vector3>() {
+fn needle<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
     for r in [1e-3, 1e-4, 1e4 * V::Real::EPSILON.to_f64()] {
         let m = random_rotation(&mut rng);
@@ -511,7 +512,7 @@ fn needle<V: Vector3>() {
 
 /// A flat square with jitter 1e-9 off its plane. In f64 the jitter is a million times the
 /// tolerance: a thin but valid hull. In f32 it is below the tolerance: coplanar.
-fn nearly_flat_square<V: Vector3>() {
+fn nearly_flat_square<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let cloud: Vec<P> = (0..400)
         .map(|_| [rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1e-9..1e-9)])
@@ -539,7 +540,7 @@ fn nearly_flat_square<V: Vector3>() {
 ///    clean-up merged top and bottom faces into one facet and removed rim vertices, up to 34
 ///    tolerances from the rebuilt hull. Removed vertices are now checked against the
 ///    rebuilt hull and put back.
-fn regression_thin_shapes<V: Vector3>() {
+fn regression_thin_shapes<V: Vector3 + Space>() {
     let mut rng = ChaCha8Rng::seed_from_u64(13);
     for _ in 0..30 {
         let m = random_rotation(&mut rng);

@@ -3,17 +3,18 @@
 //! dispatch and GJK on the same shapes (via a wrapper that hides the primitive) are checked.
 
 use crate::common;
+use kollide::query::Space;
 
 use common::oracle;
 use common::{assert_close, assert_mixed, rng, unit, vec_in, ViaGjk};
 use glam::{DQuat, DVec3, Vec3};
-use kollide::math::{Pose, Real, Vector};
+use kollide::math::{Pose, Real};
 use kollide::query::{distance, intersects, GjkStatus};
 use kollide::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Rounded, Support};
 
 /// Checks a query output against an independent truth: distance, bounds, status, points.
 #[track_caller]
-fn check<V: Vector, A: Support<V>, B: Support<V>>(
+fn check<V: Space, A: Support<V>, B: Support<V>>(
     a: &A,
     pa: &Pose<V>,
     b: &B,
@@ -78,7 +79,7 @@ fn ball_ball_and_ball_box() {
 }
 
 /// Capsules: the distance between the core segments (independent formula) minus the radii.
-fn capsules<V: Vector>(seed: u64, tol: f64)
+fn capsules<V: Space>(seed: u64, tol: f64)
 where
     V::Rotation: common::FromParts + common::RotF64<V>,
 {

@@ -3,15 +3,16 @@
 //! Truth comes from closed forms or the f64 oracle; "never a panic, never NaN" throughout.
 
 use crate::common;
+use kollide::query::Space;
 
 use common::oracle;
 use common::{assert_close, pose, rng, unit, PointCloud};
 use glam::{DQuat, DVec2, DVec3, Vec2, Vec3};
-use kollide::math::{DPose2, DPose3, Pose, Pose3, PoseError, Real, Rot2, Vector};
+use kollide::math::{DPose2, DPose3, Pose, Pose3, PoseError, Real, Rot2};
 use kollide::query::{distance, intersection_test, intersects, DistanceOutput, GjkStatus};
 use kollide::shape::*;
 
-fn finite<V: Vector>(out: &DistanceOutput<V>) {
+fn finite<V: Space>(out: &DistanceOutput<V>) {
     for x in [out.distance, out.lower_bound, out.point_a[0], out.point_b[0], out.normal[0]] {
         assert!(!x.to_f64().is_nan(), "NaN in {out:?}");
     }
@@ -119,7 +120,7 @@ fn flat_needle_and_duplicate_polytopes() {
 }
 
 /// The same random pairs scaled to 1e-6 and 1e6: distances scale, statuses stay clean.
-fn scaled<V: Vector>(scale: f64, tol_rel: f64, seed: u64)
+fn scaled<V: Space>(scale: f64, tol_rel: f64, seed: u64)
 where
     V::Rotation: common::FromParts + common::RotF64<V>,
 {

@@ -4,16 +4,17 @@
 //! One test body, run for 2D and 3D in f32 and f64.
 
 use crate::common;
+use kollide::query::Space;
 
 use common::oracle;
 use common::{assert_close, assert_mixed, pose, rng, to_world_f64, unit, FromParts, PointCloud, RotF64};
 use glam::{DVec2, DVec3};
-use kollide::math::{Pose, Real, Vector};
+use kollide::math::{Pose, Real};
 use kollide::query::{distance, intersection_test, GjkStatus};
 use kollide::shape::Support;
 
 /// Oracle distance between two point sets placed by poses, computed in f64.
-fn oracle_distance<V: Vector>(a: &[V], pa: &Pose<V>, b: &[V], pb: &Pose<V>) -> f64
+fn oracle_distance<V: Space>(a: &[V], pa: &Pose<V>, b: &[V], pb: &Pose<V>) -> f64
 where
     V::Rotation: RotF64<V>,
 {
@@ -30,7 +31,7 @@ where
 
 /// Checks one pair; returns whether the oracle says the shapes overlap.
 #[allow(clippy::too_many_arguments)]
-fn check_pair<V: Vector, A: Support<V>, B: Support<V>>(
+fn check_pair<V: Space, A: Support<V>, B: Support<V>>(
     a: &A,
     va: &[V],
     pa: &Pose<V>,
@@ -103,11 +104,11 @@ fn assert_rare_stalls(pairs: usize, what: &str) {
     assert!(stalls * 200 <= pairs, "{what}: {stalls} of {pairs} pairs stalled (more than 0.5%)");
 }
 
-fn random_cloud<V: Vector>(rng: &mut rand_chacha::ChaCha8Rng, n: usize) -> Vec<V> {
+fn random_cloud<V: Space>(rng: &mut rand_chacha::ChaCha8Rng, n: usize) -> Vec<V> {
     (0..n).map(|_| unit::<V>(rng)).collect()
 }
 
-fn polytope_pairs<V: Vector>(seed: u64, pairs: usize, points: usize, spread: f64, tol: f64)
+fn polytope_pairs<V: Space>(seed: u64, pairs: usize, points: usize, spread: f64, tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -146,7 +147,7 @@ fn polygons_2d_f32() {
 }
 
 /// Boxes, triangles and segments (kollide's own shapes) against their vertex lists.
-fn library_polytopes<V: Vector>(seed: u64, pairs: usize, tol: f64)
+fn library_polytopes<V: Space>(seed: u64, pairs: usize, tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {

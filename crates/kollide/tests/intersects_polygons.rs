@@ -4,6 +4,7 @@
 
 use crate::common;
 use crate::poly2d;
+use kollide::query::Space;
 
 use common::{assert_mixed, oracle, rng, FromParts, RotF64};
 use glam::{DVec2, Vec2};
@@ -12,7 +13,7 @@ use kollide::query::intersects;
 use kollide::shape::Rounded;
 use poly2d::{pose_near, random_pair, world, KINDS};
 
-fn check<V: Vector2>(seed: u64)
+fn check<V: Vector2 + Space>(seed: u64)
 where
     V::Rotation: FromParts + RotF64<V>,
 {

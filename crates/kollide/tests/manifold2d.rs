@@ -6,6 +6,7 @@
 
 use crate::common;
 use crate::poly2d;
+use kollide::query::Space;
 
 use common::{assert_close, assert_mixed, oracle, rng, FromParts, RotF64};
 use glam::DVec2;
@@ -14,7 +15,7 @@ use kollide::query::{manifold, ContactId, Manifold};
 use kollide::shape::{Ball, Capsule, ConvexPolygon, Cuboid, Feature, Rounded, Support};
 use poly2d::*;
 
-fn ids<V: Vector2>(m: &Manifold<V>) -> Vec<ContactId> {
+fn ids<V: Vector2 + Space>(m: &Manifold<V>) -> Vec<ContactId> {
     let mut v: Vec<ContactId> = m.points().iter().map(|p| p.id).collect();
     v.sort_by_key(|id| format!("{id:?}"));
     v
@@ -22,7 +23,7 @@ fn ids<V: Vector2>(m: &Manifold<V>) -> Vec<ContactId> {
 
 /// Random pairs: every point on both boundaries, as deep as the contact at most, the
 /// deepest as deep as the oracle's depth; ids kept after moving B by 1e-5 of the size.
-fn random_manifolds<V: Vector2>(seed: u64, pairs: usize)
+fn random_manifolds<V: Vector2 + Space>(seed: u64, pairs: usize)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -100,7 +101,7 @@ fn random_manifolds_f64() {
 }
 
 /// The manifold mapped back into A's frame.
-fn local<V: Vector2>(m: &Manifold<V>, pa: &Pose<V>) -> Vec<(DVec2, DVec2, f64, ContactId)> {
+fn local<V: Vector2 + Space>(m: &Manifold<V>, pa: &Pose<V>) -> Vec<(DVec2, DVec2, f64, ContactId)> {
     let mut v: Vec<_> = m
         .points()
         .iter()
@@ -113,12 +114,12 @@ fn local<V: Vector2>(m: &Manifold<V>, pa: &Pose<V>) -> Vec<(DVec2, DVec2, f64, C
     v
 }
 
-fn v2<V: Vector2>(x: f64, y: f64) -> V {
+fn v2<V: Vector2 + Space>(x: f64, y: f64) -> V {
     V::from_f64_array([x, y, 0.0])
 }
 
 /// B placed by `rel` in A's frame, the whole scene at a random world pose.
-fn scene<V: Vector2>(r: &mut rand_chacha::ChaCha8Rng, rel: Pose<V>) -> (Pose<V>, Pose<V>)
+fn scene<V: Vector2 + Space>(r: &mut rand_chacha::ChaCha8Rng, rel: Pose<V>) -> (Pose<V>, Pose<V>)
 where
     V::Rotation: FromParts,
 {
@@ -131,7 +132,7 @@ where
 /// surface heights of A and B, the distance, and all ids `id`.
 #[allow(clippy::too_many_arguments)]
 #[track_caller]
-fn expect<V: Vector2>(
+fn expect<V: Vector2 + Space>(
     m: &Manifold<V>,
     pa: &Pose<V>,
     xs: &[f64],
@@ -154,7 +155,7 @@ fn expect<V: Vector2>(
     pts.iter().map(|p| p.3).collect()
 }
 
-fn resting<V: Vector2>(seed: u64)
+fn resting<V: Vector2 + Space>(seed: u64)
 where
     V::Rotation: FromParts,
 {
@@ -218,7 +219,7 @@ fn resting_contacts_f32_f64() {
 
 /// Rounded shapes: the points of the cores' manifold moved out by each radius, whether the
 /// cores overlap (separating axes) or not (GJK).
-fn rounded<V: Vector2>(seed: u64)
+fn rounded<V: Vector2 + Space>(seed: u64)
 where
     V::Rotation: FromParts,
 {
@@ -262,7 +263,7 @@ fn rounded_polygons_f32_f64() {
 
 /// Hostile: identical shapes at one pose, slivers, and tiny and huge scales give finite
 /// manifolds with unit normals and points on both boundaries.
-fn hostile<V: Vector2>(seed: u64)
+fn hostile<V: Vector2 + Space>(seed: u64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {

@@ -5,17 +5,18 @@
 
 use crate::common;
 use crate::solid3d;
+use kollide::query::Space;
 
 use common::{assert_close, rng, unit, vec_in, FromParts, RotF64};
 use glam::{DVec3, Vec3};
-use kollide::math::{Pose, Real, Vector, Vector3};
+use kollide::math::{Pose, Real, Vector3};
 use kollide::query::{manifold, Manifold};
 use kollide::shape::{Capsule, ConvexHull, Cuboid, Cylinder, Support};
 use rand::Rng;
 use solid3d::{corners, d3, world};
 
 /// A rotation by a small random angle (up to `angle` radians) about a random axis.
-fn tilt<V: Vector3>(r: &mut rand_chacha::ChaCha8Rng, angle: f64) -> V::Rotation
+fn tilt<V: Vector3 + Space>(r: &mut rand_chacha::ChaCha8Rng, angle: f64) -> V::Rotation
 where
     V::Rotation: FromParts,
 {
@@ -28,7 +29,7 @@ where
 
 /// Every manifold point on both polytopes (given by their world vertices), within `tol`,
 /// with `distance = (point_b - point_a) · normal` and at least the contact's distance.
-fn check_on_surfaces<V: Vector>(m: &Manifold<V>, wa: &[DVec3], wb: &[DVec3], tol: f64, ctx: &str) {
+fn check_on_surfaces<V: Space>(m: &Manifold<V>, wa: &[DVec3], wb: &[DVec3], tol: f64, ctx: &str) {
     let (fa, fb) = (solid3d::planes(wa), solid3d::planes(wb));
     let n = d3(m.normal);
     assert!(m.len() <= 4, "{ctx}: {} points", m.len());
@@ -43,7 +44,7 @@ fn check_on_surfaces<V: Vector>(m: &Manifold<V>, wa: &[DVec3], wb: &[DVec3], tol
 /// A small box resting on a large floor, tilted by up to 1e-4 and sunk by up to 0.01: four
 /// points, each a bottom corner of the box over the floor's top face at the distance of
 /// that corner's height above it (closed form), ids unchanged when B moves by 1e-5.
-fn box_on_floor<V: Vector3>(seed: u64, tol: f64)
+fn box_on_floor<V: Vector3 + Space>(seed: u64, tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -99,7 +100,7 @@ fn box_on_floor_f32() {
 }
 
 /// A capsule lying on a box (slightly above it, within the margin): its two ends.
-fn capsule_on_box<V: Vector3>(seed: u64, tol: f64)
+fn capsule_on_box<V: Vector3 + Space>(seed: u64, tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -159,7 +160,7 @@ fn capsule_on_box_f32() {
 }
 
 /// A cylinder standing on a box, just above it (GJK's normal): at least 3 points of its cap.
-fn cylinder_on_box<V: Vector3>(tol: f64)
+fn cylinder_on_box<V: Vector3 + Space>(tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -190,7 +191,7 @@ fn cylinder_on_box_f32() {
 }
 
 /// Random overlapping boxes and hulls: every manifold point lies on both surfaces.
-fn random_manifolds<V: Vector3>(seed: u64, tol: f64)
+fn random_manifolds<V: Vector3 + Space>(seed: u64, tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {
@@ -230,7 +231,7 @@ fn random_manifolds_f32() {
 
 /// Merged faces: a cube hull has 6 quads and 12 edges; random hulls satisfy Euler's formula,
 /// every face is a counter-clockwise loop on its plane, and every vertex is below every plane.
-fn hull_faces<V: Vector3>(seed: u64) {
+fn hull_faces<V: Vector3 + Space>(seed: u64) {
     let cube = ConvexHull::try_from_points(&corners(V::splat(V::Real::ONE))).unwrap();
     assert_eq!(cube.face_count(), 6);
     assert_eq!(cube.edges().len(), 12);

@@ -23,10 +23,11 @@
 //! contact points of the least-push fallback.
 
 use crate::common;
+use kollide::query::Space;
 
 use common::{rng, rotation, to_world_f64, unit, FromParts, PointCloud, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};
-use kollide::math::{DPose2, DPose3, DQuat, Pose, Pose2, Real, Rot2, Vector, Vector2, Vector3};
+use kollide::math::{DPose2, DPose3, DQuat, Pose, Pose2, Real, Rot2, Vector2, Vector3};
 use kollide::query::{contact, distance, intersects, Contact, ContactStatus};
 use kollide::shape::{
     Ball, Capsule, Cone, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Rounded, Segment, Support,
@@ -119,7 +120,7 @@ impl Spec {
 }
 
 /// What the tests need of a dimension: its shape kinds and the shapes that exist in it only.
-trait Dim: Vector<Rotation: FromParts + RotF64<Self>> {
+trait Dim: Space<Rotation: FromParts + RotF64<Self>> {
     const KINDS: &'static [Kind];
     /// Builds `Hull`, `Cylinder` and `Cone` (the per-dimension kinds), scaled by `s`.
     fn build_dim(spec: &Spec, s: f64) -> Box<dyn Support<Self>>;
@@ -148,19 +149,19 @@ const KINDS_2D: &[Kind] = &[
     Kind::RoundedCuboid,
 ];
 
-fn v<V: Vector>(p: [f64; 3], s: f64) -> V {
+fn v<V: Space>(p: [f64; 3], s: f64) -> V {
     V::from_f64_array([p[0] * s, p[1] * s, p[2] * s])
 }
 
-fn re<V: Vector>(x: f64) -> V::Real {
+fn re<V: Space>(x: f64) -> V::Real {
     V::Real::from_f64(x)
 }
 
-fn dv<V: Vector>(x: V) -> DVec3 {
+fn dv<V: Space>(x: V) -> DVec3 {
     DVec3::from_array(x.to_f64_array())
 }
 
-fn build_3d<V: Vector3>(spec: &Spec, s: f64) -> Box<dyn Support<V>> {
+fn build_3d<V: Vector3 + Space>(spec: &Spec, s: f64) -> Box<dyn Support<V>> {
     match spec {
         Spec::Hull(p) => {
             let pts: Vec<V> = p.iter().map(|&q| v(q, s)).collect();
@@ -172,7 +173,7 @@ fn build_3d<V: Vector3>(spec: &Spec, s: f64) -> Box<dyn Support<V>> {
     }
 }
 
-fn build_2d<V: Vector2>(spec: &Spec, s: f64) -> Box<dyn Support<V>> {
+fn build_2d<V: Vector2 + Space>(spec: &Spec, s: f64) -> Box<dyn Support<V>> {
     match spec {
         Spec::Hull(p) => {
             let pts: Vec<V> = p.iter().map(|&q| v(q, s)).collect();
@@ -212,7 +213,7 @@ fn build<V: Dim>(spec: &Spec, s: f64) -> Box<dyn Support<V>> {
 }
 
 /// A random point in the cube `[lo, hi]^DIM` (`z = 0` in 2D).
-fn point<V: Vector>(r: &mut ChaCha8Rng, lo: f64, hi: f64) -> [f64; 3] {
+fn point<V: Space>(r: &mut ChaCha8Rng, lo: f64, hi: f64) -> [f64; 3] {
     let p = [r.random_range(lo..hi), r.random_range(lo..hi), r.random_range(lo..hi)];
     [p[0], p[1], if V::DIM == 2 { 0.0 } else { p[2] }]
 }
@@ -274,7 +275,7 @@ fn pick<V: Dim>(r: &mut ChaCha8Rng) -> Kind {
 // Scenes: two shapes at random poses.
 
 #[derive(Clone, Debug)]
-struct Scene<V: Vector> {
+struct Scene<V: Space> {
     a: Spec,
     pa: Pose<V>,
     b: Spec,
@@ -327,7 +328,7 @@ impl<V: Dim> Scene<V> {
 /// `~2e-5 M` (GJK on curved shapes converges to ~1e-5 relative, plus the rounding of the
 /// coordinates), times 10 for the rounding of the f32 poses and sizes that a moved or
 /// scaled scene is built from.
-fn rel<V: Vector>() -> f64 {
+fn rel<V: Space>() -> f64 {
     if V::Real::EPSILON.to_f64() > 1e-10 {
         2e-4
     } else {
@@ -357,7 +358,7 @@ struct Tol {
 impl Tol {
     /// `size`: the scene's `M`; `core`: the signed distance between the cores; `radii`:
     /// the sum of the shapes' radii.
-    fn new<V: Vector>(size: f64, curved: bool, core: f64, radii: f64) -> Self {
+    fn new<V: Space>(size: f64, curved: bool, core: f64, radii: f64) -> Self {
         let rel = rel::<V>();
         let len = rel * size;
         let near = 4.0 * len / core.abs().max(len);
@@ -457,7 +458,7 @@ impl Record {
     }
 }
 
-fn label<V: Vector>() -> String {
+fn label<V: Space>() -> String {
     format!("{}D {}", V::DIM, core::any::type_name::<V::Real>())
 }
 
@@ -466,7 +467,7 @@ fn label<V: Vector>() -> String {
 
 /// `contact` with a margin far beyond any gap of the scenes (`s` is the scene's scale), so
 /// that it always answers.
-fn contact_all<V: Vector>(
+fn contact_all<V: Space>(
     a: &dyn Support<V>,
     pa: &Pose<V>,
     b: &dyn Support<V>,
@@ -477,7 +478,7 @@ fn contact_all<V: Vector>(
 }
 
 /// `distance` (times `k`) and `intersects` of a pair.
-fn dist_int<V: Vector>(
+fn dist_int<V: Space>(
     a: &dyn Support<V>,
     pa: &Pose<V>,
     b: &dyn Support<V>,
@@ -488,14 +489,14 @@ fn dist_int<V: Vector>(
 }
 
 /// A pair of shapes placed in the world: the scene a compared answer belongs to.
-struct Pair<'a, V: Vector> {
+struct Pair<'a, V: Space> {
     a: &'a dyn Support<V>,
     pa: &'a Pose<V>,
     b: &'a dyn Support<V>,
     pb: &'a Pose<V>,
 }
 
-fn pair<'a, V: Vector>(
+fn pair<'a, V: Space>(
     a: &'a dyn Support<V>,
     pa: &'a Pose<V>,
     b: &'a dyn Support<V>,

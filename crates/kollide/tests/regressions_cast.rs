@@ -2,6 +2,7 @@
 
 use kollide::math::{DPose3, DVec3, Pose3, Quat, Vec3};
 use kollide::query::cast::{ray_cast, Ray, RayOutcome};
+use kollide::query::Space;
 use kollide::shape::{Cone, ConvexHull, Ellipsoid, Rounded, Segment, Support, Triangle};
 
 /// A ray from far away hit a cone at the right time but reported the wrong normal.
@@ -549,11 +550,11 @@ fn a_long_ray_through_a_turned_flat_cone_hits_only_within_its_radius() {
 #[test]
 fn tiny_balls_meeting_below_the_rounding_get_the_approach_as_normal() {
     use kollide::composite::{composite_pair_cast, Compound};
-    use kollide::math::{DQuat, Pose, Vector};
+    use kollide::math::{DQuat, Pose};
     use kollide::query::cast::{shape_cast, CastInput, CastOutput, CastStatus};
     use kollide::shape::{Ball, Convex3, Triangle};
 
-    fn judge<V: Vector>(out: &CastOutput<V>, approach: V, what: &str)
+    fn judge<V: Space>(out: &CastOutput<V>, approach: V, what: &str)
     where
         V::Real: Into<f64>,
     {

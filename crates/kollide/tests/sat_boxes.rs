@@ -2,14 +2,15 @@
 //! on random pairs, with a share of nearly parallel boxes (the edge-edge axes degenerate).
 
 use crate::common;
+use kollide::query::Space;
 
 use common::{assert_mixed, rng, to_world_f64, vec_in, FromParts, RotF64};
 use glam::{DVec2, DVec3};
-use kollide::math::{Pose, Vector};
+use kollide::math::Pose;
 use kollide::query::{distance, intersects};
 use kollide::shape::Cuboid;
 
-fn corners<V: Vector>(he: V) -> Vec<V> {
+fn corners<V: Space>(he: V) -> Vec<V> {
     (0..1 << V::DIM)
         .map(|m| {
             let s: [f64; 3] = core::array::from_fn(|i| if m >> i & 1 == 1 { 1.0 } else { -1.0 });
@@ -18,7 +19,7 @@ fn corners<V: Vector>(he: V) -> Vec<V> {
         .collect()
 }
 
-fn boxes<V: Vector>(seed: u64, pairs: usize, tol: f64)
+fn boxes<V: Space>(seed: u64, pairs: usize, tol: f64)
 where
     V::Rotation: RotF64<V> + FromParts,
 {

@@ -157,8 +157,8 @@ impl<V: Vector> Bvh<V> {
         Ok(Self::build(boxes, true))
     }
 
-    /// [`try_new_par`](Self::try_new_par) with the `rayon` feature, [`try_new`](Self::try_new)
-    /// without: what the composites build with.
+    /// `try_new_par` with the `rayon` feature, [`try_new`](Self::try_new) without: what the
+    /// composites build with.
     ///
     /// # Errors
     /// As [`try_new`](Self::try_new).

@@ -6,16 +6,17 @@
 
 use super::query::{box_in, OnPart};
 use super::Composite;
-use crate::math::{at_least, Aabb, Pose, Real, Vector};
+use crate::math::{at_least, Aabb, Pose, Real};
 use crate::query::cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Ray, RayHit, RayOutcome};
+use crate::query::Space;
 use crate::shape::{local_bounding_box, Support, Transformed};
 
 /// A ray result in the composite's frame placed in the world.
-fn hit_to_world<V: Vector>(pose: &Pose<V>, h: RayHit<V>) -> RayHit<V> {
+fn hit_to_world<V: Space>(pose: &Pose<V>, h: RayHit<V>) -> RayHit<V> {
     RayHit { toi: h.toi, point: pose.transform_point(h.point), normal: pose.transform_vector(h.normal) }
 }
 
-fn outcome_to_world<V: Vector>(pose: &Pose<V>, o: RayOutcome<V>) -> RayOutcome<V> {
+fn outcome_to_world<V: Space>(pose: &Pose<V>, o: RayOutcome<V>) -> RayOutcome<V> {
     match o {
         RayOutcome::Hit(h) => RayOutcome::Hit(hit_to_world(pose, h)),
         RayOutcome::Inside { exit } => RayOutcome::Inside { exit: hit_to_world(pose, exit) },
@@ -24,7 +25,7 @@ fn outcome_to_world<V: Vector>(pose: &Pose<V>, o: RayOutcome<V>) -> RayOutcome<V
 }
 
 /// The ray's time of a part's outcome (0 inside).
-fn outcome_toi<V: Vector>(o: &RayOutcome<V>) -> Option<V::Real> {
+fn outcome_toi<V: Space>(o: &RayOutcome<V>) -> Option<V::Real> {
     match o {
         RayOutcome::Hit(h) => Some(h.toi),
         RayOutcome::Inside { .. } => Some(V::Real::ZERO),
@@ -55,7 +56,7 @@ fn outcome_toi<V: Vector>(o: &RayOutcome<V>) -> Option<V::Real> {
 /// assert!((h.toi - 2.0).abs() < 1e-12);
 /// ```
 #[must_use]
-pub fn composite_ray_cast<V: Vector, C: Composite<V> + ?Sized>(
+pub fn composite_ray_cast<V: Space, C: Composite<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     ray: &Ray<V>,
@@ -86,7 +87,7 @@ pub fn composite_ray_cast<V: Vector, C: Composite<V> + ?Sized>(
 /// assert_eq!(hits.iter().map(|h| h.part).collect::<Vec<_>>(), [1, 0]);
 /// ```
 #[must_use]
-pub fn composite_ray_hits<V: Vector, C: Composite<V> + ?Sized>(
+pub fn composite_ray_hits<V: Space, C: Composite<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     ray: &Ray<V>,
@@ -144,7 +145,7 @@ pub fn composite_ray_hits<V: Vector, C: Composite<V> + ?Sized>(
 /// assert!((out.value.toi - 1.25).abs() < 1e-6);
 /// ```
 #[must_use]
-pub fn composite_shape_cast<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn composite_shape_cast<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     b: &B,
@@ -228,7 +229,7 @@ pub fn composite_shape_cast<V: Vector, C: Composite<V> + ?Sized, B: Support<V> +
 
 /// Whether `x` comes before `y` as the answer of a composite cast: an earlier time, or at
 /// the same start the deeper overlap (the deepest part, whatever order the walk took).
-pub(crate) fn earlier<V: Vector>(x: &CastOutput<V>, y: &CastOutput<V>) -> bool {
+pub(crate) fn earlier<V: Space>(x: &CastOutput<V>, y: &CastOutput<V>) -> bool {
     let started = |o: &CastOutput<V>| o.status == CastStatus::StartedWithin;
     if started(x) && started(y) {
         return x.distance < y.distance;
@@ -237,7 +238,7 @@ pub(crate) fn earlier<V: Vector>(x: &CastOutput<V>, y: &CastOutput<V>) -> bool {
 }
 
 /// How far B reaches from its origin (its local box's farthest corner).
-fn reach_of<V: Vector, B: Support<V> + ?Sized>(b: &B) -> V::Real {
+fn reach_of<V: Space, B: Support<V> + ?Sized>(b: &B) -> V::Real {
     let bx = local_bounding_box(b);
     bx.min.abs_elem().max_elem(bx.max.abs_elem()).length()
 }

@@ -2,7 +2,8 @@
 
 use super::Composite;
 use crate::bvh::Bvh;
-use crate::math::{Pose, Vector};
+use crate::math::Pose;
+use crate::query::Space;
 use crate::shape::{bounding_box, Support};
 use std::fmt;
 
@@ -66,12 +67,12 @@ impl std::error::Error for CompoundError {}
 /// assert!((out.value.distance - 0.5).abs() < 1e-12);
 /// ```
 #[derive(Clone, Debug)]
-pub struct Compound<V: Vector, S> {
+pub struct Compound<V: Space, S> {
     parts: Vec<(Pose<V>, S)>,
     bvh: Bvh<V>,
 }
 
-impl<V: Vector, S: Support<V>> Compound<V, S> {
+impl<V: Space, S: Support<V>> Compound<V, S> {
     /// The compound of `parts`, each `(pose in the compound's frame, shape)`.
     ///
     /// # Errors
@@ -121,7 +122,7 @@ impl<V: Vector, S: Support<V>> Compound<V, S> {
     }
 }
 
-impl<V: Vector, S: Support<V>> Composite<V> for Compound<V, S> {
+impl<V: Space, S: Support<V>> Composite<V> for Compound<V, S> {
     type Part<'a>
         = &'a S
     where

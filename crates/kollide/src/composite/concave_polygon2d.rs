@@ -2,6 +2,7 @@
 
 use crate::bvh::Bvh;
 use crate::math::{Aabb, Real, Vector2};
+use crate::query::Space;
 use crate::shape::decompose2d::convex_pieces;
 use crate::shape::error::check_points;
 use crate::shape::predicates2d::Exact;
@@ -35,7 +36,7 @@ use crate::shape::{ConvexPolygon, ShapeError};
 /// assert!((l.area() - 3.0).abs() < 1e-6);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct ConcavePolygon<V: Vector2> {
+pub struct ConcavePolygon<V: Vector2 + Space> {
     vertices: Vec<V>,
     clockwise_input: bool,
     pieces: Vec<ConvexPolygon<V>>,
@@ -52,7 +53,7 @@ pub struct ConcavePolygon<V: Vector2> {
     bvh: Bvh<V>,
 }
 
-impl<V: Vector2> ConcavePolygon<V> {
+impl<V: Vector2 + Space> ConcavePolygon<V> {
     /// The simple polygon with boundary `points` (in order, either winding, not closed:
     /// the last point joins the first).
     ///

@@ -6,6 +6,7 @@
 use super::query::{composite_contact, composite_distance, composite_intersects, composite_manifold};
 use super::{Composite, ConcavePolygon};
 use crate::math::{Pose, Real, Vector2};
+use crate::query::Space;
 use crate::query::{Contact, DistanceOutput, Manifold};
 use crate::shape::{ConvexPolygon, Feature, Support};
 
@@ -13,7 +14,7 @@ use crate::shape::{ConvexPolygon, Feature, Support};
 /// along a diagonal's normal.
 const SAME_NORMAL_COS: f64 = 0.9994;
 
-impl<V: Vector2> Composite<V> for ConcavePolygon<V> {
+impl<V: Vector2 + Space> Composite<V> for ConcavePolygon<V> {
     type Part<'a> = &'a ConvexPolygon<V>;
 
     fn part_count(&self) -> usize {
@@ -83,7 +84,7 @@ impl<V: Vector2> Composite<V> for ConcavePolygon<V> {
 /// assert!((out.distance - 0.25).abs() < 1e-9);
 /// ```
 #[must_use]
-pub fn compound_distance<V: Vector2, B: Support<V> + ?Sized>(
+pub fn compound_distance<V: Vector2 + Space, B: Support<V> + ?Sized>(
     a: &ConcavePolygon<V>,
     pose_a: &Pose<V>,
     b: &B,
@@ -113,7 +114,7 @@ pub fn compound_distance<V: Vector2, B: Support<V> + ?Sized>(
 /// assert!(compound_intersects(&l, &Pose2::IDENTITY, &ball, &Pose2::from_translation(Vec2::new(1.5, 1.2))));
 /// ```
 #[must_use]
-pub fn compound_intersects<V: Vector2, B: Support<V> + ?Sized>(
+pub fn compound_intersects<V: Vector2 + Space, B: Support<V> + ?Sized>(
     a: &ConcavePolygon<V>,
     pose_a: &Pose<V>,
     b: &B,
@@ -155,7 +156,7 @@ pub fn compound_intersects<V: Vector2, B: Support<V> + ?Sized>(
 /// assert!((c.normal - DVec2::Y).length() < 1e-9);
 /// ```
 #[must_use]
-pub fn compound_contact<V: Vector2, B: Support<V> + ?Sized>(
+pub fn compound_contact<V: Vector2 + Space, B: Support<V> + ?Sized>(
     a: &ConcavePolygon<V>,
     pose_a: &Pose<V>,
     b: &B,
@@ -192,7 +193,7 @@ pub fn compound_contact<V: Vector2, B: Support<V> + ?Sized>(
 /// assert!((m.points()[0].distance - 0.05).abs() < 1e-9);
 /// ```
 #[must_use]
-pub fn compound_manifold<V: Vector2, B: Support<V> + ?Sized>(
+pub fn compound_manifold<V: Vector2 + Space, B: Support<V> + ?Sized>(
     a: &ConcavePolygon<V>,
     pose_a: &Pose<V>,
     b: &B,

@@ -3,6 +3,7 @@
 use super::heightfield_error::HeightFieldError;
 use super::heightfield_walk::offer_in_order;
 use crate::math::{above, at_least, inverse_direction, Aabb, Real, Vector2};
+use crate::query::Space;
 use crate::shape::Segment;
 
 /// Cells per block whose height ranges prune the nearest-part search.
@@ -21,7 +22,7 @@ const BLOCK: usize = 32;
 /// assert!((d.value.distance - 1.5).abs() < 1e-12);
 /// ```
 #[derive(Clone, Debug)]
-pub struct HeightField2d<V: Vector2> {
+pub struct HeightField2d<V: Vector2 + Space> {
     heights: Vec<V::Real>,
     scale: V,
     cell: V::Real,
@@ -29,7 +30,7 @@ pub struct HeightField2d<V: Vector2> {
     blocks: Vec<(V::Real, V::Real)>,
 }
 
-impl<V: Vector2> HeightField2d<V> {
+impl<V: Vector2 + Space> HeightField2d<V> {
     /// The line of `heights` scaled by `scale`.
     ///
     /// # Errors

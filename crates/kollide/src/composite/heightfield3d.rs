@@ -4,6 +4,7 @@
 use super::heightfield_error::HeightFieldError;
 use super::heightfield_walk::offer_in_order;
 use crate::math::{above, inverse_direction, Aabb, Real, Vector3};
+use crate::query::Space;
 use crate::shape::Triangle;
 
 /// Cells per side of the blocks whose height ranges prune the nearest-part search.
@@ -32,7 +33,7 @@ const BLOCK: usize = 16;
 /// assert!((h.toi - 4.0).abs() < 1e-12);
 /// ```
 #[derive(Clone, Debug)]
-pub struct HeightField<V: Vector3> {
+pub struct HeightField<V: Vector3 + Space> {
     /// Row-major samples, unscaled.
     heights: Vec<V::Real>,
     rows: usize,
@@ -46,7 +47,7 @@ pub struct HeightField<V: Vector3> {
     block_cols: usize,
 }
 
-impl<V: Vector3> HeightField<V> {
+impl<V: Vector3 + Space> HeightField<V> {
     /// The field of `heights[r][c]` (rows along z, columns along x) scaled by `scale`.
     ///
     /// # Errors

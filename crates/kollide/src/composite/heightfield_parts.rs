@@ -5,6 +5,7 @@ use super::internal_edges::{self, Neighbour};
 use super::sweep::{SegmentParts, TriangleParts};
 use super::{Composite, HeightField, HeightField2d};
 use crate::math::{Aabb, Pose, Real, Vector2, Vector3};
+use crate::query::Space;
 use crate::shape::{Feature, Segment, Triangle};
 
 /// The triangle across edge `k` of triangle `t` of a grid of `cells_r x cells_c` cells.
@@ -31,7 +32,7 @@ fn grid_neighbour(t: u32, k: usize, cells_r: u32, cells_c: u32) -> Option<u32> {
     }
 }
 
-impl<V: Vector3> Composite<V> for HeightField<V> {
+impl<V: Vector3 + Space> Composite<V> for HeightField<V> {
     type Part<'a> = Triangle<V>;
 
     fn part_count(&self) -> usize {
@@ -146,7 +147,7 @@ impl<V: Vector3> Composite<V> for HeightField<V> {
     }
 }
 
-impl<V: Vector3> HeightField<V> {
+impl<V: Vector3 + Space> HeightField<V> {
     /// Whether corner `k` of triangle `i` is a real corner of the surface: on the grid's
     /// boundary, or where one of the six edges meeting there is a crease.
     fn is_surface_corner(&self, i: u32, k: usize) -> bool {
@@ -193,7 +194,7 @@ impl<V: Vector3> HeightField<V> {
     }
 }
 
-impl<V: Vector3> TriangleParts<V> for HeightField<V> {
+impl<V: Vector3 + Space> TriangleParts<V> for HeightField<V> {
     #[inline]
     fn triangle_corners(&self, i: u32) -> [V; 3] {
         let t = self.triangle(i);
@@ -201,7 +202,7 @@ impl<V: Vector3> TriangleParts<V> for HeightField<V> {
     }
 }
 
-impl<V: Vector2> Composite<V> for HeightField2d<V> {
+impl<V: Vector2 + Space> Composite<V> for HeightField2d<V> {
     type Part<'a> = Segment<V>;
 
     fn part_count(&self) -> usize {
@@ -318,7 +319,7 @@ impl<V: Vector2> Composite<V> for HeightField2d<V> {
     }
 }
 
-impl<V: Vector2> SegmentParts<V> for HeightField2d<V> {
+impl<V: Vector2 + Space> SegmentParts<V> for HeightField2d<V> {
     #[inline]
     fn segment_ends(&self, i: u32) -> [V; 2] {
         let s = self.segment(i);

@@ -3,9 +3,10 @@
 use super::heightfield_error::HeightFieldError;
 use super::HeightField;
 use crate::math::{Real, Vector3};
+use crate::query::Space;
 use std::io::{BufRead, Cursor, Seek};
 
-impl<V: Vector3> HeightField<V> {
+impl<V: Vector3 + Space> HeightField<V> {
     /// The terrain of a grayscale PNG image: pixel row `r` is heights row `r` (along z),
     /// pixel column `c` is column `c` (along x), each sample scaled to `[0, 1]` (`v / 255`
     /// for 8-bit images, `v / 65535` for 16-bit) and then by `scale` as in

@@ -11,6 +11,7 @@
 //! of the edge's two face normals, as the worlds issue asks).
 
 use crate::math::{Real, Vector3};
+use crate::query::Space;
 
 /// Normals within this cosine of each other are the same direction (about 0.08°).
 const SAME_DIRECTION_COS: f64 = 1.0 - 1e-6;
@@ -32,7 +33,7 @@ pub(crate) struct Neighbour<V> {
 /// The face normal `corners` has by the right-hand rule, unit; `None` for a degenerate
 /// triangle (no face, only edges).
 #[inline]
-pub(crate) fn face_normal<V: Vector3>(corners: &[V; 3]) -> Option<V> {
+pub(crate) fn face_normal<V: Vector3 + Space>(corners: &[V; 3]) -> Option<V> {
     let n = (corners[1] - corners[0]).cross3(corners[2] - corners[0]);
     // `length_safe`: the cross product of a triangle 1e-11 across in f32 has a squared
     // length below the normal range, whose square root made normals 1.17 long (fuzz).
@@ -48,7 +49,7 @@ pub(crate) fn face_normal<V: Vector3>(corners: &[V; 3]) -> Option<V> {
 /// meeting there is a convex ridge): a contact there keeps its normal, since the corner's
 /// normals span all its faces, not only this triangle's. A corner amid flat or concave
 /// surface has no normal but its faces'.
-pub(crate) fn corrected_normal<V: Vector3>(
+pub(crate) fn corrected_normal<V: Vector3 + Space>(
     corners: &[V; 3],
     point: V,
     normal: V,
@@ -95,7 +96,7 @@ pub(crate) fn corrected_normal<V: Vector3>(
 /// Whether an edge of a face of unit normal `n` makes its end points real corners of the
 /// surface: a boundary edge, or a crease (the neighbour's normal, oriented alike, differs
 /// by more than rounding). Either side counts: the surface is seen from both.
-pub(crate) fn edge_is_active<V: Vector3>(n: V, neighbour: Option<V>) -> bool {
+pub(crate) fn edge_is_active<V: Vector3 + Space>(n: V, neighbour: Option<V>) -> bool {
     match neighbour {
         None => true,
         Some(other) => n.dot(other) < V::Real::from_f64(SAME_DIRECTION_COS),
@@ -106,7 +107,7 @@ pub(crate) fn edge_is_active<V: Vector3>(n: V, neighbour: Option<V>) -> bool {
 /// (both oriented to the side being touched) whose off-edge corner is `apex` has the
 /// contact normal `normal`: its part across the edge lies in the arc from `face` to `other`
 /// when the edge is convex; only `face` itself when it is flat or concave.
-fn edge_allows<V: Vector3>(a: V, b: V, face: V, other: V, apex: V, normal: V) -> bool {
+fn edge_allows<V: Vector3 + Space>(a: V, b: V, face: V, other: V, apex: V, normal: V) -> bool {
     let e = b - a;
     let len2 = e.length_squared();
     if len2 <= V::Real::ZERO {

@@ -13,6 +13,7 @@
 //! triangles of a flat floor is not a surface a ball can bump into, so a contact found on
 //! such an edge is taken along the face normal instead (no ghost contacts).
 
+use crate::query::Space;
 /// The walks of a composite whose parts sit in a [`Bvh`](crate::bvh::Bvh) (an expression
 /// of the implementing type reached from `self`): the `Composite` methods that only forward
 /// to the tree, written once.
@@ -101,7 +102,7 @@ pub use sweep::{
 };
 pub use trimesh3d::{TriMesh, TriMeshError};
 
-use crate::math::{Aabb, Pose, Real, Vector};
+use crate::math::{Aabb, Pose, Real};
 use crate::query::cast::{ray_cast, Ray, RayOutcome};
 use crate::shape::{Feature, Support};
 
@@ -110,7 +111,7 @@ use crate::shape::{Feature, Support};
 /// Implemented by every composite of this module; the queries of this module
 /// ([`composite_distance`], ...) are written once over it. The traversal methods have the
 /// contracts of [`Bvh`](crate::bvh::Bvh)'s methods of the same names.
-pub trait Composite<V: Vector> {
+pub trait Composite<V: Space> {
     /// A part: a convex shape in the composite's local frame once placed by
     /// [`part_pose`](Composite::part_pose).
     type Part<'a>: Support<V>

@@ -8,8 +8,9 @@ use super::query::{
     composite_contact, composite_distance, composite_intersects, composite_manifold, part_pose,
 };
 use super::Composite;
-use crate::math::{Aabb, Pose, Real, Vector};
+use crate::math::{Aabb, Pose, Real};
 use crate::query::cast::{CastInput, CastOutput, CastStatus};
+use crate::query::Space;
 use crate::query::{Contact, DistanceOutput, GjkStatus, Manifold};
 use crate::shape::Transformed;
 
@@ -25,13 +26,13 @@ pub struct OnParts<T> {
 }
 
 /// B's box in A's frame (conservative when turned).
-fn box_of<V: Vector, B: Composite<V> + ?Sized>(pose_a: &Pose<V>, b: &B, pose_b: &Pose<V>) -> Aabb<V> {
+fn box_of<V: Space, B: Composite<V> + ?Sized>(pose_a: &Pose<V>, b: &B, pose_b: &Pose<V>) -> Aabb<V> {
     b.local_aabb().transformed(&pose_a.inv_compose(pose_b))
 }
 
 /// Whether two composites overlap, and the first pair of parts found overlapping.
 #[must_use]
-pub fn composite_pair_intersects<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+pub fn composite_pair_intersects<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -52,7 +53,7 @@ pub fn composite_pair_intersects<V: Vector, A: Composite<V> + ?Sized, B: Composi
 /// The distance between two composites: a best-first search over A's parts, each answered
 /// by [`composite_distance`] against B. `None` only for a composite without parts.
 #[must_use]
-pub fn composite_pair_distance<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+pub fn composite_pair_distance<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -93,7 +94,7 @@ pub fn composite_pair_distance<V: Vector, A: Composite<V> + ?Sized, B: Composite
 
 /// The deepest contact between two composites within `margin`.
 #[must_use]
-pub fn composite_pair_contact<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+pub fn composite_pair_contact<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -119,7 +120,7 @@ pub fn composite_pair_contact<V: Vector, A: Composite<V> + ?Sized, B: Composite<
 /// manifold of one part of A against B, merged over B's parts), with that part of A and
 /// the part of B of its deepest point. Empty when farther apart than `margin`.
 #[must_use]
-pub fn composite_pair_manifold<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+pub fn composite_pair_manifold<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -154,7 +155,7 @@ pub fn composite_pair_manifold<V: Vector, A: Composite<V> + ?Sized, B: Composite
 /// ([`composite_shape_cast`]), with the time limit shrunk to the best so far. Every part of
 /// B is tried (meant for small moving compounds). `None` when nothing is hit.
 #[must_use]
-pub fn composite_pair_cast<V: Vector, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+pub fn composite_pair_cast<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,

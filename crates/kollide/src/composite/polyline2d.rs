@@ -5,6 +5,7 @@ use super::sweep::SegmentParts;
 use super::Composite;
 use crate::bvh::Bvh;
 use crate::math::{Aabb, Pose, Real, Vector2};
+use crate::query::Space;
 use crate::shape::{Feature, Segment};
 use std::fmt;
 
@@ -64,13 +65,13 @@ impl std::error::Error for PolylineError {}
 /// assert!((out.value.distance - 0.75).abs() < 1e-12);
 /// ```
 #[derive(Clone, Debug)]
-pub struct Polyline<V: Vector2> {
+pub struct Polyline<V: Vector2 + Space> {
     vertices: Vec<V>,
     closed: bool,
     bvh: Bvh<V>,
 }
 
-impl<V: Vector2> Polyline<V> {
+impl<V: Vector2 + Space> Polyline<V> {
     /// The polyline through `vertices`.
     ///
     /// # Errors
@@ -144,14 +145,14 @@ impl<V: Vector2> Polyline<V> {
 }
 
 /// The unit normal of `a b` on the right of its direction (`(e.y, -e.x)`), if not degenerate.
-fn right_normal<V: Vector2>(a: V, b: V) -> Option<V> {
+fn right_normal<V: Vector2 + Space>(a: V, b: V) -> Option<V> {
     let e = b - a;
     let n = V::new2(e[1], -e[0]);
     let len = n.length();
     (len > V::Real::ZERO).then(|| n / len)
 }
 
-impl<V: Vector2> Composite<V> for Polyline<V> {
+impl<V: Vector2 + Space> Composite<V> for Polyline<V> {
     type Part<'a> = Segment<V>;
 
     fn part_count(&self) -> usize {
@@ -221,7 +222,7 @@ impl<V: Vector2> Composite<V> for Polyline<V> {
     }
 }
 
-impl<V: Vector2> SegmentParts<V> for Polyline<V> {
+impl<V: Vector2 + Space> SegmentParts<V> for Polyline<V> {
     #[inline]
     fn segment_ends(&self, i: u32) -> [V; 2] {
         [self.vertices[i as usize], self.vertices[i as usize + 1]]

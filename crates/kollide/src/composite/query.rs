@@ -6,10 +6,11 @@
 //! conventions of the convex query of the same name (normals from the composite towards B).
 
 use super::Composite;
-use crate::math::{Aabb, Pose, Real, Vector};
+use crate::math::{Aabb, Pose, Real};
 use crate::query::contact::CoreContact;
 use crate::query::manifold::clip3d::{reduce_indices, Candidate};
 use crate::query::manifold::{clip_contact, contact_along};
+use crate::query::Space;
 use crate::query::{
     contact, distance, intersects, manifold, Contact, ContactId, ContactStatus, DistanceOutput, GjkStatus,
     Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS,
@@ -32,7 +33,7 @@ const SAME_NORMAL_COS: f64 = 0.9994;
 
 /// Where part `i` sits in the world.
 #[inline(always)]
-pub(crate) fn part_pose<V: Vector, C: Composite<V> + ?Sized>(c: &C, i: u32, pose_c: &Pose<V>) -> Pose<V> {
+pub(crate) fn part_pose<V: Space, C: Composite<V> + ?Sized>(c: &C, i: u32, pose_c: &Pose<V>) -> Pose<V> {
     match c.part_pose(i) {
         Some(p) => pose_c.compose(&p),
         None => *pose_c,
@@ -41,7 +42,7 @@ pub(crate) fn part_pose<V: Vector, C: Composite<V> + ?Sized>(c: &C, i: u32, pose
 
 /// B's box in the composite's frame, grown by a rounding slack so that no part a box test
 /// rejects can be nearer than rounding. `None` when B's support is not finite.
-pub(crate) fn box_in<V: Vector, B: Support<V> + ?Sized>(b: &B, pose_cb: &Pose<V>) -> Option<Aabb<V>> {
+pub(crate) fn box_in<V: Space, B: Support<V> + ?Sized>(b: &B, pose_cb: &Pose<V>) -> Option<Aabb<V>> {
     let bb = bounding_box(b, pose_cb);
     if !bb.is_finite() {
         return None;
@@ -51,7 +52,7 @@ pub(crate) fn box_in<V: Vector, B: Support<V> + ?Sized>(b: &B, pose_cb: &Pose<V>
 }
 
 /// Every part, for a B whose box is not finite (the part queries then report the status).
-fn everything<V: Vector>() -> Aabb<V> {
+fn everything<V: Space>() -> Aabb<V> {
     Aabb::new(V::splat(-V::Real::INFINITY), V::splat(V::Real::INFINITY))
 }
 
@@ -73,7 +74,7 @@ fn everything<V: Vector>() -> Aabb<V> {
 /// assert!(composite_intersects(&floor, &Pose3::IDENTITY, &ball, &Pose3::from_translation(Vec3::new(0.5, 0.6, 0.5))).is_none());
 /// ```
 #[must_use]
-pub fn composite_intersects<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn composite_intersects<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     b: &B,
@@ -115,7 +116,7 @@ pub fn composite_intersects<V: Vector, C: Composite<V> + ?Sized, B: Support<V> +
 /// assert!((out.value.distance - 1.5).abs() < 1e-12);
 /// ```
 #[must_use]
-pub fn composite_distance<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn composite_distance<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     b: &B,
@@ -183,7 +184,7 @@ pub fn composite_distance<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?
 /// The contact of part `i` with B, world frame, taken along the composite's own normal when
 /// the one found crosses an internal edge (see [`Composite::corrected_normal`]); `None` when
 /// farther apart than `margin`.
-fn part_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+fn part_contact<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     i: u32,
     pose_c: &Pose<V>,
@@ -233,7 +234,7 @@ fn part_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
 }
 
 /// A contact in a part's frame placed in the world.
-fn to_world<V: Vector>(pose: &Pose<V>, c: &CoreContact<V>) -> Contact<V> {
+fn to_world<V: Space>(pose: &Pose<V>, c: &CoreContact<V>) -> Contact<V> {
     Contact {
         distance: c.distance,
         normal: pose.transform_vector(c.normal),
@@ -271,7 +272,7 @@ fn to_world<V: Vector>(pose: &Pose<V>, c: &CoreContact<V>) -> Contact<V> {
 /// assert!((c.value.normal - DVec3::Y).length() < 1e-12);
 /// ```
 #[must_use]
-pub fn composite_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn composite_contact<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     b: &B,
@@ -309,7 +310,7 @@ pub fn composite_contact<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?S
 
 /// Whether a penetrating contact of part `i` (world frame) leaves through the inside of
 /// the composite ([`Composite::through_inside`]).
-fn inside<V: Vector, C: Composite<V> + ?Sized>(
+fn inside<V: Space, C: Composite<V> + ?Sized>(
     c: &C,
     i: u32,
     pose_c: &Pose<V>,
@@ -323,7 +324,7 @@ fn inside<V: Vector, C: Composite<V> + ?Sized>(
 
 /// A manifold merged from several parts: the points, and the part each came from.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PartManifold<V: Vector> {
+pub struct PartManifold<V: Space> {
     /// The merged manifold (world frame). Feature ids name the composite's own features
     /// (a mesh's vertex and triangle numbers).
     pub manifold: Manifold<V>,
@@ -331,7 +332,7 @@ pub struct PartManifold<V: Vector> {
     pub parts: [u32; MAX_MANIFOLD_POINTS],
 }
 
-impl<V: Vector> PartManifold<V> {
+impl<V: Space> PartManifold<V> {
     /// The points with their parts.
     pub fn points(&self) -> impl Iterator<Item = (&ManifoldPoint<V>, u32)> + '_ {
         self.manifold.points().iter().zip(self.parts)
@@ -363,7 +364,7 @@ impl<V: Vector> PartManifold<V> {
 /// assert!(m.manifold.points().iter().all(|p| (p.distance + 0.01).abs() < 1e-12));
 /// ```
 #[must_use]
-pub fn composite_manifold<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn composite_manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     b: &B,
@@ -393,7 +394,7 @@ pub fn composite_manifold<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?
 
 /// Part `i`'s manifold with B (world frame), along the surface's normal when the one found
 /// crosses an internal edge.
-fn part_manifold<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+fn part_manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     i: u32,
     pose_c: &Pose<V>,
@@ -435,7 +436,7 @@ fn part_manifold<V: Vector, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
 
 /// Merges the parts' manifolds around the deepest one (preferring those that do not push
 /// through the inside).
-fn merge<V: Vector, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, bool, Manifold<V>)]) -> PartManifold<V> {
+fn merge<V: Space, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, bool, Manifold<V>)]) -> PartManifold<V> {
     let mut out = PartManifold { manifold: Manifold::empty(), parts: [0; MAX_MANIFOLD_POINTS] };
     let depth = |m: &Manifold<V>| m.deepest().map_or(f64::INFINITY, |p| p.distance.to_f64());
     let Some((_, _, reference)) = found.iter().min_by(|x, y| {
@@ -477,7 +478,7 @@ fn merge<V: Vector, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, bool, Manifo
 }
 
 /// Squared rounding distance at `p`.
-fn tiny<V: Vector>(p: V) -> V::Real {
+fn tiny<V: Space>(p: V) -> V::Real {
     let t = V::Real::EPSILON * V::Real::from_usize(64) * (p.abs_elem().max_component() + V::Real::ONE);
     t * t
 }

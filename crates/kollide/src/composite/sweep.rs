@@ -2,22 +2,23 @@
 //! mesh or terrain (the segments of a polyline), through the composite's walk.
 
 use super::Composite;
-use crate::math::{Aabb, Pose, Real, Vector, Vector2, Vector3};
+use crate::math::{Aabb, Pose, Real, Vector2, Vector3};
 use crate::query::cast::{
     check_ball, check_ellipsoid, drive_ball, drive_scaled, BackFaces, Candidates, SweepError, SweepOutcome,
 };
+use crate::query::Space;
 use crate::shape::Ellipsoid;
 
 /// A composite whose parts are triangles (a mesh, a heightfield): what the swept sphere
 /// and ellipsoid need.
-pub trait TriangleParts<V: Vector3>: Composite<V> {
+pub trait TriangleParts<V: Vector3 + Space>: Composite<V> {
     /// Triangle `i`'s corners, in the composite's local frame.
     fn triangle_corners(&self, i: u32) -> [V; 3];
 }
 
 /// A composite whose parts are segments (a polyline, a 2D heightfield): what the swept
 /// circle and ellipse need.
-pub trait SegmentParts<V: Vector2>: Composite<V> {
+pub trait SegmentParts<V: Vector2 + Space>: Composite<V> {
     /// Segment `i`'s ends, in the composite's local frame.
     fn segment_ends(&self, i: u32) -> [V; 2];
 }
@@ -28,7 +29,7 @@ struct Walk<'a, C: ?Sized, F> {
     item: F,
 }
 
-impl<V: Vector, T, C: Composite<V> + ?Sized, F: Fn(&C, u32) -> T> Candidates<V, T> for Walk<'_, C, F> {
+impl<V: Space, T, C: Composite<V> + ?Sized, F: Fn(&C, u32) -> T> Candidates<V, T> for Walk<'_, C, F> {
     fn visit(self, center: V, disp: V, reach: V, mut offer: impl FnMut(usize, T) -> Option<V::Real>) {
         let start = Aabb::new(center - reach, center + reach);
         let c = self.composite;
@@ -37,7 +38,7 @@ impl<V: Vector, T, C: Composite<V> + ?Sized, F: Fn(&C, u32) -> T> Candidates<V, 
 }
 
 /// Maps a sweep's answer in the composite's frame to the world.
-fn outcome_to_world<V: Vector>(pose: &Pose<V>, o: SweepOutcome<V>) -> SweepOutcome<V> {
+fn outcome_to_world<V: Space>(pose: &Pose<V>, o: SweepOutcome<V>) -> SweepOutcome<V> {
     match o {
         SweepOutcome::Hit(mut h) => {
             h.point = pose.transform_point(h.point);
@@ -74,7 +75,7 @@ fn outcome_to_world<V: Vector>(pose: &Pose<V>, o: SweepOutcome<V>) -> SweepOutco
 /// assert!((hit.toi - 0.5).abs() < 1e-12);
 /// assert_eq!(hit.feature, SweepFeature::Face);
 /// ```
-pub fn composite_sweep_sphere<V: Vector3, C: TriangleParts<V> + ?Sized>(
+pub fn composite_sweep_sphere<V: Vector3 + Space, C: TriangleParts<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     center: V,
@@ -101,7 +102,7 @@ pub fn composite_sweep_sphere<V: Vector3, C: TriangleParts<V> + ?Sized>(
 ///
 /// # Errors
 /// [`SweepError`] naming a bad pose, semi-axis or displacement.
-pub fn composite_sweep_ellipsoid<V: Vector3, C: TriangleParts<V> + ?Sized>(
+pub fn composite_sweep_ellipsoid<V: Vector3 + Space, C: TriangleParts<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     ellipsoid: &Ellipsoid<V>,
@@ -128,7 +129,7 @@ pub fn composite_sweep_ellipsoid<V: Vector3, C: TriangleParts<V> + ?Sized>(
 ///
 /// # Errors
 /// [`SweepError`] naming a bad centre, radius or displacement.
-pub fn composite_sweep_circle<V: Vector2, C: SegmentParts<V> + ?Sized>(
+pub fn composite_sweep_circle<V: Vector2 + Space, C: SegmentParts<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     center: V,
@@ -154,7 +155,7 @@ pub fn composite_sweep_circle<V: Vector2, C: SegmentParts<V> + ?Sized>(
 ///
 /// # Errors
 /// [`SweepError`] naming a bad pose, semi-axis or displacement.
-pub fn composite_sweep_ellipse<V: Vector2, C: SegmentParts<V> + ?Sized>(
+pub fn composite_sweep_ellipse<V: Vector2 + Space, C: SegmentParts<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     ellipse: &Ellipsoid<V>,

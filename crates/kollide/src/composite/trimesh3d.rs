@@ -7,6 +7,7 @@ use super::Composite;
 use crate::bvh::{Bvh, BvhError};
 use crate::math::{Aabb, Pose, Vector3};
 use crate::query::cast::{ray_cast, Ray, RayOutcome};
+use crate::query::Space;
 use crate::shape::{Feature, Triangle};
 use std::collections::HashMap;
 use std::fmt;
@@ -95,7 +96,7 @@ impl std::error::Error for TriMeshError {}
 /// assert_eq!(quad.neighbour(0, 0), Some(1)); // across the diagonal 0-2
 /// ```
 #[derive(Clone, Debug)]
-pub struct TriMesh<V: Vector3> {
+pub struct TriMesh<V: Vector3 + Space> {
     vertices: Vec<V>,
     indices: Vec<[u32; 3]>,
     /// `neighbours[t][k]`: the triangle across edge `k` (corner `k` to `k + 1`) of `t`.
@@ -109,7 +110,7 @@ pub struct TriMesh<V: Vector3> {
     bvh: Bvh<V>,
 }
 
-impl<V: Vector3> TriMesh<V> {
+impl<V: Vector3 + Space> TriMesh<V> {
     /// The mesh of `indices` over `vertices`.
     ///
     /// # Errors
@@ -290,13 +291,13 @@ impl<V: Vector3> TriMesh<V> {
     }
 }
 
-fn triangle_box<V: Vector3>(vertices: &[V], t: &[u32; 3]) -> Aabb<V> {
+fn triangle_box<V: Vector3 + Space>(vertices: &[V], t: &[u32; 3]) -> Aabb<V> {
     Aabb::from_points(t.iter().map(|&i| vertices[i as usize]))
 }
 
 /// The triangle across each edge, by vertex position (exact duplicates are one vertex), and
 /// each vertex's canonical id (the first index at its position).
-fn adjacency<V: Vector3>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[u32; 3]>, Vec<u32>) {
+fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[u32; 3]>, Vec<u32>) {
     // Canonical vertex ids: the first index at each exact position.
     let mut first: HashMap<[u64; 3], u32> = HashMap::with_capacity(vertices.len());
     let canon: Vec<u32> = vertices
@@ -349,7 +350,7 @@ fn adjacency<V: Vector3>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[u32; 3]>
     (out, canon)
 }
 
-impl<V: Vector3> Composite<V> for TriMesh<V> {
+impl<V: Vector3 + Space> Composite<V> for TriMesh<V> {
     type Part<'a> = Triangle<V>;
 
     fn part_count(&self) -> usize {
@@ -417,7 +418,7 @@ impl<V: Vector3> Composite<V> for TriMesh<V> {
     }
 }
 
-impl<V: Vector3> TriangleParts<V> for TriMesh<V> {
+impl<V: Vector3 + Space> TriangleParts<V> for TriMesh<V> {
     #[inline]
     fn triangle_corners(&self, i: u32) -> [V; 3] {
         self.corners(i)

@@ -1,13 +1,6 @@
 //! The vector trait that lets GJK and the shapes be written once for 2D and 3D, `f32` and `f64`.
 
-use super::Pose;
 use super::{Real, Rot2, Rotation};
-use crate::query::contact::CoreContact;
-use crate::query::epa::EpaResult;
-use crate::query::gjk::simplex::{Simplex, SubSimplex};
-use crate::query::manifold::Manifold;
-use crate::query::sat::{SatOutcome, SatTrace};
-use crate::shape::{Primitive, Support, SupportFace};
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Div, Index, Mul, Neg, Sub, SubAssign};
 use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
@@ -100,48 +93,6 @@ pub trait Vector:
     /// edge-edge axes).
     #[doc(hidden)]
     fn cross_or_zero(self, other: Self) -> Self;
-
-    /// The simplex sub-algorithm of GJK for this dimension (signed volumes): finds the
-    /// point of the simplex closest to the origin and the vertices it needs. Pure: the
-    /// caller applies the answer with `Simplex::reduce_to`.
-    #[doc(hidden)]
-    fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self>;
-
-    /// EPA for this dimension, on the cores of `a` and `b` (B placed by `pose_ab`) starting
-    /// from GJK's final simplex, which encloses the origin or touches it.
-    #[doc(hidden)]
-    fn penetration<A: Support<Self> + ?Sized, B: Support<Self> + ?Sized>(
-        a: &A,
-        b: &B,
-        pose_ab: &Pose<Self>,
-        simplex: &Simplex<Self>,
-        trace: Option<&mut Vec<crate::query::epa::EpaStep<Self>>>,
-    ) -> EpaResult<Self>;
-
-    /// The separating-axis contact of two polytope cores (boxes, polygons, hulls) of this
-    /// dimension, B placed by `pose_ab`; `threshold` is how far apart the cores are of
-    /// interest.
-    #[doc(hidden)]
-    fn polytope_contact(
-        a: Primitive<'_, Self>,
-        b: Primitive<'_, Self>,
-        pose_ab: &Pose<Self>,
-        threshold: Self::Real,
-        trace: SatTrace<'_, Self>,
-    ) -> SatOutcome<Self>;
-
-    /// Clips the support faces of the cores (both in A's frame) along the contact `contact`
-    /// (radii added) into `out`, in A's frame.
-    #[doc(hidden)]
-    fn clip_faces(
-        face_a: &SupportFace<Self>,
-        face_b: &SupportFace<Self>,
-        contact: &CoreContact<Self>,
-        radius_a: Self::Real,
-        radius_b: Self::Real,
-        margin: Self::Real,
-        out: &mut Manifold<Self>,
-    );
 
     /// Squared length.
     #[inline(always)]
@@ -251,49 +202,6 @@ macro_rules! impl_vector_common {
     };
 }
 
-/// The per-dimension algorithms behind the hidden `Vector` hooks: the GJK simplex solver,
-/// EPA, the polytope separating-axis test and manifold clipping, from the named modules.
-macro_rules! dimension_hooks {
-    ($r:ident, $simplex:ident, $epa:ident, $sat:ident, $clip:ident) => {
-        #[inline]
-        fn solve_simplex(simplex: &Simplex<Self>) -> SubSimplex<Self> {
-            crate::query::gjk::$simplex::solve(simplex)
-        }
-        #[inline]
-        fn penetration<A: Support<Self> + ?Sized, B: Support<Self> + ?Sized>(
-            a: &A,
-            b: &B,
-            pose_ab: &Pose<Self>,
-            simplex: &Simplex<Self>,
-            trace: Option<&mut Vec<crate::query::epa::EpaStep<Self>>>,
-        ) -> EpaResult<Self> {
-            crate::query::epa::$epa::penetration(a, b, pose_ab, simplex, trace)
-        }
-        #[inline]
-        fn polytope_contact(
-            a: Primitive<'_, Self>,
-            b: Primitive<'_, Self>,
-            pose_ab: &Pose<Self>,
-            threshold: $r,
-            trace: SatTrace<'_, Self>,
-        ) -> SatOutcome<Self> {
-            crate::query::sat::$sat::contact(a, b, pose_ab, threshold, trace)
-        }
-        #[inline]
-        fn clip_faces(
-            face_a: &SupportFace<Self>,
-            face_b: &SupportFace<Self>,
-            contact: &CoreContact<Self>,
-            radius_a: $r,
-            radius_b: $r,
-            margin: $r,
-            out: &mut Manifold<Self>,
-        ) {
-            crate::query::manifold::$clip::clip(face_a, face_b, contact, radius_a, radius_b, margin, out);
-        }
-    };
-}
-
 macro_rules! impl_vector2 {
     ($v:ident, $r:ident) => {
         impl Vector for $v {
@@ -329,7 +237,6 @@ macro_rules! impl_vector2 {
             fn cross_or_zero(self, _other: Self) -> Self {
                 Self::ZERO
             }
-            dimension_hooks!($r, simplex2d, epa2d, polygon2d, clip2d);
         }
         impl Vector2 for $v {
             #[inline(always)]
@@ -384,7 +291,6 @@ macro_rules! impl_vector3 {
             fn cross_or_zero(self, other: Self) -> Self {
                 self.cross(other)
             }
-            dimension_hooks!($r, simplex3d, epa3d, polytope3d, clip3d);
         }
         impl Vector3 for $v {
             #[inline(always)]

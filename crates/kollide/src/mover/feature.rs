@@ -12,12 +12,13 @@
 use crate::composite::Composite;
 use crate::math::{Pose, Real, Vector3};
 use crate::query::cast::SweepFeature;
+use crate::query::Space;
 use crate::shape::Support;
 use crate::world::Shape3;
 
 /// The feature of `body` (at `pose`; `part` for a composite) touched with the outward unit
 /// normal `n` (world frame).
-pub(crate) fn touched_feature<V: Vector3>(
+pub(crate) fn touched_feature<V: Vector3 + Space>(
     body: &Shape3<V>,
     pose: &Pose<V>,
     part: Option<u32>,
@@ -41,7 +42,7 @@ pub(crate) fn touched_feature<V: Vector3>(
 /// A triangle's feature at `point` (world frame), touched with the normal `n`: a face
 /// when `n` is the triangle's normal (either side), else by the point's barycentric
 /// coordinates (one zero: an edge; two: a vertex).
-fn on_triangle<V: Vector3>(corners: [V; 3], pose: &Pose<V>, point: V, n: V) -> SweepFeature {
+fn on_triangle<V: Vector3 + Space>(corners: [V; 3], pose: &Pose<V>, point: V, n: V) -> SweepFeature {
     let r = |x: f64| V::Real::from_f64(x);
     let [a, b, c] = corners;
     let (p, n) = (pose.inverse_transform_point(point), pose.inverse_transform_vector(n));
@@ -70,7 +71,7 @@ fn on_triangle<V: Vector3>(corners: [V; 3], pose: &Pose<V>, point: V, n: V) -> S
     }
 }
 
-fn classify<V: Vector3, S: Support<V> + ?Sized>(shape: &S, pose: &Pose<V>, n: V) -> SweepFeature {
+fn classify<V: Vector3 + Space, S: Support<V> + ?Sized>(shape: &S, pose: &Pose<V>, n: V) -> SweepFeature {
     if shape.radius() > V::Real::ZERO {
         return SweepFeature::Face;
     }

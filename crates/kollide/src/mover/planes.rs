@@ -11,10 +11,11 @@
 
 use super::trace::SlidePlane;
 use crate::math::{Real, Vector3};
+use crate::query::Space;
 
 /// The motion closest to `want` allowed by every plane, or zero when the candidates all
 /// fail (the planes leave no room; zero is allowed by every plane with `offset <= 0`).
-pub(crate) fn closest_allowed<V: Vector3>(want: V, planes: &[SlidePlane<V>]) -> V {
+pub(crate) fn closest_allowed<V: Vector3 + Space>(want: V, planes: &[SlidePlane<V>]) -> V {
     let r = |x: f64| V::Real::from_f64(x);
     let scale = want.length() + planes.iter().fold(V::Real::ZERO, |m, p| m.max(p.offset.abs()));
     let slack = scale * r(1e-12) + r(f64::MIN_POSITIVE);

@@ -1,6 +1,7 @@
 //! The mover's character shapes, settings and errors, checked at construction.
 
 use crate::math::{Pose, Real, Vector3};
+use crate::query::Space;
 use crate::shape::{Ball, Capsule, Convex3, Ellipsoid};
 use crate::world::Shape3;
 use core::fmt;
@@ -26,7 +27,7 @@ impl UpRotation for glam::DVec3 {
 
 /// The moving body, upright along the settings' `up`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Character<V: Vector3> {
+pub enum Character<V: Vector3 + Space> {
     /// A ball of this radius, centred on the position.
     Ball {
         /// Radius (positive).
@@ -47,7 +48,7 @@ pub enum Character<V: Vector3> {
     },
 }
 
-impl<V: Vector3 + UpRotation> Character<V> {
+impl<V: Vector3 + Space + UpRotation> Character<V> {
     /// The shape, checked (the error names the bad value).
     ///
     /// # Errors
@@ -98,7 +99,7 @@ impl<V: Vector3 + UpRotation> Character<V> {
 
 /// How the mover behaves; [`MoverSettings::default`] gives the scene format's defaults.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MoverSettings<V: Vector3> {
+pub struct MoverSettings<V: Vector3 + Space> {
     /// The gap kept between the character and the world (world units, positive): each move
     /// stops where the character comes within it.
     pub skin: V::Real,
@@ -121,7 +122,7 @@ pub struct MoverSettings<V: Vector3> {
     pub climb_walls: bool,
 }
 
-impl<V: Vector3> Default for MoverSettings<V> {
+impl<V: Vector3 + Space> Default for MoverSettings<V> {
     fn default() -> Self {
         let r = |x: f64| V::Real::from_f64(x);
         Self {
@@ -136,7 +137,7 @@ impl<V: Vector3> Default for MoverSettings<V> {
     }
 }
 
-impl<V: Vector3> MoverSettings<V> {
+impl<V: Vector3 + Space> MoverSettings<V> {
     /// Checks every setting; the error names the first bad one and its value.
     ///
     /// # Errors

@@ -8,6 +8,7 @@ use crate::composite::{composite_sweep_ellipsoid, composite_sweep_sphere, Triang
 use crate::math::{Aabb, Pose, Real, Vector3};
 use crate::query::cast::SweepFeature;
 use crate::query::cast::{BackFaces, CastInput, CastStatus, Motion, SweepError, SweepOutcome};
+use crate::query::Space;
 use crate::shape::Ellipsoid;
 use crate::world::RuntimeShape;
 use crate::world::{BodyId, Shape3, World};
@@ -44,7 +45,7 @@ impl MoveStatus {
 
 /// A contact the character met during a step (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MoveContact<V: Vector3> {
+pub struct MoveContact<V: Vector3 + Space> {
     /// The point of the world touched.
     pub point: V,
     /// The unit normal of the contact plane, from the world towards the character.
@@ -59,7 +60,7 @@ pub struct MoveContact<V: Vector3> {
 
 /// Where the character stands.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Ground<V: Vector3> {
+pub struct Ground<V: Vector3 + Space> {
     /// The ground's unit normal (within `max_slope` of `up`).
     pub normal: V,
     /// The body under the character.
@@ -70,7 +71,7 @@ pub struct Ground<V: Vector3> {
 
 /// The result of one step.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MoveOutput<V: Vector3> {
+pub struct MoveOutput<V: Vector3 + Space> {
     /// The new position.
     pub position: V,
     /// The displacement actually made (new position less the start).
@@ -85,7 +86,7 @@ pub struct MoveOutput<V: Vector3> {
     pub iterations: u32,
 }
 
-impl<V: Vector3> MoveOutput<V> {
+impl<V: Vector3 + Space> MoveOutput<V> {
     /// Whether the character stands on walkable ground.
     #[must_use]
     pub fn grounded(&self) -> bool {
@@ -136,7 +137,7 @@ const RECOVERY_ROUNDS: usize = 4;
 /// # Errors
 /// A bad setting or character, or a position or displacement that is not finite (nothing
 /// moves).
-pub fn move_and_slide<V: Vector3 + UpRotation>(
+pub fn move_and_slide<V: Vector3 + Space + UpRotation>(
     world: &World<V, Shape3<V>>,
     character: &Character<V>,
     position: V,
@@ -175,7 +176,7 @@ pub fn move_and_slide<V: Vector3 + UpRotation>(
 ///
 /// # Errors
 /// As [`move_and_slide`] (nothing is recorded then).
-pub fn move_and_slide_traced<V: Vector3 + UpRotation>(
+pub fn move_and_slide_traced<V: Vector3 + Space + UpRotation>(
     world: &World<V, Shape3<V>>,
     character: &Character<V>,
     position: V,
@@ -186,7 +187,7 @@ pub fn move_and_slide_traced<V: Vector3 + UpRotation>(
     move_impl(world, character, position, displacement, settings, Some(trace))
 }
 
-fn move_impl<V: Vector3 + UpRotation>(
+fn move_impl<V: Vector3 + Space + UpRotation>(
     world: &World<V, Shape3<V>>,
     character: &Character<V>,
     position: V,
@@ -256,7 +257,7 @@ fn move_impl<V: Vector3 + UpRotation>(
 /// runs along: solved exactly tangent, rounding can leave it approaching the plane by
 /// 1e-17, and the next cast would report the same contact at time 0 again and again (a
 /// trap at the edge of a box). The tilt only ever moves away from the world.
-fn leave_planes<V: Vector3>(v: V, planes: &[SlidePlane<V>]) -> V {
+fn leave_planes<V: Vector3 + Space>(v: V, planes: &[SlidePlane<V>]) -> V {
     let lift = v.length() * V::Real::from_f64(1e-7);
     let mut out = v;
     for p in planes.iter().filter(|p| p.offset == V::Real::ZERO) {
@@ -269,7 +270,7 @@ fn leave_planes<V: Vector3>(v: V, planes: &[SlidePlane<V>]) -> V {
 }
 
 /// One step's context.
-struct Step<'a, V: Vector3 + UpRotation> {
+struct Step<'a, V: Vector3 + Space + UpRotation> {
     world: &'a World<V, Shape3<V>>,
     character: &'a Character<V>,
     shape: Shape3<V>,
@@ -289,14 +290,14 @@ struct Step<'a, V: Vector3 + UpRotation> {
 }
 
 /// A cast's answer the mover uses: time, normal, and the contact.
-struct Touch<V: Vector3> {
+struct Touch<V: Vector3 + Space> {
     toi: V::Real,
     /// The signed distance of a start already within the skin (`StartedWithin`).
     depth: Option<V::Real>,
     contact: MoveContact<V>,
 }
 
-impl<V: Vector3> Touch<V> {
+impl<V: Vector3 + Space> Touch<V> {
     /// Which of two bodies' contacts the step meets first: a start within the skin before
     /// any later contact (the deeper first), then the earlier time.
     fn before(&self, other: &Self) -> bool {
@@ -309,7 +310,7 @@ impl<V: Vector3> Touch<V> {
     }
 }
 
-impl<V: Vector3 + UpRotation> Step<'_, V> {
+impl<V: Vector3 + Space + UpRotation> Step<'_, V> {
     fn pose(&self, at: V) -> Pose<V> {
         self.character.pose(at, self.settings.up)
     }

@@ -3,6 +3,7 @@
 
 use super::slide::MoveContact;
 use crate::math::Vector3;
+use crate::query::Space;
 
 /// Why the mover cast (or pushed) in a [`MoveStep`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,7 +29,7 @@ pub enum MovePhase {
 /// the character more than it asked has the normal `-up` and the offset minus the rise
 /// asked.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SlidePlane<V: Vector3> {
+pub struct SlidePlane<V: Vector3 + Space> {
     /// The unit normal.
     pub normal: V,
     /// The least motion along it.
@@ -37,7 +38,7 @@ pub struct SlidePlane<V: Vector3> {
 
 /// One cast (or push) of a traced mover step, in the **world frame**.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MoveStep<V: Vector3> {
+pub struct MoveStep<V: Vector3 + Space> {
     /// Why.
     pub phase: MovePhase,
     /// The character's position at the cast's start.

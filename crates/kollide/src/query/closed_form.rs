@@ -1,6 +1,7 @@
 //! Closed forms for cores that are points or segments (balls, capsules, segments).
 
-use crate::math::{Real, Vector};
+use crate::math::Real;
+use crate::query::Space;
 
 /// The closest points `(p, q)` of segments `p0 p1` and `q0 q1` (either may be a point).
 ///
@@ -10,7 +11,7 @@ use crate::math::{Real, Vector};
 // Always inlined: called out of line it returns its two points through memory and the
 // closed forms (balls, capsules) spend a fifth of their time on the call.
 #[inline(always)]
-pub(crate) fn segment_segment<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> (V, V) {
+pub(crate) fn segment_segment<V: Space>(p0: V, p1: V, q0: V, q1: V) -> (V, V) {
     let d1 = p1 - p0;
     let d2 = q1 - q0;
     let r = p0 - q0;
@@ -23,7 +24,7 @@ pub(crate) fn segment_segment<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> (V, V) {
 /// how lengths whose products of four overflow (segments 1e10 long in `f32`) or underflow
 /// are handled: the terms below are of degree four in the lengths.
 #[inline(always)]
-fn segment_params<V: Vector>(d1: V, d2: V, r: V) -> (V::Real, V::Real) {
+fn segment_params<V: Space>(d1: V, d2: V, r: V) -> (V::Real, V::Real) {
     let zero = V::Real::ZERO;
     let a = d1.length_squared();
     let e = d2.length_squared();
@@ -44,7 +45,7 @@ fn segment_params<V: Vector>(d1: V, d2: V, r: V) -> (V::Real, V::Real) {
 /// [`segment_params`] for vectors whose squares overflow or underflow.
 #[cold]
 #[inline(never)]
-fn segment_params_rescaled<V: Vector>(d1: V, d2: V, r: V) -> (V::Real, V::Real) {
+fn segment_params_rescaled<V: Space>(d1: V, d2: V, r: V) -> (V::Real, V::Real) {
     let m = d1.abs_elem().max_elem(d2.abs_elem()).max_elem(r.abs_elem()).max_component();
     if !(m > V::Real::ZERO && m.is_finite()) {
         // A difference overflowed: no closest pair can be told apart; the ends will do (the
@@ -59,7 +60,7 @@ fn segment_params_rescaled<V: Vector>(d1: V, d2: V, r: V) -> (V::Real, V::Real) 
 /// Minimises `|p(s) - q(t)|²` over `s, t ∈ [0, 1]` for numbers whose products of four
 /// are finite and normal; `a = |d1|²`, `e = |d2|²`, not both zero.
 #[inline(always)]
-fn segment_params_in_range<V: Vector>(d1: V, d2: V, r: V, a: V::Real, e: V::Real) -> (V::Real, V::Real) {
+fn segment_params_in_range<V: Space>(d1: V, d2: V, r: V, a: V::Real, e: V::Real) -> (V::Real, V::Real) {
     let zero = V::Real::ZERO;
     let one = V::Real::ONE;
     let f = d2.dot(r);

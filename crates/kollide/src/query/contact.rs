@@ -7,7 +7,8 @@ use super::epa::EpaStep;
 use super::gjk::{self, GjkSettings, GjkStatus, GjkStep, Goal, SimplexCache};
 use super::least_push::{checked_apart, checked_penetration, deepened_for_radii, non_finite};
 use super::sat::{segment_box, SatOutcome, SatStep};
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
+use crate::query::Space;
 use crate::shape::Primitive;
 use crate::shape::Support;
 
@@ -57,7 +58,7 @@ impl ContactStatus {
 /// `point_b = point_a + distance * normal` (up to rounding): when the shapes penetrate,
 /// `distance < 0` and `point_a` lies inside B, `point_b` inside A.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Contact<V: Vector> {
+pub struct Contact<V: Space> {
     /// Signed distance between the surfaces: positive when apart, negative when
     /// penetrating (minus the penetration depth: the length of the shortest translation of
     /// B that separates the shapes).
@@ -73,7 +74,7 @@ pub struct Contact<V: Vector> {
     pub status: ContactStatus,
 }
 
-impl<V: Vector> Contact<V> {
+impl<V: Space> Contact<V> {
     /// The same contact for the pair taken the other way round (B, A): points swapped,
     /// normal reversed.
     #[must_use]
@@ -85,7 +86,7 @@ impl<V: Vector> Contact<V> {
 /// The contact of two cores in A's frame (radii not added).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct CoreContact<V: Vector> {
+pub struct CoreContact<V: Space> {
     /// Signed distance between the cores.
     pub distance: V::Real,
     /// Unit normal from A towards B.
@@ -98,7 +99,7 @@ pub struct CoreContact<V: Vector> {
     pub status: ContactStatus,
 }
 
-impl<V: Vector> CoreContact<V> {
+impl<V: Space> CoreContact<V> {
     /// Adds the radii: moves the points out along the normal.
     #[inline]
     pub(crate) fn grow(self, radius_a: V::Real, radius_b: V::Real) -> Self {
@@ -159,7 +160,7 @@ impl<V: Vector> CoreContact<V> {
 /// assert!(contact(&floor, &DPose3::IDENTITY, &ball, &DPose3::from_translation(DVec3::Y * 3.0), 0.5).is_none());
 /// ```
 #[must_use]
-pub fn contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn contact<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -212,7 +213,7 @@ pub fn contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// What [`contact_traced`] records, in A's local frame: GJK's iterations on the cores, then
 /// EPA's when the cores overlap.
 #[derive(Clone, Debug, Default)]
-pub struct ContactTrace<V: Vector> {
+pub struct ContactTrace<V: Space> {
     /// GJK's iterations (see [`crate::query::distance_traced`]).
     pub gjk: Vec<GjkStep<V>>,
     /// EPA's iterations.
@@ -243,7 +244,7 @@ pub struct ContactTrace<V: Vector> {
 /// assert!((trace.epa.last().unwrap().lower - 0.2).abs() < 1e-6);
 /// ```
 #[must_use]
-pub fn contact_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn contact_traced<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -268,7 +269,7 @@ pub fn contact_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
 }
 
 /// [`contact`] in A's frame (`pose_ab` places B in A's frame), radii added.
-pub(crate) fn contact_local<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn contact_local<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -279,7 +280,7 @@ pub(crate) fn contact_local<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?
 
 /// [`contact_local`] whose GJK (when it runs) starts from and refills `warm`, the pair's
 /// simplex cache (a manifold cache's recomputation after the pair moved).
-pub(crate) fn contact_local_warm<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn contact_local_warm<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -321,7 +322,7 @@ pub(crate) fn contact_local_warm<V: Vector, A: Support<V> + ?Sized, B: Support<V
 }
 
 /// A box against a point or segment core, in the box's frame, answered in A's frame.
-fn box_segment<V: Vector>(
+fn box_segment<V: Space>(
     pa: Primitive<'_, V>,
     pb: Primitive<'_, V>,
     pose_ab: &Pose<V>,
@@ -351,7 +352,7 @@ fn box_segment<V: Vector>(
 }
 
 /// GJK on the cores; EPA when they overlap.
-fn gjk_epa<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn gjk_epa<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -439,7 +440,7 @@ impl From<GjkStatus> for ContactStatus {
     }
 }
 
-impl<V: Vector> From<super::epa::EpaResult<V>> for CoreContact<V> {
+impl<V: Space> From<super::epa::EpaResult<V>> for CoreContact<V> {
     /// EPA's penetration as a signed distance.
     fn from(e: super::epa::EpaResult<V>) -> Self {
         Self {
@@ -475,7 +476,7 @@ impl From<super::epa::EpaStatus> for ContactStatus {
 /// degrees off square, and moving out by the radius 1.8 left it 2e-4 inside (fuzz target
 /// `queries`).
 #[inline]
-fn square_to_interiors<V: Vector>(
+fn square_to_interiors<V: Space>(
     gap: V,
     len: V::Real,
     (pa, p0, u1, l1): (V, V, V, V::Real),
@@ -517,7 +518,7 @@ fn square_to_interiors<V: Vector>(
 /// origin: flat in 3D, so the depth is 0 along its normal; in 2D the depth to its nearest
 /// side).
 #[inline]
-fn segments<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
+fn segments<V: Space>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
     let zero = V::Real::ZERO;
     let (pa, pb) = segment_segment(p0, p1, q0, q1);
     let gap = pb - pa;

@@ -4,7 +4,8 @@
 //! has a closed form, everything else goes to GJK. The order of the pair never matters:
 //! point-segment is segment-segment with a zero-length segment.
 
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
+use crate::query::Space;
 use crate::shape::{Primitive, Support};
 
 /// The algorithm chosen for a pair.
@@ -17,7 +18,7 @@ pub(crate) enum Algorithm<V> {
     /// (half extents of A and B).
     BoxBox(V, V),
     /// Boxes, polygons and hulls asked for a contact: a separating-axis test in A's frame
-    /// (per dimension, see `Vector::polytope_contact`).
+    /// (per dimension, see `Space::polytope_contact`).
     Polytopes,
     /// A box against a point or segment core (a ball or capsule on a box), asked for a
     /// contact: separating axes in the box's frame. `box_is_a` says which shape is the box.
@@ -45,7 +46,7 @@ fn as_segment<V: Copy>(p: Primitive<'_, V>) -> Option<(V, V)> {
 /// A primitive's point placed in the world. A ball's core is its local origin: that costs
 /// no rotation.
 #[inline(always)]
-pub(crate) fn place<V: Vector>(pose: &Pose<V>, p: V) -> V {
+pub(crate) fn place<V: Space>(pose: &Pose<V>, p: V) -> V {
     if p == V::ZERO {
         pose.translation
     } else {
@@ -57,7 +58,7 @@ pub(crate) fn place<V: Vector>(pose: &Pose<V>, p: V) -> V {
 /// for a point at the origin (a ball), one for a point or for a segment centred on the
 /// origin (a capsule), two otherwise.
 #[inline(always)]
-pub(crate) fn place_segment<V: Vector>(pose: &Pose<V>, (p, q): (V, V)) -> (V, V) {
+pub(crate) fn place_segment<V: Space>(pose: &Pose<V>, (p, q): (V, V)) -> (V, V) {
     if p == q {
         let w = place(pose, p);
         (w, w)
@@ -71,7 +72,7 @@ pub(crate) fn place_segment<V: Vector>(pose: &Pose<V>, (p, q): (V, V)) -> (V, V)
 
 /// Chooses the algorithm for `a` and `b` placed in the world by their poses.
 #[inline(always)]
-pub(crate) fn choose<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn choose<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,

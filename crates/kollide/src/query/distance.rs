@@ -4,13 +4,14 @@ use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm, Question};
 use super::gjk::{self, GjkSettings, GjkStatus, GjkStep, Goal, SimplexCache};
 use super::sat::{boxes_intersect, SatOutcome};
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
+use crate::query::Space;
 use crate::shape::{Primitive, Support};
 
 /// The answer of [`distance`]. Points and the normal are in the **world frame** (the frame
 /// the two poses are given in).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DistanceOutput<V: Vector> {
+pub struct DistanceOutput<V: Space> {
     /// The distance between the shapes, `0` when they touch or overlap: the gap between
     /// `point_a` and `point_b`, and never outside `[lower_bound, upper_bound]` (where
     /// rounding of the points at the shapes' size would put that gap under the certified
@@ -38,7 +39,7 @@ pub struct DistanceOutput<V: Vector> {
     pub status: GjkStatus,
 }
 
-impl<V: Vector> DistanceOutput<V> {
+impl<V: Space> DistanceOutput<V> {
     /// The same answer for the pair taken the other way round (B, A): points swapped,
     /// normal reversed.
     #[must_use]
@@ -80,7 +81,7 @@ impl<V: Vector> DistanceOutput<V> {
 /// assert!((out.normal - DVec3::NEG_X).length() < 1e-12);
 /// ```
 #[must_use]
-pub fn distance<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn distance<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -94,7 +95,7 @@ pub fn distance<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// Pass an empty `SimplexCache::default()` the first time and the same cache for the same
 /// pair of shapes afterwards; see [`SimplexCache`] for when it helps.
 #[must_use]
-pub fn distance_cached<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn distance_cached<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -106,7 +107,7 @@ pub fn distance_cached<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized
 
 /// [`distance_cached`] with explicit GJK settings (tolerance, iteration cap).
 #[must_use]
-pub fn distance_with<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn distance_with<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -134,7 +135,7 @@ pub fn distance_with<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// assert!(steps.windows(2).all(|s| s[1].upper <= s[0].upper * (1.0 + 1e-6)));
 /// ```
 #[must_use]
-pub fn distance_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn distance_traced<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -146,7 +147,7 @@ pub fn distance_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized
     distance_impl(a, pose_a, b, pose_b, Some(cache), settings, Some(trace))
 }
 
-fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn distance_impl<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -182,7 +183,7 @@ fn distance_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// once taken from the closest points themselves: two unit segments crossing near the origin
 /// got a "certified" gap of 5e-8 in f32.)
 #[inline(always)]
-fn segment_slack<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> V::Real {
+fn segment_slack<V: Space>(p0: V, p1: V, q0: V, q1: V) -> V::Real {
     // Twice the largest coordinate bounds the norms (by √3 <= 2) without a square root.
     let mag =
         p0.abs_elem().max_elem(p1.abs_elem()).max_elem(q0.abs_elem()).max_elem(q1.abs_elem()).max_component()
@@ -204,7 +205,7 @@ fn segment_slack<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> V::Real {
 
 /// Whether 2D segments `p0 p1` and `q0 q1` cross or touch, by the signs of the orientations
 /// of each one's ends against the other's line (collinear pairs are left to the distance).
-fn segments_cross_2d<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> bool {
+fn segments_cross_2d<V: Space>(p0: V, p1: V, q0: V, q1: V) -> bool {
     let orient = |a: V, b: V, c: V| {
         let (u, w) = (b - a, c - a);
         u[0] * w[1] - u[1] * w[0]
@@ -218,7 +219,7 @@ fn segments_cross_2d<V: Vector>(p0: V, p1: V, q0: V, q1: V) -> bool {
 }
 
 /// The closest points of the cores in A's frame, with bounds on their distance.
-struct CoreAnswer<V: Vector> {
+struct CoreAnswer<V: Space> {
     pa: V,
     pb: V,
     /// `|pb - pa|`.
@@ -229,7 +230,7 @@ struct CoreAnswer<V: Vector> {
     status: GjkStatus,
 }
 
-impl<V: Vector> CoreAnswer<V> {
+impl<V: Space> CoreAnswer<V> {
     /// A closed-form answer: exact up to the rounding of the closest-point arithmetic.
     fn exact(pa: V, pb: V, slack: V::Real) -> Self {
         let d = (pb - pa).length_safe();
@@ -338,7 +339,7 @@ pub struct IntersectionOutput {
 /// assert!(out.intersects);
 /// ```
 #[must_use]
-pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn intersection_test<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -425,7 +426,7 @@ pub fn intersection_test<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
 /// assert!(!intersects(&ball, &Pose3::IDENTITY, &ball, &Pose3::from_translation(Vec3::X * 2.5)));
 /// ```
 #[must_use]
-pub fn intersects<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn intersects<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,

@@ -10,13 +10,14 @@
 //! push that is valid by construction, reported with a `Stalled` status.
 
 use super::contact::{ContactStatus, CoreContact};
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
+use crate::query::Space;
 use crate::shape::Support;
 
 /// The push of B's core out of A's core along unit `n` (A's frame), with A's extreme
 /// point along `n` and B's along `-n`.
 #[inline]
-fn push_along<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn push_along<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -29,7 +30,7 @@ fn push_along<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// reach B's support function exactly: turned into A's frame and back they pick up
 /// rounding, which on an ellipsoid 1e10 long moves the support point to its far tip.
 #[inline]
-fn push_along_in<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn push_along_in<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -45,7 +46,7 @@ fn push_along_in<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// ways, and the line of centres), then refined by a pattern search over directions: each
 /// push raised by its rounding, so it bounds the true push along its direction from above.
 /// Returns the push, its direction and A's extreme point along it.
-fn least_push<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn least_push<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -141,7 +142,7 @@ const REFINE_STEPS: usize = 120;
 
 /// The coordinates' rounding next to which a depth means little: a few ulps of the
 /// extreme points along `n`.
-fn noise_along<V: Vector>(pa: V, pb: V) -> V::Real {
+fn noise_along<V: Space>(pa: V, pb: V) -> V::Real {
     let mag = pa.abs_elem().max_elem(pb.abs_elem()).max_component();
     V::Real::EPSILON * V::Real::from_usize(64) * mag
 }
@@ -150,7 +151,7 @@ fn noise_along<V: Vector>(pa: V, pb: V) -> V::Real {
 /// its depth and the depth stands well above the rounding of the coordinates EPA worked
 /// with (`scale`: the largest support point of GJK's final simplex). Otherwise the least
 /// push found, when it clearly beats EPA's, as `Stalled`.
-pub(crate) fn checked_penetration<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn checked_penetration<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -196,7 +197,7 @@ pub(crate) fn checked_penetration<V: Vector, A: Support<V> + ?Sized, B: Support<
 /// not enclose an origin that may well be inside) and the least push found decides: a
 /// separating one keeps GJK's (upper-bound) distance; if none separates, the cores are
 /// reported penetrating by the least push, `Stalled` (an upper bound of the depth).
-pub(crate) fn checked_apart<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn checked_apart<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -229,7 +230,7 @@ pub(crate) fn checked_apart<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?
 /// becomes the push along that normal (or a smaller one the pattern search finds), an upper
 /// bound of the true depth, as `Stalled` promises. (Fuzz finding: a rounded ellipsoid against a cone at 1e17 in f32, where GJK
 /// stopped with an upper bound 40% over the true gap of the cores.)
-pub(crate) fn deepened_for_radii<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn deepened_for_radii<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -259,7 +260,7 @@ pub(crate) fn deepened_for_radii<V: Vector, A: Support<V> + ?Sized, B: Support<V
 /// The least push found as the answer: a valid upper bound of the depth along a direction
 /// that separates, with A's extreme point and its image on B's supporting plane for points
 /// (off B when B meets that plane in a face): `Stalled`, as documented.
-fn stalled_push<V: Vector>(push: V::Real, normal: V, point_a: V) -> CoreContact<V> {
+fn stalled_push<V: Space>(push: V::Real, normal: V, point_a: V) -> CoreContact<V> {
     CoreContact {
         distance: -push,
         normal,
@@ -271,7 +272,7 @@ fn stalled_push<V: Vector>(push: V::Real, normal: V, point_a: V) -> CoreContact<
 
 /// The answer when a support point is not finite (only a user's shape can do that): the
 /// status alone means anything.
-pub(crate) fn non_finite<V: Vector>(pose_ab: &Pose<V>) -> CoreContact<V> {
+pub(crate) fn non_finite<V: Space>(pose_ab: &Pose<V>) -> CoreContact<V> {
     CoreContact {
         distance: V::Real::ZERO,
         normal: V::axis(0),

@@ -12,6 +12,7 @@ pub mod gjk;
 mod least_push;
 pub(crate) mod manifold;
 pub(crate) mod sat;
+mod space;
 
 pub use cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Motion, Ray, RayHit, RayOutcome};
 pub use contact::{contact, contact_traced, Contact, ContactStatus, ContactTrace};
@@ -23,9 +24,10 @@ pub use epa::EpaStep;
 pub use gjk::{GjkSettings, GjkStatus, GjkStep, SimplexCache};
 pub use manifold::{
     manifold, manifold_cached, ContactId, Manifold, ManifoldCache, ManifoldPoint, ToleranceError,
-    MAX_MANIFOLD_POINTS,
+    DEFAULT_MAX_TURN, DEFAULT_RELATIVE_DRIFT, MAX_MANIFOLD_POINTS,
 };
 pub use sat::{SatAxis, SatStep};
+pub use space::Space;
 
 /// The status of a distance query (the same as GJK's).
 pub type DistanceStatus = GjkStatus;

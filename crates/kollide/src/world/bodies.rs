@@ -3,8 +3,9 @@
 
 use super::shape::{RuntimeShape, ShapeAnswer};
 use crate::bvh::{BroadPhase, ProxyId};
-use crate::math::{Aabb, Pose, Real, Vector};
+use crate::math::{Aabb, Pose, Real};
 use crate::query::cast::{CastInput, CastOutput, Ray, RayOutcome};
+use crate::query::Space;
 use crate::query::{DistanceOutput, Manifold};
 use std::fmt;
 
@@ -34,7 +35,7 @@ impl<T> WorldHit<T> {
 
 /// The contact of two bodies in a frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ContactPair<V: Vector> {
+pub struct ContactPair<V: Space> {
     /// The body with the lower id (A of the manifold).
     pub a: BodyId,
     /// The other body.
@@ -67,7 +68,7 @@ impl fmt::Display for WorldError {
 impl std::error::Error for WorldError {}
 
 #[derive(Clone, Debug)]
-struct Body<V: Vector, S> {
+struct Body<V: Space, S> {
     shape: S,
     pose: Pose<V>,
     proxy: ProxyId,
@@ -94,7 +95,7 @@ struct Body<V: Vector, S> {
 /// assert_eq!((pairs[0].a, pairs[0].b), (ground, ball));
 /// ```
 #[derive(Clone, Debug)]
-pub struct World<V: Vector, S> {
+pub struct World<V: Space, S> {
     bodies: Vec<Option<Body<V, S>>>,
     free: Vec<u32>,
     /// `body_of[proxy]`: the body of each live proxy.
@@ -102,13 +103,13 @@ pub struct World<V: Vector, S> {
     broad: BroadPhase<V>,
 }
 
-impl<V: Vector, S: RuntimeShape<V>> Default for World<V, S> {
+impl<V: Space, S: RuntimeShape<V>> Default for World<V, S> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<V: Vector, S: RuntimeShape<V>> World<V, S> {
+impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     /// An empty world whose boxes are enlarged by 0.1 (in the world's length unit).
     #[must_use]
     pub fn new() -> Self {

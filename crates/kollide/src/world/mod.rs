@@ -5,20 +5,21 @@
 //! The functions here take two run-time shapes in either order (convex or composite) and
 //! name the parts their answers came from ([`ShapeAnswer`]).
 
+use crate::query::Space;
 mod bodies;
 mod shape;
 
 pub use bodies::{BodyId, ContactPair, World, WorldError, WorldHit};
 pub use shape::{RuntimeShape, Shape2, Shape3, ShapeAnswer};
 
-use crate::math::{Pose, Vector};
+use crate::math::Pose;
 use crate::query::cast::{CastInput, CastOutput, Ray, RayOutcome};
 use crate::query::{Contact, DistanceOutput, Manifold};
 
 /// Whether two run-time shapes overlap (touching counts), with the parts found overlapping;
 /// `None` when apart. World frame.
 #[must_use]
-pub fn intersects<V: Vector, S: RuntimeShape<V>>(
+pub fn intersects<V: Space, S: RuntimeShape<V>>(
     a: &S,
     pose_a: &Pose<V>,
     b: &S,
@@ -31,7 +32,7 @@ pub fn intersects<V: Vector, S: RuntimeShape<V>>(
 /// [`crate::query::distance`]), with the nearest parts. World frame. `None` only for a
 /// composite without parts, which no constructor makes.
 #[must_use]
-pub fn distance<V: Vector, S: RuntimeShape<V>>(
+pub fn distance<V: Space, S: RuntimeShape<V>>(
     a: &S,
     pose_a: &Pose<V>,
     b: &S,
@@ -44,7 +45,7 @@ pub fn distance<V: Vector, S: RuntimeShape<V>>(
 /// [`crate::query::contact`], composites without ghost contacts on internal edges). World
 /// frame.
 #[must_use]
-pub fn contact<V: Vector, S: RuntimeShape<V>>(
+pub fn contact<V: Space, S: RuntimeShape<V>>(
     a: &S,
     pose_a: &Pose<V>,
     b: &S,
@@ -58,7 +59,7 @@ pub fn contact<V: Vector, S: RuntimeShape<V>>(
 /// [`crate::query::manifold`]; merged over parts for composites), with the parts of its
 /// deepest point. World frame.
 #[must_use]
-pub fn manifold<V: Vector, S: RuntimeShape<V>>(
+pub fn manifold<V: Space, S: RuntimeShape<V>>(
     a: &S,
     pose_a: &Pose<V>,
     b: &S,
@@ -71,7 +72,7 @@ pub fn manifold<V: Vector, S: RuntimeShape<V>>(
 /// The first hit of a ray on a run-time shape within `[0, max_toi]`, the part in
 /// `part_a`; `None` for a miss. World frame.
 #[must_use]
-pub fn ray_cast<V: Vector, S: RuntimeShape<V>>(
+pub fn ray_cast<V: Space, S: RuntimeShape<V>>(
     shape: &S,
     pose: &Pose<V>,
     ray: &Ray<V>,
@@ -83,7 +84,7 @@ pub fn ray_cast<V: Vector, S: RuntimeShape<V>>(
 /// The earliest time of impact of two moving run-time shapes (as
 /// [`crate::query::cast::shape_cast`]); `None` for a miss. World frame.
 #[must_use]
-pub fn cast<V: Vector, S: RuntimeShape<V>>(
+pub fn cast<V: Space, S: RuntimeShape<V>>(
     a: &S,
     pose_a: &Pose<V>,
     b: &S,

@@ -16,8 +16,9 @@ use crate::composite::{
     composite_ray_cast, composite_shape_cast, Compound, ConcavePolygon, HeightField, HeightField2d, Polyline,
     TriMesh,
 };
-use crate::math::{Aabb, Pose, Vector, Vector2, Vector3};
+use crate::math::{Aabb, Pose, Vector2, Vector3};
 use crate::query::cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Ray, RayOutcome};
+use crate::query::Space;
 use crate::query::{contact, distance, intersects, manifold, Contact, DistanceOutput, Manifold};
 use crate::shape::{bounding_box, Convex2, Convex3};
 use std::sync::Arc;
@@ -43,7 +44,7 @@ impl<T> ShapeAnswer<T> {
 /// What a world needs of its shapes: a box, and every query between two of them. Written
 /// once per dimension, for [`Shape2`] and [`Shape3`]; the free functions of
 /// [`crate::world`] call it.
-pub trait RuntimeShape<V: Vector>: Clone + Send + Sync + 'static {
+pub trait RuntimeShape<V: Space>: Clone + Send + Sync + 'static {
     /// The world box of the shape placed by `pose`.
     fn aabb(&self, pose: &Pose<V>) -> Aabb<V>;
     /// Whether the shapes overlap, and the parts found overlapping.
@@ -104,7 +105,7 @@ pub trait RuntimeShape<V: Vector>: Clone + Send + Sync + 'static {
 /// assert!((d.value.normal - DVec3::NEG_Y).length() < 1e-12);
 /// ```
 #[derive(Clone, Debug)]
-pub enum Shape3<V: Vector3> {
+pub enum Shape3<V: Vector3 + Space> {
     /// A convex shape.
     Convex(Convex3<V>),
     /// A triangle mesh.
@@ -118,7 +119,7 @@ pub enum Shape3<V: Vector3> {
 /// A 2D shape chosen at run time: any convex shape, a polyline, a terrain line, a compound
 /// or a concave polygon.
 #[derive(Clone, Debug)]
-pub enum Shape2<V: Vector2> {
+pub enum Shape2<V: Vector2 + Space> {
     /// A convex shape.
     Convex(Convex2<V>),
     /// A polyline.
@@ -148,7 +149,7 @@ macro_rules! on_shape {
 /// The dispatch of [`RuntimeShape`] for one dimension's enum.
 macro_rules! impl_runtime_shape {
     ($ty:ident, $bound:ident, [$($var:ident),+]) => {
-        impl<V: $bound> RuntimeShape<V> for $ty<V> {
+        impl<V: $bound + Space> RuntimeShape<V> for $ty<V> {
             fn aabb(&self, pose: &Pose<V>) -> Aabb<V> {
                 on_shape!($ty, self,
                     convex s => bounding_box(s, pose),
@@ -213,7 +214,7 @@ macro_rules! impl_runtime_shape {
             fn manifold(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, margin: V::Real)
                 -> ShapeAnswer<Manifold<V>> {
                 // The part of the deepest point of a merged manifold.
-                fn deepest_part<V: Vector>(pm: &crate::composite::PartManifold<V>) -> Option<u32> {
+                fn deepest_part<V: Space>(pm: &crate::composite::PartManifold<V>) -> Option<u32> {
                     pm.points()
                         .min_by(|x, y| crate::math::Real::to_f64(x.0.distance).total_cmp(&crate::math::Real::to_f64(y.0.distance)))
                         .map(|(_, part)| part)
@@ -285,12 +286,12 @@ impl_runtime_shape!(Shape2, Vector2, [Polyline, HeightField, Compound, ConcavePo
 /// `From` a concrete convex shape into the run-time enums.
 macro_rules! from_convex {
     ($ty:ident, $convex:ident, $bound:ident, [$($shape:ident => $var:ident),+]) => {
-        $(impl<V: $bound> From<crate::shape::$shape<V>> for $ty<V> {
+        $(impl<V: $bound + Space> From<crate::shape::$shape<V>> for $ty<V> {
             fn from(s: crate::shape::$shape<V>) -> Self {
                 Self::Convex($convex::$var(s))
             }
         })+
-        impl<V: $bound> From<$convex<V>> for $ty<V> {
+        impl<V: $bound + Space> From<$convex<V>> for $ty<V> {
             fn from(s: $convex<V>) -> Self {
                 Self::Convex(s)
             }
@@ -303,31 +304,31 @@ from_convex!(Shape3, Convex3, Vector3, [Ball => Ball, Cuboid => Cuboid, Capsule 
 from_convex!(Shape2, Convex2, Vector2, [Ball => Ball, Cuboid => Cuboid, Capsule => Capsule, Ellipsoid => Ellipsoid,
     Segment => Segment, Triangle => Triangle]);
 
-impl<V: Vector3> From<TriMesh<V>> for Shape3<V> {
+impl<V: Vector3 + Space> From<TriMesh<V>> for Shape3<V> {
     fn from(m: TriMesh<V>) -> Self {
         Self::TriMesh(Arc::new(m))
     }
 }
 
-impl<V: Vector2> From<Polyline<V>> for Shape2<V> {
+impl<V: Vector2 + Space> From<Polyline<V>> for Shape2<V> {
     fn from(p: Polyline<V>) -> Self {
         Self::Polyline(Arc::new(p))
     }
 }
 
-impl<V: Vector3> From<HeightField<V>> for Shape3<V> {
+impl<V: Vector3 + Space> From<HeightField<V>> for Shape3<V> {
     fn from(h: HeightField<V>) -> Self {
         Self::HeightField(Arc::new(h))
     }
 }
 
-impl<V: Vector2> From<HeightField2d<V>> for Shape2<V> {
+impl<V: Vector2 + Space> From<HeightField2d<V>> for Shape2<V> {
     fn from(h: HeightField2d<V>) -> Self {
         Self::HeightField(Arc::new(h))
     }
 }
 
-impl<V: Vector2> From<ConcavePolygon<V>> for Shape2<V> {
+impl<V: Vector2 + Space> From<ConcavePolygon<V>> for Shape2<V> {
     fn from(p: ConcavePolygon<V>) -> Self {
         Self::ConcavePolygon(Arc::new(p))
     }

@@ -15,7 +15,8 @@ use crate::common::oracle::{
     polygon_distance_2d, polytope_distance_3d,
 };
 use glam::{DQuat, DVec2, DVec3};
-use kollide::math::{Pose, Real, Vector, Vector2, Vector3};
+use kollide::math::{Pose, Real, Vector2, Vector3};
+use kollide::query::Space;
 use kollide::shape::{
     Ball, Capsule, Cone, Convex2, Convex3, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid, Segment,
     Support, Triangle,
@@ -210,7 +211,7 @@ impl Solid {
     }
 
     /// kollide's 3D shape.
-    pub fn convex3<V: Vector3>(&self) -> Convex3<V> {
+    pub fn convex3<V: Vector3 + Space>(&self) -> Convex3<V> {
         let v = |p: DVec3| V::from_f64_array(p.to_array());
         let r = V::Real::from_f64;
         match self {
@@ -236,7 +237,7 @@ impl Solid {
     }
 
     /// kollide's 2D shape.
-    pub fn convex2<V: Vector2>(&self) -> Convex2<V> {
+    pub fn convex2<V: Vector2 + Space>(&self) -> Convex2<V> {
         let v = |p: DVec3| V::from_f64_array(p.to_array());
         let r = V::Real::from_f64;
         match self {
@@ -345,7 +346,7 @@ impl Placed {
     }
 
     /// kollide's pose.
-    pub fn pose<V: Vector>(&self, dim: usize) -> Pose<V>
+    pub fn pose<V: Space>(&self, dim: usize) -> Pose<V>
     where
         V::Rotation: FromDQuat,
     {

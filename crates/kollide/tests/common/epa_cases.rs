@@ -5,11 +5,12 @@
 
 use crate::common::{oracle, to_world_f64, RotF64};
 use glam::{DVec2, DVec3};
-use kollide::math::{Pose, Real, Vector};
+use kollide::math::{Pose, Real};
+use kollide::query::Space;
 use kollide::shape::Support;
 
 /// The points of a set placed by a pose, in f64 (the pose's own numbers, no f32 rounding).
-pub fn world<V: Vector>(v: &[V], p: &Pose<V>) -> Vec<DVec3>
+pub fn world<V: Space>(v: &[V], p: &Pose<V>) -> Vec<DVec3>
 where
     V::Rotation: RotF64<V>,
 {
@@ -71,7 +72,7 @@ pub fn directions(dim: usize, n: usize) -> Vec<DVec3> {
 
 /// The depth along the world direction `u` of two shapes (cores plus radii) placed by
 /// poses: `max_A x·u - min_B x·u`, through the shapes' supports, in f64 after the support.
-pub fn depth_along<V: Vector, A: Support<V>, B: Support<V>>(
+pub fn depth_along<V: Space, A: Support<V>, B: Support<V>>(
     a: &A,
     pa: &Pose<V>,
     b: &B,
@@ -89,7 +90,7 @@ where
 
 /// The least depth over `dirs` and the direction reaching it: an upper bound of the true
 /// penetration depth, within the sampling error of it.
-pub fn sampled_depth<V: Vector, A: Support<V>, B: Support<V>>(
+pub fn sampled_depth<V: Space, A: Support<V>, B: Support<V>>(
     a: &A,
     pa: &Pose<V>,
     b: &B,

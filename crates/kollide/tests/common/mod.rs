@@ -2,12 +2,13 @@
 //! approximate comparisons that print the difference. The truth lives in `oracle`.
 #![allow(dead_code)]
 
+use kollide::query::Space;
 pub mod boundary;
 pub mod cast_oracle;
 pub mod mover_judge;
 pub mod oracle;
 
-use kollide::math::{Pose, Real, Rot2, Vector};
+use kollide::math::{Pose, Real, Rot2};
 use kollide::shape::Support;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -21,7 +22,7 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
 #[derive(Clone, Debug)]
 pub struct PointCloud<V>(pub Vec<V>);
 
-impl<V: Vector> Support<V> for PointCloud<V> {
+impl<V: Space> Support<V> for PointCloud<V> {
     fn support(&self, dir: V) -> V {
         let mut best = self.0[0];
         for &p in &self.0[1..] {
@@ -36,7 +37,7 @@ impl<V: Vector> Support<V> for PointCloud<V> {
 /// Hides a shape's closed-form primitive so the dispatcher must use GJK.
 pub struct ViaGjk<S>(pub S);
 
-impl<V: Vector, S: Support<V>> Support<V> for ViaGjk<S> {
+impl<V: Space, S: Support<V>> Support<V> for ViaGjk<S> {
     fn support(&self, dir: V) -> V {
         self.0.support(dir)
     }
@@ -45,12 +46,12 @@ impl<V: Vector, S: Support<V>> Support<V> for ViaGjk<S> {
     }
 }
 
-pub fn vec_in<V: Vector>(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> V {
+pub fn vec_in<V: Space>(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> V {
     V::from_f64_array([rng.random_range(lo..hi), rng.random_range(lo..hi), rng.random_range(lo..hi)])
 }
 
 /// A uniformly random unit vector of dimension `V::DIM`.
-pub fn unit<V: Vector>(rng: &mut ChaCha8Rng) -> V {
+pub fn unit<V: Space>(rng: &mut ChaCha8Rng) -> V {
     loop {
         let v: V = vec_in(rng, -1.0, 1.0);
         let l = v.length().to_f64();
@@ -61,7 +62,7 @@ pub fn unit<V: Vector>(rng: &mut ChaCha8Rng) -> V {
 }
 
 /// A random rotation for dimension `V::DIM` (from an angle in 2D, a unit quaternion in 3D).
-pub fn rotation<V: Vector>(rng: &mut ChaCha8Rng) -> V::Rotation
+pub fn rotation<V: Space>(rng: &mut ChaCha8Rng) -> V::Rotation
 where
     V::Rotation: FromParts,
 {
@@ -99,7 +100,7 @@ impl FromParts for glam::DQuat {
     }
 }
 
-pub fn pose<V: Vector>(rng: &mut ChaCha8Rng, spread: f64) -> Pose<V>
+pub fn pose<V: Space>(rng: &mut ChaCha8Rng, spread: f64) -> Pose<V>
 where
     V::Rotation: FromParts,
 {
@@ -107,7 +108,7 @@ where
 }
 
 /// A point transformed by a pose, computed in f64 from the pose's own numbers.
-pub fn to_world_f64<V: Vector>(pose: &Pose<V>, p: V) -> [f64; 3]
+pub fn to_world_f64<V: Space>(pose: &Pose<V>, p: V) -> [f64; 3]
 where
     V::Rotation: RotF64<V>,
 {

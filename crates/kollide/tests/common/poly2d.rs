@@ -5,6 +5,7 @@
 use crate::common::{to_world_f64, FromParts, RotF64};
 use glam::DVec2;
 use kollide::math::{Pose, Real, Vector2};
+use kollide::query::Space;
 use kollide::shape::{ConvexPolygon, Cuboid, Primitive, Support, SupportFace};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -12,12 +13,12 @@ use rand_chacha::ChaCha8Rng;
 /// A rectangle or a convex polygon, forwarding every `Support` method (so the dispatcher
 /// sees the primitive and takes the separating-axis path).
 #[derive(Clone, Debug)]
-pub enum Shape2<V: Vector2> {
+pub enum Shape2<V: Vector2 + Space> {
     Rect(Cuboid<V>),
     Poly(ConvexPolygon<V>),
 }
 
-impl<V: Vector2> Support<V> for Shape2<V> {
+impl<V: Vector2 + Space> Support<V> for Shape2<V> {
     fn support(&self, dir: V) -> V {
         match self {
             Self::Rect(s) => s.support(dir),
@@ -38,7 +39,7 @@ impl<V: Vector2> Support<V> for Shape2<V> {
     }
 }
 
-impl<V: Vector2> Shape2<V> {
+impl<V: Vector2 + Space> Shape2<V> {
     /// The vertices, counter-clockwise, in the local frame.
     pub fn vertices(&self) -> Vec<V> {
         match self {
@@ -55,13 +56,22 @@ impl<V: Vector2> Shape2<V> {
 /// A random convex polygon of 3 to 16 points on an ellipse of size about `scale`, about the
 /// local origin or (one in five) beside it; a sliver (one axis 1e-4 of the other) when
 /// asked.
-pub fn random_polygon<V: Vector2>(rng: &mut ChaCha8Rng, scale: f64, sliver: bool) -> ConvexPolygon<V> {
+pub fn random_polygon<V: Vector2 + Space>(
+    rng: &mut ChaCha8Rng,
+    scale: f64,
+    sliver: bool,
+) -> ConvexPolygon<V> {
     let n = rng.random_range(3..=16);
     polygon_of::<V>(rng, n, scale, sliver)
 }
 
 /// [`random_polygon`] from `n` points.
-pub fn polygon_of<V: Vector2>(rng: &mut ChaCha8Rng, n: usize, scale: f64, sliver: bool) -> ConvexPolygon<V> {
+pub fn polygon_of<V: Vector2 + Space>(
+    rng: &mut ChaCha8Rng,
+    n: usize,
+    scale: f64,
+    sliver: bool,
+) -> ConvexPolygon<V> {
     let rx = scale * rng.random_range(0.3..1.5);
     let ry = if sliver { rx * 1e-4 } else { scale * rng.random_range(0.3..1.5) };
     let turn: f64 = rng.random_range(0.0..std::f64::consts::TAU);
@@ -82,7 +92,7 @@ pub fn polygon_of<V: Vector2>(rng: &mut ChaCha8Rng, n: usize, scale: f64, sliver
 }
 
 /// A random rectangle of size about `scale`.
-pub fn random_rect<V: Vector2>(rng: &mut ChaCha8Rng, scale: f64) -> Cuboid<V> {
+pub fn random_rect<V: Vector2 + Space>(rng: &mut ChaCha8Rng, scale: f64) -> Cuboid<V> {
     let hx = scale * rng.random_range(0.2..1.2);
     let hy = scale * rng.random_range(0.2..1.2);
     Cuboid::new(V::from_f64_array([hx, hy, 0.0]))
@@ -101,7 +111,11 @@ pub const KINDS: [PairKind; 4] =
     [PairKind::PolyPoly, PairKind::RectPoly, PairKind::PolyRect, PairKind::RectRect];
 
 /// A random pair of the given kind; every tenth polygon is a sliver.
-pub fn random_pair<V: Vector2>(rng: &mut ChaCha8Rng, kind: PairKind, scale: f64) -> (Shape2<V>, Shape2<V>) {
+pub fn random_pair<V: Vector2 + Space>(
+    rng: &mut ChaCha8Rng,
+    kind: PairKind,
+    scale: f64,
+) -> (Shape2<V>, Shape2<V>) {
     let poly = |rng: &mut ChaCha8Rng| {
         let sliver = rng.random_range(0..10) == 0;
         Shape2::Poly(random_polygon(rng, scale, sliver))
@@ -116,7 +130,7 @@ pub fn random_pair<V: Vector2>(rng: &mut ChaCha8Rng, kind: PairKind, scale: f64)
 }
 
 /// A random pose whose translation is within `spread` of `centre` (every coordinate).
-pub fn pose_near<V: Vector2>(rng: &mut ChaCha8Rng, centre: V, spread: f64) -> Pose<V>
+pub fn pose_near<V: Vector2 + Space>(rng: &mut ChaCha8Rng, centre: V, spread: f64) -> Pose<V>
 where
     V::Rotation: FromParts,
 {
@@ -125,7 +139,7 @@ where
 }
 
 /// The shape's vertices in the world, computed in f64 from the pose's own numbers.
-pub fn world<V: Vector2>(s: &Shape2<V>, pose: &Pose<V>) -> Vec<DVec2>
+pub fn world<V: Vector2 + Space>(s: &Shape2<V>, pose: &Pose<V>) -> Vec<DVec2>
 where
     V::Rotation: RotF64<V>,
 {
@@ -170,12 +184,12 @@ pub fn size_of(wa: &[DVec2], wb: &[DVec2]) -> f64 {
 }
 
 /// `v` as a `DVec2`.
-pub fn d2<V: Vector2>(v: V) -> DVec2 {
+pub fn d2<V: Vector2 + Space>(v: V) -> DVec2 {
     DVec2::new(v[0].to_f64(), v[1].to_f64())
 }
 
 /// Relative tolerance of depths and points (the targets): 1e-5 in f32, 1e-10 in f64.
-pub fn rel_tol<V: Vector2>() -> f64 {
+pub fn rel_tol<V: Vector2 + Space>() -> f64 {
     if V::Real::EPSILON.to_f64() > 1e-10 {
         1e-5
     } else {

@@ -7,8 +7,9 @@
 
 use crate::common::{FromParts, RotF64, ViaGjk};
 use glam::DVec3;
-use kollide::math::{Pose, Real, Vector};
+use kollide::math::{Pose, Real};
 use kollide::query::cast::{ray_cast, Ray, RayHit, RayOutcome};
+use kollide::query::Space;
 use kollide::shape::Support;
 
 /// Shorthand for a local point or vector (2D ones have `z = 0`).
@@ -91,7 +92,7 @@ pub fn miss(name: &'static str, o: DVec3, d: DVec3) -> Case {
     case(name, o, d, Want::Miss)
 }
 
-pub fn is_f32<V: Vector>() -> bool {
+pub fn is_f32<V: Space>() -> bool {
     V::Real::EPSILON.to_f64() > 1e-10
 }
 
@@ -99,7 +100,7 @@ pub fn is_f32<V: Vector>() -> bool {
 /// ulps of the rounded ray and pose (seen: `1.7e-7` f32, `5e-16` f64). GJK: twice the
 /// tolerance `ray.rs` documents (`1e-5` f32, `1e-10` f64), a margin for slanted rays (the
 /// documented bound is the distance to the surface, not along the ray).
-pub fn rel_tol<V: Vector>(gjk: bool) -> f64 {
+pub fn rel_tol<V: Space>(gjk: bool) -> f64 {
     match (is_f32::<V>(), gjk) {
         (true, false) => 1e-6,
         (false, false) => 2e-15,
@@ -110,7 +111,7 @@ pub fn rel_tol<V: Vector>(gjk: bool) -> f64 {
 
 /// Tolerance on unit normals: a curved sharp core through GJK reports the normal of the
 /// last support plane, within about `sqrt(2 tol / radius)` of the true one.
-pub fn normal_tol<V: Vector>(gjk: bool) -> f64 {
+pub fn normal_tol<V: Space>(gjk: bool) -> f64 {
     match (is_f32::<V>(), gjk) {
         (true, false) => 2e-5,
         (false, false) => 1e-13,
@@ -121,14 +122,14 @@ pub fn normal_tol<V: Vector>(gjk: bool) -> f64 {
 
 /// The fixed non-trivial pose: a rotation about a skew axis (an angle in 2D) and a
 /// translation.
-pub fn posed<V: Vector>() -> Pose<V>
+pub fn posed<V: Space>() -> Pose<V>
 where
     V::Rotation: FromParts,
 {
     Pose::new(V::from_f64_array([1.5, -2.0, 0.75]), V::Rotation::from_parts([0.3, -0.5, 0.7, 0.4]))
 }
 
-fn world<V: Vector>(pose: &Pose<V>, p: DVec3, t: bool) -> DVec3
+fn world<V: Space>(pose: &Pose<V>, p: DVec3, t: bool) -> DVec3
 where
     V::Rotation: RotF64<V>,
 {
@@ -136,7 +137,7 @@ where
     DVec3::from_array(pose.rotation.rotate_f64(p.to_array(), t))
 }
 
-fn d3<V: Vector>(v: V) -> DVec3 {
+fn d3<V: Space>(v: V) -> DVec3 {
     DVec3::from_array(v.to_f64_array())
 }
 
@@ -149,7 +150,7 @@ pub struct Seen {
 }
 
 /// Runs every case on `shape` by its closed form, and (`gjk`) through [`ViaGjk`].
-pub fn run<V: Vector, S: Support<V> + Clone>(label: &str, shape: &S, cases: &[Case], gjk: bool)
+pub fn run<V: Space, S: Support<V> + Clone>(label: &str, shape: &S, cases: &[Case], gjk: bool)
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -160,7 +161,7 @@ where
 }
 
 /// Runs every case on `shape` with the tolerances of `gjk` (true when it goes to GJK).
-pub fn run_one<V: Vector, S: Support<V>>(label: &str, shape: &S, cases: &[Case], gjk: bool)
+pub fn run_one<V: Space, S: Support<V>>(label: &str, shape: &S, cases: &[Case], gjk: bool)
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -169,7 +170,7 @@ where
 
 /// [`run_one`] with the fixed pose's translation times `scale` (for shapes and rays of
 /// that size), printing the worst errors relative to the tolerances.
-pub fn run_scaled<V: Vector, S: Support<V>>(label: &str, shape: &S, cases: &[Case], gjk: bool, scale: f64)
+pub fn run_scaled<V: Space, S: Support<V>>(label: &str, shape: &S, cases: &[Case], gjk: bool, scale: f64)
 where
     V::Rotation: FromParts + RotF64<V>,
 {
@@ -198,7 +199,7 @@ where
     assert!(seen.checks > 0, "{label}: no case ran");
 }
 
-fn check<V: Vector, S: Support<V>>(shape: &S, pose: &Pose<V>, c: &Case, gjk: bool, ctx: &str, seen: &mut Seen)
+fn check<V: Space, S: Support<V>>(shape: &S, pose: &Pose<V>, c: &Case, gjk: bool, ctx: &str, seen: &mut Seen)
 where
     V::Rotation: RotF64<V>,
 {

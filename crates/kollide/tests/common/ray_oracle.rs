@@ -10,7 +10,8 @@
 use crate::common::oracle::{boundary_triangles, point_ellipsoid, point_segment, point_triangle};
 use crate::common::RotF64;
 use glam::DVec3;
-use kollide::math::{Pose, Vector};
+use kollide::math::Pose;
+use kollide::query::Space;
 
 /// A solid in its local frame (2D solids lie in `z = 0`; `dim` says which).
 #[derive(Clone, Debug)]
@@ -263,7 +264,7 @@ pub struct Frame {
 }
 
 impl Frame {
-    pub fn of<V: Vector>(pose: &Pose<V>) -> Self
+    pub fn of<V: Space>(pose: &Pose<V>) -> Self
     where
         V::Rotation: RotF64<V>,
     {

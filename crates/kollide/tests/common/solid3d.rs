@@ -7,10 +7,11 @@
 use crate::common::oracle::boundary_triangles;
 use crate::common::{to_world_f64, RotF64};
 use glam::DVec3;
-use kollide::math::{Pose, Vector};
+use kollide::math::Pose;
+use kollide::query::Space;
 
 /// The corners of the box `[-he, he]`, bit `i` of the index the sign of coordinate `i`.
-pub fn corners<V: Vector>(he: V) -> Vec<V> {
+pub fn corners<V: Space>(he: V) -> Vec<V> {
     (0..8)
         .map(|m| {
             let s: [f64; 3] = core::array::from_fn(|i| if m >> i & 1 == 1 { 1.0 } else { -1.0 });
@@ -20,7 +21,7 @@ pub fn corners<V: Vector>(he: V) -> Vec<V> {
 }
 
 /// Local points placed by `pose`, in f64 from the pose's own numbers.
-pub fn world<V: Vector>(pose: &Pose<V>, v: &[V]) -> Vec<DVec3>
+pub fn world<V: Space>(pose: &Pose<V>, v: &[V]) -> Vec<DVec3>
 where
     V::Rotation: RotF64<V>,
 {
@@ -28,7 +29,7 @@ where
 }
 
 /// A vector in f64.
-pub fn d3<V: Vector>(p: V) -> DVec3 {
+pub fn d3<V: Space>(p: V) -> DVec3 {
     DVec3::from_array(p.to_f64_array())
 }
 

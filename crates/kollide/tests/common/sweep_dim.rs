@@ -4,10 +4,11 @@
 
 use super::sweep_oracle::{closest, first_contact, Closest, Frame, Region, Truth};
 use kollide::query::cast::{SweepFeature, SweepHit};
+use kollide::query::Space;
 
 use super::common::{FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};
-use kollide::math::{Pose, Real, Vector};
+use kollide::math::{Pose, Real};
 use kollide::query::cast::{
     sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepError, SweepOutcome,
 };
@@ -16,7 +17,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 /// What the tests need of a dimension: its items (triangles or segments) and its sweeps.
-pub trait Dim: Vector
+pub trait Dim: Space
 where
     Self::Rotation: FromParts + RotF64<Self>,
 {
@@ -120,21 +121,21 @@ dim2!(Vec2);
 dim2!(DVec2);
 
 /// f64 (z = 0 in 2D) from a kollide vector, and back (rounded for f32).
-pub fn f<V: Vector>(p: V) -> DVec3 {
+pub fn f<V: Space>(p: V) -> DVec3 {
     DVec3::from_array(p.to_f64_array())
 }
-pub fn v<V: Vector>(p: DVec3) -> V {
+pub fn v<V: Space>(p: DVec3) -> V {
     V::from_f64_array(p.to_array())
 }
-pub fn real<V: Vector>(x: f64) -> V::Real {
+pub fn real<V: Space>(x: f64) -> V::Real {
     V::Real::from_f64(x)
 }
-pub fn eps<V: Vector>() -> f64 {
+pub fn eps<V: Space>() -> f64 {
     V::Real::EPSILON.to_f64()
 }
 
 /// A random point of `[-s, s]^DIM` (z = 0 in 2D).
-pub fn point<V: Vector>(r: &mut ChaCha8Rng, s: f64) -> DVec3 {
+pub fn point<V: Space>(r: &mut ChaCha8Rng, s: f64) -> DVec3 {
     let mut p = DVec3::new(r.random_range(-s..s), r.random_range(-s..s), r.random_range(-s..s));
     if V::DIM == 2 {
         p.z = 0.0;
@@ -150,7 +151,7 @@ pub enum Seen {
     Within { index: usize, distance: Option<f64>, normal: DVec3 },
 }
 
-pub fn seen<V: Vector>(o: SweepOutcome<V>) -> Seen {
+pub fn seen<V: Space>(o: SweepOutcome<V>) -> Seen {
     match o {
         SweepOutcome::Hit(SweepHit { toi, point, normal, feature, index }) => {
             Seen::Hit { toi: toi.to_f64(), point: f(point), normal: f(normal), feature, index }

@@ -1,7 +1,8 @@
 //! The face of B met at a cast's hit: its outward normal, when B's feature there is a face.
 
 use super::numeric::gt;
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
+use crate::query::Space;
 use crate::shape::{Support, SupportFace};
 
 /// How far (as `1 - cos` of the angle) the contact normal may lean from a face's normal for
@@ -18,11 +19,7 @@ const FACE_ALIGNMENT: f64 = 1.0e-6;
 /// polygon in 3D, an edge in 2D, which is a 2D shape's face) whose plane normal lies within
 /// a small angle of `-normal` is the feature. Its normal is taken from the corners
 /// (Newell's method in 3D, the perpendicular of the edge in 2D), oriented out of B.
-pub(crate) fn face_normal<V: Vector, B: Support<V> + ?Sized>(
-    b: &B,
-    pose_b: &Pose<V>,
-    normal: V,
-) -> Option<V> {
+pub(crate) fn face_normal<V: Space, B: Support<V> + ?Sized>(b: &B, pose_b: &Pose<V>, normal: V) -> Option<V> {
     let dir = pose_b.inverse_transform_vector(-normal);
     let len = dir.length();
     if !gt(len, V::Real::ZERO) {

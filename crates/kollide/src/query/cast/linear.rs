@@ -19,8 +19,9 @@
 
 use super::motion::{CastOutput, CastStatus, CastStep};
 use super::numeric::{gt, le, unit_or, unit_or_safe};
-use crate::math::{Pose, Real, Rotation, Vector};
+use crate::math::{Pose, Real, Rotation};
 use crate::query::gjk::{self, GjkSettings, Goal, Simplex, SimplexVertex};
+use crate::query::Space;
 use crate::shape::Support;
 
 /// Iteration cap of the GJK ray cast (support points). Polytopes need about as many as
@@ -43,7 +44,7 @@ pub(crate) const FLOOR_ULPS: usize = 8;
 
 /// How the GJK ray cast ended, in A's frame at time 0 (B's points shifted to time `toi`).
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum LinearOutcome<V: Vector> {
+pub(crate) enum LinearOutcome<V: Space> {
     /// The shapes are within the target (plus the tolerance) at time 0: the caller decides
     /// from the contact there whether this is a start within or a miss.
     Within,
@@ -67,7 +68,7 @@ pub(crate) fn tolerance<R: Real>(radius: R, size: R, scale: R) -> R {
 
 /// The GJK ray cast of B (placed by `pose_ab` in A's frame, moving at `r` in that frame)
 /// against A over `[0, max_toi]`, to the distance `target` between the surfaces.
-pub(crate) fn cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn cast<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -280,7 +281,7 @@ pub(crate) fn cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// which keeps its hints in registers): A's farthest point along `dir`, B's (placed by
 /// `pose_ab`, at time 0) farthest against it.
 #[inline(never)]
-fn support_pair<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn support_pair<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     (rot, t): (<V::Rotation as Rotation<V>>::Applied, V),
@@ -291,7 +292,7 @@ fn support_pair<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 
 /// The hit at time `lambda` with `normal`, the simplex's witnesses moved out by the radii.
 #[inline]
-fn hit<V: Vector>(
+fn hit<V: Space>(
     simplex: &Simplex<V>,
     normal: V,
     vlen: V::Real,
@@ -314,7 +315,7 @@ fn hit<V: Vector>(
 /// support's point of D (less B's shift), and the last advancing plane's normal (`V::ZERO`
 /// for none), along which the cores are apart by the radii at least (by `aim` when the time
 /// advanced to it, and the gap only grows with the time reached).
-struct Proofs<V: Vector> {
+struct Proofs<V: Space> {
     last: (V, V),
     plane: V,
 }
@@ -324,7 +325,7 @@ struct Proofs<V: Vector> {
 /// v points there to within `tol / (8 M)`, an angle that cannot lose a quarter of the
 /// tolerance over D's extent.
 #[inline]
-fn proven_by_last<V: Vector>(
+fn proven_by_last<V: Space>(
     v: V,
     vv: V::Real,
     (last_dir, last_p): (V, V),
@@ -358,7 +359,7 @@ fn proven_by_last<V: Vector>(
 #[allow(clippy::too_many_arguments)]
 #[cold]
 #[inline(never)]
-fn fallback_normal<V: Vector>(
+fn fallback_normal<V: Space>(
     simplex: &mut Simplex<V>,
     support: &impl Fn(V) -> (V, V),
     x: V,
@@ -374,7 +375,7 @@ fn fallback_normal<V: Vector>(
 
 /// Of the directions in `proofs`, the one with the larger gap proven between the cores at
 /// `x`, with that gap (the plane's is the radii at least): `(-inf, 0)` for none.
-fn proven_gap<V: Vector>(proofs: Proofs<V>, x: V, radius: V::Real) -> (V::Real, V) {
+fn proven_gap<V: Space>(proofs: Proofs<V>, x: V, radius: V::Real) -> (V::Real, V) {
     let zero = V::Real::ZERO;
     let (last_dir, last_p) = proofs.last;
     let proven = |(gap, dir): (V::Real, V)| {
@@ -396,7 +397,7 @@ fn proven_gap<V: Vector>(proofs: Proofs<V>, x: V, radius: V::Real) -> (V::Real, 
 /// The direction of [`proven_gap`], or the last one sought where neither is a direction.
 #[cold]
 #[inline(never)]
-fn best_proven<V: Vector>(proofs: Proofs<V>, x: V, radius: V::Real) -> V {
+fn best_proven<V: Space>(proofs: Proofs<V>, x: V, radius: V::Real) -> V {
     let last = proofs.last.0;
     match proven_gap(proofs, x, radius) {
         (_, dir) if dir != V::ZERO => dir,
@@ -413,7 +414,7 @@ fn best_proven<V: Vector>(proofs: Proofs<V>, x: V, radius: V::Real) -> V {
 /// the last advancing plane's gap and normal, to start with). Returns the normal and the
 /// final `v` (the simplex is left with it).
 #[inline(never)]
-fn settle<V: Vector>(
+fn settle<V: Space>(
     simplex: &mut Simplex<V>,
     support: &impl Fn(V) -> (V, V),
     x: V,
@@ -474,7 +475,7 @@ fn settle<V: Vector>(
 }
 
 /// Where the search stands when rounding stalls it.
-struct Reached<V: Vector> {
+struct Reached<V: Space> {
     lambda: V::Real,
     plane_normal: V,
     v: V,
@@ -483,7 +484,7 @@ struct Reached<V: Vector> {
 
 /// What a rescue decided: the answer, or the time to go on from with the direction proven
 /// there (and the support points spent so far).
-enum Rescued<V: Vector> {
+enum Rescued<V: Space> {
     Done(LinearOutcome<V>),
     Advance { lambda: V::Real, normal: V, iterations: u32 },
 }
@@ -502,7 +503,7 @@ enum Rescued<V: Vector> {
 /// Otherwise `Failed`, with the time reached (safe: proven apart until then).
 #[cold]
 #[inline(never)]
-fn rescue<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn rescue<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -582,7 +583,7 @@ fn rescue<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// their surfaces come within `target`, from the quadratic `|q - p + t (vb - va)| = R`.
 /// `None` when they are within `R` at time 0 (the caller decides from the contact).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn ball_ball<V: Vector>(
+pub(crate) fn ball_ball<V: Space>(
     p: V,
     ra: V::Real,
     va: V,
@@ -647,7 +648,7 @@ pub(crate) fn ball_ball<V: Vector>(
 }
 
 /// How a cast of two segment cores ended (see [`segments`]).
-pub(crate) enum SegmentCast<V: Vector> {
+pub(crate) enum SegmentCast<V: Space> {
     /// The answer.
     Done(CastOutput<V>),
     /// Within the band at time 0: the caller decides from the contact.
@@ -671,7 +672,7 @@ const SEGMENT_STEPS: u32 = 32;
 /// of the band, as in the GJK cast, with the closest points' direction as its normal: the
 /// normal of both cores' features there and a separating direction by construction.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn segments<V: Vector>(
+pub(crate) fn segments<V: Space>(
     (p0, p1, ra): (V, V, V::Real),
     (q0, q1, rb): (V, V, V::Real),
     (va, vb): (V, V),

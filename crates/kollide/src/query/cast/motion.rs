@@ -1,6 +1,7 @@
 //! The motion of a body over a time interval, and the input and output of a shape cast.
 
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
+use crate::query::Space;
 
 /// How a body moves: a constant linear velocity and a constant angular velocity, both in the
 /// **world frame**, the rotation about the body's own origin (its pose's translation).
@@ -20,7 +21,7 @@ use crate::math::{Pose, Real, Vector};
 /// assert!((p.transform_vector(Vec2::X) - Vec2::Y).length() < 1e-6); // a quarter turn
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Motion<V: Vector> {
+pub struct Motion<V: Space> {
     /// Linear velocity of the body's origin.
     pub velocity: V,
     /// Angular velocity about the body's origin.
@@ -28,13 +29,13 @@ pub struct Motion<V: Vector> {
 }
 
 /// No motion at all.
-impl<V: Vector> Default for Motion<V> {
+impl<V: Space> Default for Motion<V> {
     fn default() -> Self {
         Self::linear(V::ZERO)
     }
 }
 
-impl<V: Vector> Motion<V> {
+impl<V: Space> Motion<V> {
     /// A pure translation at `velocity`.
     #[must_use]
     pub fn linear(velocity: V) -> Self {
@@ -85,7 +86,7 @@ impl<V: Vector> Motion<V> {
 /// What a [`shape_cast`](super::shape_cast) is asked: how each body moves, for how long, and
 /// how close counts as touching.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CastInput<V: Vector> {
+pub struct CastInput<V: Space> {
     /// How A moves.
     pub motion_a: Motion<V>,
     /// How B moves.
@@ -99,7 +100,7 @@ pub struct CastInput<V: Vector> {
     pub target_distance: V::Real,
 }
 
-impl<V: Vector> CastInput<V> {
+impl<V: Space> CastInput<V> {
     /// A linear cast of A at `velocity_a` and B at `velocity_b` over `[0, max_toi]`, to
     /// contact (`target_distance` 0).
     #[must_use]
@@ -159,7 +160,7 @@ impl CastStatus {
 
 /// The answer of a [`shape_cast`](super::shape_cast), in the **world frame** at time `toi`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CastOutput<V: Vector> {
+pub struct CastOutput<V: Space> {
     /// How the cast ended.
     pub status: CastStatus,
     /// `Hit`: the time of impact; `StartedWithin`: 0; `Miss`: `max_toi` (0 when `max_toi`
@@ -189,7 +190,7 @@ pub struct CastOutput<V: Vector> {
     pub iterations: u32,
 }
 
-impl<V: Vector> CastOutput<V> {
+impl<V: Space> CastOutput<V> {
     /// The same answer for the pair taken the other way round (B, A): points swapped,
     /// normal reversed. `face_normal` (a face of B) names no face of the new B and is
     /// dropped.
@@ -220,7 +221,7 @@ impl<V: Vector> CastOutput<V> {
 /// time reached, which the cast has proven free of contact before it, and the bodies' closest
 /// points and distance there as that step measured them.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CastStep<V: Vector> {
+pub struct CastStep<V: Space> {
     /// The time reached.
     pub time: V::Real,
     /// The distance between the surfaces at that time (an upper bound: the step's estimate).

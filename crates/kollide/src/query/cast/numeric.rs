@@ -2,7 +2,8 @@
 //! negated one, `!ge(x, 0)`, also refuses NaN without tripping clippy's
 //! `neg_cmp_op_on_partial_ord`), and a normalization with a fallback.
 
-use crate::math::{Real, Vector};
+use crate::math::Real;
+use crate::query::Space;
 
 /// `x > y`, false when either is NaN.
 #[inline(always)]
@@ -27,7 +28,7 @@ pub(crate) fn le<R: Real>(x: R, y: R) -> bool {
 // through it, and a further test (that the quotient is finite, or a rescaled length) cost
 // the ball ray 9 -> 23 ns on the bench, as the compiler then kept the normal's arithmetic.
 #[inline(always)]
-pub(crate) fn unit_or<V: Vector>(v: V, fallback: V) -> V {
+pub(crate) fn unit_or<V: Space>(v: V, fallback: V) -> V {
     let len = v.length();
     if len > V::Real::ZERO && len.is_finite() {
         v / len
@@ -40,7 +41,7 @@ pub(crate) fn unit_or<V: Vector>(v: V, fallback: V) -> V {
 /// that the square is subnormal (a ball 3e-7 across in f32 got a contact normal 0.89 long:
 /// fuzz target `mover`), which the rays' hot path need not pay for.
 #[inline]
-pub(crate) fn unit_or_safe<V: Vector>(v: V, fallback: V) -> V {
+pub(crate) fn unit_or_safe<V: Space>(v: V, fallback: V) -> V {
     let len = v.length_safe();
     if len > V::Real::ZERO && len.is_finite() {
         v / len

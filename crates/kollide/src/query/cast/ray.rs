@@ -2,8 +2,9 @@
 
 use super::numeric::ge;
 use super::ray_closed as closed;
-use crate::math::{Pose, Real, Rotation, Vector};
+use crate::math::{Pose, Real, Rotation};
 use crate::query::dispatch::{place, place_segment};
+use crate::query::Space;
 use crate::shape::{Primitive, Support};
 use core::fmt;
 
@@ -57,7 +58,7 @@ impl fmt::Display for RayError {
 
 impl std::error::Error for RayError {}
 
-impl<V: Vector> Ray<V> {
+impl<V: Space> Ray<V> {
     /// A ray from `origin` along `direction`.
     ///
     /// # Errors
@@ -115,7 +116,7 @@ impl<V: Vector> Ray<V> {
 
 /// Where a ray meets a surface.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RayHit<V: Vector> {
+pub struct RayHit<V: Space> {
     /// The time of impact, in units of the ray's direction: the point is
     /// `origin + toi * direction`.
     pub toi: V::Real,
@@ -128,7 +129,7 @@ pub struct RayHit<V: Vector> {
 
 /// The answer of [`ray_cast`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum RayOutcome<V: Vector> {
+pub enum RayOutcome<V: Space> {
     /// The ray enters the shape at the hit, within `[0, max_toi]`.
     Hit(RayHit<V>),
     /// The ray does not meet the shape within `[0, max_toi]`.
@@ -180,7 +181,7 @@ pub enum RayOutcome<V: Vector> {
 /// ```
 #[must_use]
 #[inline]
-pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
+pub fn ray_cast<V: Space, S: Support<V> + ?Sized>(
     shape: &S,
     pose: &Pose<V>,
     ray: &Ray<V>,
@@ -279,7 +280,7 @@ pub fn ray_cast<V: Vector, S: Support<V> + ?Sized>(
 /// ```
 #[must_use]
 #[inline]
-pub fn ray_toi<V: Vector, S: Support<V> + ?Sized>(
+pub fn ray_toi<V: Space, S: Support<V> + ?Sized>(
     shape: &S,
     pose: &Pose<V>,
     ray: &Ray<V>,
@@ -300,7 +301,7 @@ const MAX_CLIPPED_FACES: usize = 96;
 /// A ray cast's answer in the shape's local frame, before the points are placed: the time
 /// and the outward unit normal of the entry (`Hit`) or of the exit (`Inside`).
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Cast<V: Vector> {
+pub(super) enum Cast<V: Space> {
     Miss,
     Hit(V::Real, V),
     Inside(V::Real, V),
@@ -309,7 +310,7 @@ pub(super) enum Cast<V: Vector> {
 /// The one dispatch of the ray cast, in the shape's local frame: a closed form where the
 /// core has one, GJK otherwise.
 #[inline(always)]
-fn cast_local<V: Vector, S: Support<V> + ?Sized>(
+fn cast_local<V: Space, S: Support<V> + ?Sized>(
     shape: &S,
     r: V::Real,
     o: V,
@@ -354,7 +355,7 @@ fn cast_local<V: Vector, S: Support<V> + ?Sized>(
 ///   about `ε^(2/3)` of the coordinates (`4e-11` in `f64`, `2.4e-5` in `f32`). Of uniformly
 ///   random directions, a fraction `∛ε` grazes a given plane: 0.5% in `f32`, 6e-6 in `f64`.
 #[inline(always)]
-fn or_gjk<V: Vector, S: Support<V> + ?Sized>(
+fn or_gjk<V: Space, S: Support<V> + ?Sized>(
     cast: Cast<V>,
     shape: &S,
     o: V,
@@ -385,7 +386,7 @@ fn or_gjk<V: Vector, S: Support<V> + ?Sized>(
 /// hitting it 6.4 away (fuzz target `casts`). A point beyond the reach, plus rounding, goes
 /// to GJK's ray cast. (Sliver triangles are answered by their edges for the same reason.)
 #[inline(always)]
-fn within_reach<V: Vector, S: Support<V> + ?Sized>(
+fn within_reach<V: Space, S: Support<V> + ?Sized>(
     cast: Cast<V>,
     outer: V::Real,
     shape: &S,

@@ -13,7 +13,8 @@
 
 use super::numeric::{ge, unit_or};
 use super::ray::Cast;
-use crate::math::{Real, Vector};
+use crate::math::Real;
+use crate::query::Space;
 
 /// Which end of the span the ray reports.
 #[derive(Clone, Copy, Debug)]
@@ -41,7 +42,7 @@ fn pick<R: Real>(t0: R, t1: R, max_toi: R) -> Option<End<R>> {
 
 /// The [`Cast`] for `end`, with the normal `normal(t, entering)` (unit) at its time.
 #[inline(always)]
-fn report<V: Vector>(end: Option<End<V::Real>>, normal: impl FnOnce(V::Real, bool) -> V) -> Cast<V> {
+fn report<V: Space>(end: Option<End<V::Real>>, normal: impl FnOnce(V::Real, bool) -> V) -> Cast<V> {
     match end {
         None => Cast::Miss,
         Some(End::Entry(t)) => Cast::Hit(t, normal(t, true)),
@@ -51,7 +52,7 @@ fn report<V: Vector>(end: Option<End<V::Real>>, normal: impl FnOnce(V::Real, boo
 
 /// `-d / |d|`: the normal of last resort, facing the ray's origin.
 #[inline(always)]
-fn back<V: Vector>(d: V) -> V {
+fn back<V: Space>(d: V) -> V {
     unit_or(-d, V::axis(0))
 }
 
@@ -78,7 +79,7 @@ fn roots<R: Real>(a: R, b: R, c: R, disc: R) -> (R, R) {
 /// `m + t d` closest to the centre, with the time it sits at (so a far origin's size does
 /// not swamp the shape's in the quadratics).
 #[inline(always)]
-fn near_centre<V: Vector>(m: V, d: V, dd: V::Real, reach: V::Real) -> (V, V::Real) {
+fn near_centre<V: Space>(m: V, d: V, dd: V::Real, reach: V::Real) -> (V, V::Real) {
     let four = V::Real::TWO * V::Real::TWO;
     if m.dot(m) > four * reach * reach {
         let tc = -m.dot(d) / dd;
@@ -91,7 +92,7 @@ fn near_centre<V: Vector>(m: V, d: V, dd: V::Real, reach: V::Real) -> (V, V::Rea
 /// `|x × y|²` (the squared 2D cross product in 2D): with `|x|² |y|² - (x·y)²` it is the
 /// same number, without the cancellation.
 #[inline(always)]
-fn cross_sq<V: Vector>(x: V, y: V) -> V::Real {
+fn cross_sq<V: Space>(x: V, y: V) -> V::Real {
     if V::DIM == 2 {
         let c = cross2(x, y);
         c * c
@@ -106,7 +107,7 @@ fn cross_sq<V: Vector>(x: V, y: V) -> V::Real {
 /// `|d|² r² - |m × d|²` (no cancellation, however far the origin), and the near root is
 /// `c / q` with `c = |m|² - r²`, whose sign says exactly whether the origin is inside.
 #[inline(always)]
-fn ball_span<V: Vector>(m: V, d: V, dd: V::Real, r: V::Real) -> Option<(V::Real, V::Real)> {
+fn ball_span<V: Space>(m: V, d: V, dd: V::Real, r: V::Real) -> Option<(V::Real, V::Real)> {
     let disc = dd * r * r - cross_sq(m, d);
     if !ge(disc, V::Real::ZERO) {
         return None;
@@ -123,7 +124,7 @@ fn ball_span<V: Vector>(m: V, d: V, dd: V::Real, r: V::Real) -> Option<(V::Real,
 /// off the critical path), renormalized only when rounding made it visibly non-unit (an
 /// origin far from a small ball).
 #[inline]
-pub(super) fn sphere<V: Vector>(centre: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+pub(super) fn sphere<V: Space>(centre: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let zero = V::Real::ZERO;
     let inv_r = V::Real::ONE / r;
     let m = o - centre;
@@ -177,7 +178,7 @@ pub(super) fn sphere<V: Vector>(centre: V, r: V::Real, o: V, d: V, max_toi: V::R
 /// dividing every coordinate by its radius (times are unchanged), the normal mapped back
 /// by the inverse transpose of that scaling.
 #[inline]
-pub(super) fn ellipsoid<V: Vector>(radii: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+pub(super) fn ellipsoid<V: Space>(radii: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let mut inv = V::ZERO;
     for i in 0..V::DIM {
         inv += V::axis(i) * (V::Real::ONE / radii[i]);
@@ -203,7 +204,7 @@ pub(super) fn ellipsoid<V: Vector>(radii: V, o: V, d: V, max_toi: V::Real) -> Ca
 /// that span beyond an end of the segment lies in that end's ball instead (past the end
 /// cap, the capsule is that ball), so at most two more quadratics are solved.
 #[inline]
-pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+pub(super) fn capsule<V: Space>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let (zero, half) = (V::Real::ZERO, V::Real::HALF);
     let centre = (a + b) * half;
     // The half-axis `e` is kept unnormalized (|e| = half length): heights along the axis are
@@ -295,7 +296,7 @@ pub(super) fn capsule<V: Vector>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V:
 /// `-d`): across the axis inside the segment, and at an end anything not pointing back
 /// into it.
 #[cold]
-fn core_normal<V: Vector>(u: V, e: V, z: V::Real, ee: V::Real) -> V {
+fn core_normal<V: Space>(u: V, e: V, z: V::Real, ee: V::Real) -> V {
     let zero = V::Real::ZERO;
     let along = u.dot(e);
     let at_end = z.abs() >= ee;
@@ -306,7 +307,7 @@ fn core_normal<V: Vector>(u: V, e: V, z: V::Real, ee: V::Real) -> V {
 
 /// The 2D cross product of the first two components.
 #[inline(always)]
-fn cross2<V: Vector>(x: V, y: V) -> V::Real {
+fn cross2<V: Space>(x: V, y: V) -> V::Real {
     x[0] * y[1] - x[1] * y[0]
 }
 
@@ -314,11 +315,11 @@ fn cross2<V: Vector>(x: V, y: V) -> V::Real {
 /// starting on it hits it at 0. In 3D, and for a ray along the segment's line, the ray
 /// must pass within a few ulps of the coordinates to hit. The normal is the part of `-d`
 /// square to the segment (in 2D the side facing the origin), or `-d` itself along the line.
-pub(super) fn segment<V: Vector>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+pub(super) fn segment<V: Space>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     segment_hit(a, b, o, d, max_toi).map_or(Cast::Miss, |(t, n)| Cast::Hit(t, n))
 }
 
-fn segment_hit<V: Vector>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Option<(V::Real, V)> {
+fn segment_hit<V: Space>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Option<(V::Real, V)> {
     let (zero, one) = (V::Real::ZERO, V::Real::ONE);
     let (e, w) = (b - a, a - o);
     let (dd, ee) = (d.dot(d), e.dot(e));
@@ -376,7 +377,7 @@ fn segment_hit<V: Vector>(a: V, b: V, o: V, d: V, max_toi: V::Real) -> Option<(V
 
 /// A segment (`a = o + w`, `b = a + e`) parallel to the ray: hit where the ray first
 /// reaches it, when it lies on the ray's line (both ends within `tol` of it).
-fn collinear<V: Vector>(
+fn collinear<V: Space>(
     w: V,
     e: V,
     d: V,
@@ -406,7 +407,7 @@ fn collinear<V: Vector>(
 /// The box `[-h, h]` (2D and 3D): the slabs of the axes, the normal that of the slab
 /// that decided the end.
 #[inline]
-pub(super) fn cuboid<V: Vector>(h: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+pub(super) fn cuboid<V: Space>(h: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let (mut t0, mut t1) = (-V::Real::INFINITY, V::Real::INFINITY);
     let (mut i0, mut i1) = (0, 0);
     for i in 0..V::DIM {
@@ -445,7 +446,7 @@ pub(super) fn cuboid<V: Vector>(h: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
 /// The convex polytope `{x : n · x <= offset}` over `planes` (Cyrus & Beck 1978): the
 /// entry is the latest crossing of a plane the ray enters, the exit the earliest of one it
 /// leaves. The planes' normals must be unit.
-pub(super) fn planes<V: Vector>(
+pub(super) fn planes<V: Space>(
     planes: impl Iterator<Item = (V, V::Real)>,
     o: V,
     d: V,
@@ -460,7 +461,7 @@ pub(super) fn planes<V: Vector>(
 /// The span of the line `o + t d` in `{x : n · x <= offset}` and the (not necessarily unit)
 /// normals of the planes at its ends, or `None` when it misses.
 #[inline(always)]
-fn clip<V: Vector>(
+fn clip<V: Space>(
     planes: impl Iterator<Item = (V, V::Real)>,
     o: V,
     d: V,
@@ -492,7 +493,7 @@ fn clip<V: Vector>(
 
 /// A triangle: flat in 3D (hit at 0 from a start on it; degenerate ones by their edges), a
 /// solid in 2D (its three edge lines; a collinear one or a sliver is flat, by its edges).
-pub(super) fn triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+pub(super) fn triangle<V: Space>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     if V::DIM == 2 {
         let area = cross2(b - a, c - a);
         // A sliver (height within a few hundred ulps of its longest side, collinear ones
@@ -528,7 +529,7 @@ pub(super) fn triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real
 /// edges `p q` seen from the origin share a sign (each is a barycentric coordinate of the
 /// crossing times `d · n`; an edge shared by two triangles gets exactly opposite values,
 /// so no ray slips between them): Plücker coordinates, as in Amanatides & Choi (1997).
-fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+fn flat_triangle<V: Space>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let zero = V::Real::ZERO;
     let eps = V::Real::EPSILON;
     let (ab, ac) = (b - a, c - a);
@@ -603,7 +604,7 @@ fn flat_triangle<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> C
 /// `q - p` and `p - q`, exact negatives) compute exactly opposite values and no ray slips
 /// between them.
 #[inline(always)]
-fn edge_volume<V: Vector>(p: V, q: V, pp: V, pq: V, d: V) -> V::Real {
+fn edge_volume<V: Space>(p: V, q: V, pp: V, pq: V, d: V) -> V::Real {
     // Lexicographic `p <= q`: the first coordinate decides unless the two are equal (rare,
     // and predictable).
     let forward = if p[0] != q[0] {
@@ -623,7 +624,7 @@ fn edge_volume<V: Vector>(p: V, q: V, pp: V, pq: V, d: V) -> V::Real {
 /// `none` when nothing is large enough to scale down.
 #[cold]
 #[inline(never)]
-fn scaled<V: Vector, T>(a: V, b: V, c: V, o: V, d: V, cast: impl FnOnce(V, V, V, V, V) -> T, none: T) -> T {
+fn scaled<V: Space, T>(a: V, b: V, c: V, o: V, d: V, cast: impl FnOnce(V, V, V, V, V) -> T, none: T) -> T {
     let m = a
         .abs_elem()
         .max_elem(b.abs_elem())
@@ -643,7 +644,7 @@ fn scaled<V: Vector, T>(a: V, b: V, c: V, o: V, d: V, cast: impl FnOnce(V, V, V,
 /// point ends the others, and its normal is the nearest not pointing back along them (the
 /// ray's reverse pointed back along a segment at its end; fuzz target `casts`, tangent
 /// rays).
-fn edges<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+fn edges<V: Space>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let mut best: Option<(V::Real, V)> = None;
     let point = a == b && b == c;
     for (p, q, r) in [(a, b, c), (b, c, a), (c, a, b)] {
@@ -664,7 +665,7 @@ fn edges<V: Vector>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
 /// The slab `|y| <= h` of the cylinder and cone: its span, or `None` when a ray parallel
 /// to it runs outside.
 #[inline(always)]
-fn y_slab<V: Vector>(m: V, d: V, h: V::Real) -> Option<(V::Real, V::Real)> {
+fn y_slab<V: Space>(m: V, d: V, h: V::Real) -> Option<(V::Real, V::Real)> {
     if d[1] == V::Real::ZERO {
         return (m[1].abs() <= h).then_some((-V::Real::INFINITY, V::Real::INFINITY));
     }
@@ -674,7 +675,7 @@ fn y_slab<V: Vector>(m: V, d: V, h: V::Real) -> Option<(V::Real, V::Real)> {
 
 /// The cap normal of an end decided by the slab: `-y` entering upwards, `+y` leaving.
 #[inline(always)]
-fn cap<V: Vector>(d: V, entering: bool) -> V {
+fn cap<V: Space>(d: V, entering: bool) -> V {
     if (d[1] > V::Real::ZERO) == entering {
         -V::axis(1)
     } else {
@@ -684,7 +685,7 @@ fn cap<V: Vector>(d: V, entering: bool) -> V {
 
 /// The cylinder about the y axis, radius `e.x`, half height `e.y` (3D): the side's
 /// quadratic in `(x, z)` clipped by the slab of the caps.
-pub(super) fn cylinder<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+pub(super) fn cylinder<V: Space>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let zero = V::Real::ZERO;
     let (r, h) = (e[0], e[1]);
     let dd = d.dot(d);
@@ -730,7 +731,7 @@ pub(super) fn cylinder<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V>
 /// The outward normal at a cone's apex nearest to `u` (a ray's `-d`): `u` itself when it
 /// lies in the apex's cone of normals (within `90° - θ` of `+y`, `θ` the half angle), else
 /// the side's normal in `u`'s azimuth.
-fn apex_normal<V: Vector>(u: V, r: V::Real, h: V::Real) -> V {
+fn apex_normal<V: Space>(u: V, r: V::Real, h: V::Real) -> V {
     let len = (r * r + (h + h) * (h + h)).sqrt();
     let (sin, cos) = (r / len, (h + h) / len);
     let u = unit_or(u, V::axis(1));
@@ -741,7 +742,7 @@ fn apex_normal<V: Vector>(u: V, r: V::Real, h: V::Real) -> V {
 }
 
 /// The cone's side normal in the azimuth of `u` (`sin`, `cos` of the half angle).
-fn side_normal<V: Vector>(u: V, sin: V::Real, cos: V::Real) -> V {
+fn side_normal<V: Space>(u: V, sin: V::Real, cos: V::Real) -> V {
     let across = unit_or(u - V::axis(1) * u[1], V::axis(0));
     across * cos + V::axis(1) * sin
 }
@@ -753,7 +754,7 @@ fn side_normal<V: Vector>(u: V, sin: V::Real, cos: V::Real) -> V {
 /// side's normals in the azimuths of `±d` (the plane of a ray running along the side) and
 /// of `p` (the side's own normal there, blurred by rounding this near the apex).
 #[cold]
-fn near_apex_normal<V: Vector>(p: V, d: V, r: V::Real, h: V::Real) -> V {
+fn near_apex_normal<V: Space>(p: V, d: V, r: V::Real, h: V::Real) -> V {
     let len = (r * r + (h + h) * (h + h)).sqrt();
     let (sin, cos) = (r / len, (h + h) / len);
     let to_apex = V::axis(1) * h - p;
@@ -783,7 +784,7 @@ fn near_apex_normal<V: Vector>(p: V, d: V, r: V::Real, h: V::Real) -> V {
 /// A flat cone (`k > 1`) is measured with `x` and `z` shrunk by `1 / k`, so the quadratic
 /// is `x'² + z'² <= (h - y)²`: squaring `k` itself overflows for radii far beyond the height
 /// (a radius of 1e150 over a height of 0.7 in f64 made every coefficient infinite).
-pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+pub(super) fn cone<V: Space>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let one = V::Real::ONE;
     let (r, h) = (e[0], e[1]);
     let k = r / (h + h);
@@ -886,7 +887,7 @@ pub(super) fn cone<V: Vector>(e: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
 /// side (not a cap).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn cone_span<V: Vector>(
+fn cone_span<V: Space>(
     m: V,
     d: V,
     h: V::Real,
@@ -955,7 +956,7 @@ type Span<R> = (R, R, bool, bool);
 /// after `m` (for a line that meets the side near the apex).
 #[cold]
 #[inline(never)]
-fn cone_span_from_apex<V: Vector>(
+fn cone_span_from_apex<V: Space>(
     m: V,
     d: V,
     dd: V::Real,

@@ -17,8 +17,9 @@
 
 use super::numeric::{ge, gt, unit_or};
 use super::ray::Cast;
-use crate::math::{Real, Vector};
+use crate::math::Real;
 use crate::query::gjk::{Simplex, SimplexVertex};
+use crate::query::Space;
 use crate::shape::{Support, NO_HINT};
 
 /// Iteration cap of one march (on polytopes a march takes a handful; on smooth shapes
@@ -27,7 +28,7 @@ const MAX_ITERATIONS: u32 = 64;
 
 /// How one march along a ray ended.
 #[derive(Clone, Copy, Debug)]
-enum March<V: Vector> {
+enum March<V: Space> {
     /// The ray misses the shape within `[0, max_toi]`.
     Miss,
     /// The ray reaches the shape (within the tolerance) at this time, with the outward
@@ -48,7 +49,7 @@ fn rel_tolerance<R: Real>() -> R {
 }
 
 /// The ray `o + t d` against `shape` (local frame).
-pub(super) fn cast<V: Vector, S: Support<V> + ?Sized>(shape: &S, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+pub(super) fn cast<V: Space, S: Support<V> + ?Sized>(shape: &S, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let r = shape.radius();
     match march(shape, r, o, d, max_toi) {
         March::Miss => Cast::Miss,
@@ -74,7 +75,7 @@ pub(super) fn cast<V: Vector, S: Support<V> + ?Sized>(shape: &S, o: V, d: V, max
 
 /// Where the ray `o + t d`, whose origin is in (or at) the shape, leaves it: cast back from
 /// a point beyond the shape's support along `d`. Also returns the distance tolerance.
-fn exit<V: Vector, S: Support<V> + ?Sized>(
+fn exit<V: Space, S: Support<V> + ?Sized>(
     shape: &S,
     r: V::Real,
     o: V,
@@ -103,7 +104,7 @@ fn exit<V: Vector, S: Support<V> + ?Sized>(
 }
 
 /// Conservative advancement from `o` along `d` to the shape (core grown by `r`).
-fn march<V: Vector, S: Support<V> + ?Sized>(shape: &S, r: V::Real, o: V, d: V, max_toi: V::Real) -> March<V> {
+fn march<V: Space, S: Support<V> + ?Sized>(shape: &S, r: V::Real, o: V, d: V, max_toi: V::Real) -> March<V> {
     let zero = V::Real::ZERO;
     let rel = rel_tolerance::<V::Real>();
     let mut simplex = Simplex::<V>::default();

@@ -6,7 +6,8 @@ use super::motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 use super::numeric::le;
 use super::toi;
 use super::touching;
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
+use crate::query::Space;
 use crate::query::{contact, distance, ContactStatus, GjkStatus};
 use crate::shape::{Primitive, Support};
 
@@ -80,7 +81,7 @@ use crate::shape::{Primitive, Support};
 /// assert_eq!(out.face_normal, Some(DVec3::Y)); // the floor's top face
 /// ```
 #[must_use]
-pub fn shape_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn shape_cast<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -116,7 +117,7 @@ pub fn shape_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// assert_eq!(trace.last().unwrap().time, out.toi);
 /// ```
 #[must_use]
-pub fn shape_cast_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn shape_cast_traced<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -127,7 +128,7 @@ pub fn shape_cast_traced<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     cast_impl(a, pose_a, b, pose_b, input, Some(trace))
 }
 
-fn cast_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn cast_impl<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -160,7 +161,7 @@ fn cast_impl<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 
 /// The linear cast: both bodies translate.
 #[allow(clippy::too_many_arguments)]
-fn linear_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn linear_cast<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -242,7 +243,7 @@ fn linear_cast<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 }
 
 /// `Failed` with the search proven safe up to `safe_toi`.
-pub(super) fn failed<V: Vector>(safe_toi: V::Real, distance: V::Real, iterations: u32) -> CastOutput<V> {
+pub(super) fn failed<V: Space>(safe_toi: V::Real, distance: V::Real, iterations: u32) -> CastOutput<V> {
     CastOutput {
         status: CastStatus::Failed,
         toi: safe_toi,
@@ -259,7 +260,7 @@ pub(super) fn failed<V: Vector>(safe_toi: V::Real, distance: V::Real, iterations
 /// What the search knows at time 0 when the shapes are within the target there (or within
 /// its tolerance band): the contact, and whether they approach.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Start<V: Vector> {
+pub(super) enum Start<V: Space> {
     /// Within the target and approaching: the answer.
     Within(CastOutput<V>),
     /// Within the target but not approaching (apart, tangential or still).
@@ -274,7 +275,7 @@ pub(super) enum Start<V: Vector> {
 /// is negative.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-pub(super) fn start_state<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(super) fn start_state<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -366,7 +367,7 @@ pub(super) fn start_state<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Si
 /// the answer, the others a miss (proven: the distance is convex in time, so once it does
 /// not decrease it never comes back down).
 #[allow(clippy::too_many_arguments)]
-fn at_start<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn at_start<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,

@@ -4,8 +4,9 @@
 use super::numeric::unit_or_safe;
 use super::sweep_error::{check_ball, check_ellipsoid, check_soup, SweepError};
 use super::sweep_trace::{Probe, SweepStep, SweepTest, SweepVerdict};
-use crate::math::{Pose, Real, Rotation, Vector, Vector2, Vector3};
+use crate::math::{Pose, Real, Rotation, Vector2, Vector3};
 use crate::query::contact::Contact;
+use crate::query::Space;
 use crate::shape::Ellipsoid;
 
 /// Which feature of a triangle (segment) the moving sphere touched first; also what a
@@ -53,7 +54,7 @@ pub enum BackFaces {
 
 /// Where the moving sphere first touches the soup.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SweepHit<V: Vector> {
+pub struct SweepHit<V: Space> {
     /// The fraction of the displacement at the hit, in `[0, 1]`: the centre is then at
     /// `start + toi * displacement`.
     pub toi: V::Real,
@@ -70,7 +71,7 @@ pub struct SweepHit<V: Vector> {
 
 /// The answer of a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SweepOutcome<V: Vector> {
+pub enum SweepOutcome<V: Space> {
     /// The mover touches a triangle (segment) during the displacement: the earliest.
     Hit(SweepHit<V>),
     /// The mover completes its displacement without touching anything.
@@ -158,7 +159,7 @@ pub enum SweepOutcome<V: Vector> {
 /// let rolling = sweep_sphere(DVec3::new(1.0, 0.5, 0.5), 0.5, DVec3::new(3.0, 0.0, 1.0), &floor, BackFaces::Hit).unwrap();
 /// assert_eq!(rolling, SweepOutcome::Miss);
 /// ```
-pub fn sweep_sphere<V: Vector3>(
+pub fn sweep_sphere<V: Vector3 + Space>(
     center: V,
     radius: V::Real,
     displacement: V,
@@ -207,7 +208,7 @@ pub fn sweep_sphere<V: Vector3>(
 /// assert!((hit.toi - 2.5 / 4.0).abs() < 1e-12); // the lowest point, 0.5 below the centre
 /// assert!((hit.normal - DVec3::Y).length() < 1e-12);
 /// ```
-pub fn sweep_ellipsoid<V: Vector3>(
+pub fn sweep_ellipsoid<V: Vector3 + Space>(
     ellipsoid: &Ellipsoid<V>,
     pose: &Pose<V>,
     displacement: V,
@@ -246,7 +247,7 @@ pub fn sweep_ellipsoid<V: Vector3>(
 /// let back = sweep_circle(DVec2::new(4.0, 0.0), 0.5, DVec2::new(-4.0, 0.0), &wall, BackFaces::Cull).unwrap();
 /// assert_eq!(back, SweepOutcome::Miss);
 /// ```
-pub fn sweep_circle<V: Vector2>(
+pub fn sweep_circle<V: Vector2 + Space>(
     center: V,
     radius: V::Real,
     displacement: V,
@@ -281,7 +282,7 @@ pub fn sweep_circle<V: Vector2>(
 /// assert_eq!(hit.feature, SweepFeature::Face);
 /// assert!((hit.point - DVec2::ZERO).length() < 1e-12);
 /// ```
-pub fn sweep_ellipse<V: Vector2>(
+pub fn sweep_ellipse<V: Vector2 + Space>(
     ellipse: &Ellipsoid<V>,
     pose: &Pose<V>,
     displacement: V,
@@ -312,7 +313,7 @@ pub fn sweep_ellipse<V: Vector2>(
 /// assert_eq!(trace[0].verdict, SweepVerdict::OffFeature); // the plane's foot is above the triangle
 /// assert!(trace.iter().any(|s| s.verdict == SweepVerdict::Hit)); // an edge or a corner
 /// ```
-pub fn sweep_sphere_traced<V: Vector3>(
+pub fn sweep_sphere_traced<V: Vector3 + Space>(
     center: V,
     radius: V::Real,
     displacement: V,
@@ -329,7 +330,7 @@ pub fn sweep_sphere_traced<V: Vector3>(
 ///
 /// # Errors
 /// As [`sweep_ellipsoid`].
-pub fn sweep_ellipsoid_traced<V: Vector3>(
+pub fn sweep_ellipsoid_traced<V: Vector3 + Space>(
     ellipsoid: &Ellipsoid<V>,
     pose: &Pose<V>,
     displacement: V,
@@ -345,7 +346,7 @@ pub fn sweep_ellipsoid_traced<V: Vector3>(
 ///
 /// # Errors
 /// As [`sweep_circle`].
-pub fn sweep_circle_traced<V: Vector2>(
+pub fn sweep_circle_traced<V: Vector2 + Space>(
     center: V,
     radius: V::Real,
     displacement: V,
@@ -361,7 +362,7 @@ pub fn sweep_circle_traced<V: Vector2>(
 ///
 /// # Errors
 /// As [`sweep_ellipse`].
-pub fn sweep_ellipse_traced<V: Vector2>(
+pub fn sweep_ellipse_traced<V: Vector2 + Space>(
     ellipse: &Ellipsoid<V>,
     pose: &Pose<V>,
     displacement: V,
@@ -397,7 +398,7 @@ pub(super) fn flat_slack<R: Real>(cond: R) -> R {
 /// The moving sphere, in the frame the items are in (the world for a sphere, the unit
 /// sphere's space for an ellipsoid).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Mover<V: Vector> {
+pub(crate) struct Mover<V: Space> {
     pub center: V,
     pub radius: V::Real,
     pub disp: V,
@@ -408,7 +409,7 @@ pub(crate) struct Mover<V: Vector> {
     pub cull: bool,
 }
 
-impl<V: Vector> Mover<V> {
+impl<V: Space> Mover<V> {
     fn new(center: V, radius: V::Real, disp: V, back_faces: BackFaces) -> Self {
         let dd = disp.dot(disp);
         Self { center, radius, disp, dd, dlen: dd.sqrt(), cull: back_faces == BackFaces::Cull }
@@ -440,7 +441,7 @@ impl<V: Vector> Mover<V> {
 
 /// What one triangle (segment) says about the sweep, in the mover's frame.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Item<V: Vector> {
+pub(crate) enum Item<V: Space> {
     /// No contact within the time limit given.
     Nothing,
     /// Overlapping at the start by `depth` (> the band), normal from the item to the centre.
@@ -449,7 +450,7 @@ pub(crate) enum Item<V: Vector> {
     Hit { toi: V::Real, point: V, normal: V, feature: SweepFeature },
 }
 
-impl<V: Vector> Item<V> {
+impl<V: Space> Item<V> {
     /// An item computed with lengths multiplied by `1 / inv_k`, back in the caller's units
     /// (points are always computed in the caller's units).
     #[inline]
@@ -475,7 +476,7 @@ pub(super) fn unit_scale<R: Real>(size: R) -> R {
 }
 
 /// A triangle (3D) or segment (2D) of a soup.
-pub(crate) trait SoupItem<V: Vector>: Copy {
+pub(crate) trait SoupItem<V: Space>: Copy {
     /// The corners' component-wise minimum and maximum.
     fn bounds(&self) -> (V, V);
     /// Every corner finite.
@@ -502,7 +503,7 @@ pub(crate) trait SoupItem<V: Vector>: Copy {
 /// The entry is tagged [`Root::Graze`] when the path goes no deeper than the band: then it
 /// counts only if the path then sinks deeper into the item's face.
 #[inline]
-pub(super) fn corner_toi<V: Vector>(
+pub(super) fn corner_toi<V: Space>(
     m: V,
     mover: &Mover<V>,
     cross2: V::Real,
@@ -557,13 +558,13 @@ pub(super) fn near_plane<R: Real>(lo: &mut R, hi: &mut R, s0: R, sd: R, level: R
 
 /// The largest absolute component.
 #[inline(always)]
-pub(super) fn max_abs<V: Vector>(v: V) -> V::Real {
+pub(super) fn max_abs<V: Space>(v: V) -> V::Real {
     v.abs_elem().max_component()
 }
 
 /// The swept box of a sphere from `center` over `disp * limit`, grown by `grow`.
 #[inline]
-fn swept_box<V: Vector>(center: V, disp: V, limit: V::Real, grow: V) -> (V, V) {
+fn swept_box<V: Space>(center: V, disp: V, limit: V::Real, grow: V) -> (V, V) {
     let end = center + disp * limit;
     (center.min_elem(end) - grow, center.max_elem(end) + grow)
 }
@@ -572,7 +573,7 @@ fn swept_box<V: Vector>(center: V, disp: V, limit: V::Real, grow: V) -> (V, V) {
 /// where a branch per axis is mispredicted about as often as it is taken (measured: 4.5
 /// ns per triangle on the soup of the bench, 3.7 without them).
 #[inline(always)]
-fn boxes_overlap<V: Vector>(lo: V, hi: V, (tlo, thi): (V, V)) -> bool {
+fn boxes_overlap<V: Space>(lo: V, hi: V, (tlo, thi): (V, V)) -> bool {
     let mut ok = true;
     for i in 0..V::DIM {
         ok &= (tlo[i] <= hi[i]) & (thi[i] >= lo[i]);
@@ -582,7 +583,7 @@ fn boxes_overlap<V: Vector>(lo: V, hi: V, (tlo, thi): (V, V)) -> bool {
 
 /// An overlap at the start: the item, how deep (larger is deeper), and the answer.
 #[derive(Clone, Copy)]
-struct Overlap<V: Vector> {
+struct Overlap<V: Space> {
     index: usize,
     depth: V::Real,
     distance: V::Real,
@@ -590,13 +591,13 @@ struct Overlap<V: Vector> {
 }
 
 /// What the drivers collect: the earliest hit and the deepest overlap.
-struct Found<V: Vector> {
+struct Found<V: Space> {
     limit: V::Real,
     hit: Option<SweepHit<V>>,
     within: Option<Overlap<V>>,
 }
 
-impl<V: Vector> Found<V> {
+impl<V: Space> Found<V> {
     fn new() -> Self {
         Self { limit: V::Real::ONE, hit: None, within: None }
     }
@@ -648,7 +649,7 @@ impl<V: Vector> Found<V> {
 
 /// Where a sweep's items come from: a slice scanned with a shrinking box, or a composite's
 /// hierarchy walked near to far.
-pub(crate) trait Candidates<V: Vector, T> {
+pub(crate) trait Candidates<V: Space, T> {
     /// Offers items to `offer` as `(index, item)`, the item in the frame of the sweep.
     /// `offer` returns the new time limit (a fraction of the displacement) when the item
     /// was kept as the earliest hit or as an overlap at the start (then 0): items whose
@@ -661,7 +662,7 @@ pub(crate) trait Candidates<V: Vector, T> {
 /// the earliest hit so far.
 struct Slice<'a, T>(&'a [T]);
 
-impl<V: Vector, T: SoupItem<V>> Candidates<V, T> for Slice<'_, T> {
+impl<V: Space, T: SoupItem<V>> Candidates<V, T> for Slice<'_, T> {
     fn visit(self, center: V, disp: V, reach: V, mut offer: impl FnMut(usize, T) -> Option<V::Real>) {
         let (mut lo, mut hi) = swept_box(center, disp, V::Real::ONE, reach);
         for (index, item) in self.0.iter().enumerate() {
@@ -676,7 +677,7 @@ impl<V: Vector, T: SoupItem<V>> Candidates<V, T> for Slice<'_, T> {
 }
 
 /// The sphere (circle) against a soup, in the world frame.
-fn sweep_ball<V: Vector, T: SoupItem<V>, P: Probe<V>>(
+fn sweep_ball<V: Space, T: SoupItem<V>, P: Probe<V>>(
     center: V,
     radius: V::Real,
     disp: V,
@@ -691,7 +692,7 @@ fn sweep_ball<V: Vector, T: SoupItem<V>, P: Probe<V>>(
 
 /// The sphere (circle) against the items `candidates` gives, all in one frame; the mover
 /// is valid (see `check_ball`) and so are the items. Each item's tests go to `probe`.
-pub(crate) fn drive_ball<V: Vector, T: SoupItem<V>, P: Probe<V>>(
+pub(crate) fn drive_ball<V: Space, T: SoupItem<V>, P: Probe<V>>(
     center: V,
     radius: V::Real,
     disp: V,
@@ -724,7 +725,7 @@ pub(crate) fn drive_ball<V: Vector, T: SoupItem<V>, P: Probe<V>>(
 
 /// The ellipsoid (ellipse) of semi-axes `radii` at `pose` against a soup: a unit sphere
 /// swept in the space `x' = diag(1 / radii) Rᵀ (x - centre)`.
-fn sweep_scaled<V: Vector, T: SoupItem<V>, P: Probe<V>>(
+fn sweep_scaled<V: Space, T: SoupItem<V>, P: Probe<V>>(
     radii: V,
     pose: &Pose<V>,
     disp: V,
@@ -740,7 +741,7 @@ fn sweep_scaled<V: Vector, T: SoupItem<V>, P: Probe<V>>(
 /// The ellipsoid (ellipse) against the items `candidates` gives, all in one frame; the
 /// mover is valid (see `check_ellipsoid`) and so are the items. Each item's tests go to
 /// `probe`, their points placed back in the world.
-pub(crate) fn drive_scaled<V: Vector, T: SoupItem<V>, P: Probe<V>>(
+pub(crate) fn drive_scaled<V: Space, T: SoupItem<V>, P: Probe<V>>(
     radii: V,
     pose: &Pose<V>,
     disp: V,
@@ -818,7 +819,7 @@ pub(crate) fn drive_scaled<V: Vector, T: SoupItem<V>, P: Probe<V>>(
 /// the face normal (for the flat rule).
 #[allow(clippy::too_many_arguments)]
 #[inline]
-pub(super) fn start_contact<V: Vector>(
+pub(super) fn start_contact<V: Space>(
     mover: &Mover<V>,
     gap: V,
     point: V,
@@ -852,7 +853,7 @@ pub(super) fn start_contact<V: Vector>(
 
 /// Reports what [`start_contact`] decided to `probe` (`point`: the item's closest point).
 #[inline(always)]
-pub(super) fn probe_start<V: Vector, P: Probe<V>>(probe: &mut P, item: &Item<V>, point: V) {
+pub(super) fn probe_start<V: Space, P: Probe<V>>(probe: &mut P, item: &Item<V>, point: V) {
     let (verdict, toi) = match *item {
         Item::Within { .. } => (SweepVerdict::Overlapping, None),
         Item::Hit { toi, .. } => (SweepVerdict::Hit, Some(toi)),

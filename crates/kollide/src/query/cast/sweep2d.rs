@@ -13,9 +13,10 @@ use super::sweep_trace::{Probe, SweepTest, SweepVerdict};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector2};
 use crate::query::contact::{contact, Contact};
+use crate::query::Space;
 use crate::shape::{Ellipsoid, Segment};
 
-impl<V: Vector2> SoupItem<V> for [V; 2] {
+impl<V: Vector2 + Space> SoupItem<V> for [V; 2] {
     #[inline(always)]
     fn bounds(&self) -> (V, V) {
         let [a, b] = *self;
@@ -46,7 +47,7 @@ impl<V: Vector2> SoupItem<V> for [V; 2] {
 /// The earliest contact of the mover with segment `seg` at a time in `[0, limit]`, in units
 /// of the local size scaled by a power of two (as for triangles), each test reported to
 /// `probe`.
-fn sweep_segment<V: Vector2, P: Probe<V>>(
+fn sweep_segment<V: Vector2 + Space, P: Probe<V>>(
     seg: &[V; 2],
     mover: &Mover<V>,
     limit: V::Real,

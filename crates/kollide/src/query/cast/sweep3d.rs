@@ -12,11 +12,12 @@ use super::sweep::{
 };
 use super::sweep_trace::{Probe, SweepTest, SweepVerdict};
 use super::SweepFeature;
-use crate::math::{Pose, Real, Vector, Vector3};
+use crate::math::{Pose, Real, Vector3};
 use crate::query::contact::{contact, Contact};
+use crate::query::Space;
 use crate::shape::{Ellipsoid, Triangle};
 
-impl<V: Vector3> SoupItem<V> for [V; 3] {
+impl<V: Vector3 + Space> SoupItem<V> for [V; 3] {
     #[inline(always)]
     fn bounds(&self) -> (V, V) {
         let [a, b, c] = *self;
@@ -46,7 +47,7 @@ impl<V: Vector3> SoupItem<V> for [V; 3] {
 
 /// The three edges as (start, direction): a→b, b→c, c→a.
 #[inline(always)]
-fn edges<V: Vector>([a, b, c]: [V; 3]) -> [(V, V); 3] {
+fn edges<V: Space>([a, b, c]: [V; 3]) -> [(V, V); 3] {
     [(a, b - a), (b, c - b), (c, a - c)]
 }
 
@@ -56,7 +57,7 @@ fn edges<V: Vector>([a, b, c]: [V; 3]) -> [(V, V); 3] {
 /// extent about the centre), scaled by a power of two (exact), so that `f32` keeps its
 /// precision from `1e-6` to `1e6` where fourth powers would underflow or overflow. Each
 /// test tried is reported to `probe` (points in the caller's units).
-fn sweep_triangle<V: Vector3, P: Probe<V>>(
+fn sweep_triangle<V: Vector3 + Space, P: Probe<V>>(
     tri: &[V; 3],
     mover: &Mover<V>,
     limit: V::Real,
@@ -239,7 +240,7 @@ fn sweep_triangle<V: Vector3, P: Probe<V>>(
 /// |w|` is the distance between the edge line and the path: computed so, a graze keeps its
 /// sign, where `b² - a c` would be lost in cancellation.
 #[inline]
-fn edge_toi<V: Vector3>(m: V, e: V, mv: &Mover<V>, tol: V::Real) -> Option<(Root<V::Real>, V::Real)> {
+fn edge_toi<V: Vector3 + Space>(m: V, e: V, mv: &Mover<V>, tol: V::Real) -> Option<(Root<V::Real>, V::Real)> {
     let zero = V::Real::ZERO;
     let r = mv.radius;
     let w = e.cross3(mv.disp);
@@ -278,13 +279,13 @@ fn root_time<R>(root: Root<R>) -> R {
 /// accept (fuzz, f32: a sphere 5.85 from a sliver 0.005 long, centred on the line of its
 /// long edges, was reported overlapping it by its whole radius).
 #[inline]
-fn inside<V: Vector3>(f: V, e1: V, e2: V, n: V) -> bool {
+fn inside<V: Vector3 + Space>(f: V, e1: V, e2: V, n: V) -> bool {
     inside_by(f, e1, e2, n, V::Real::ZERO)
 }
 
 /// [`inside`], or at most `by` (a length) outside each edge.
 #[inline]
-fn inside_by<V: Vector3>(f: V, e1: V, e2: V, n: V, by: V::Real) -> bool {
+fn inside_by<V: Vector3 + Space>(f: V, e1: V, e2: V, n: V, by: V::Real) -> bool {
     let slack = V::Real::from_usize(8) * V::Real::EPSILON * (max_abs(f) + max_abs(e1) + max_abs(e2)) + by;
     let lo = e1.min_elem(e2).min_elem(V::ZERO) - V::splat(slack);
     let hi = e1.max_elem(e2).max_elem(V::ZERO) + V::splat(slack);
@@ -303,7 +304,7 @@ fn inside_by<V: Vector3>(f: V, e1: V, e2: V, n: V, by: V::Real) -> bool {
 /// The closest point of the triangle to `centre`: (centre minus it, scaled by `k`; it, in
 /// the world; its feature). `plane` is the unit normal and the centre's signed height
 /// (scaled) when the triangle has a face.
-fn closest<V: Vector3>(
+fn closest<V: Vector3 + Space>(
     tri: &[V; 3],
     centre: V,
     k: V::Real,
@@ -337,7 +338,7 @@ fn closest<V: Vector3>(
 
 /// A normal for a triangle without area whose line or point the centre lies on: against
 /// the displacement, else across the longest edge.
-fn no_face_normal<V: Vector3>(tri: &[V; 3], disp: V) -> V {
+fn no_face_normal<V: Vector3 + Space>(tri: &[V; 3], disp: V) -> V {
     let zero = V::Real::ZERO;
     if disp.dot(disp) > zero {
         return unit_or_safe(-disp, V::axis(0));

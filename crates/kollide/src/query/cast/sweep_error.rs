@@ -1,7 +1,8 @@
 //! What a sweep refuses: the checks of its input, and the error that names the bad value.
 
 use super::sweep::SoupItem;
-use crate::math::{Pose, Real, Rotation, Vector};
+use crate::math::{Pose, Real, Rotation};
+use crate::query::Space;
 use core::fmt;
 
 /// Why a sweep ([`super::sweep_sphere`] and its siblings) refused its input. Each variant
@@ -55,7 +56,7 @@ impl fmt::Display for SweepError {
 impl std::error::Error for SweepError {}
 
 /// The checks of a sphere's (circle's) centre, radius and displacement.
-pub(crate) fn check_ball<V: Vector>(center: V, radius: V::Real, disp: V) -> Result<(), SweepError> {
+pub(crate) fn check_ball<V: Space>(center: V, radius: V::Real, disp: V) -> Result<(), SweepError> {
     if !center.is_finite_vec() {
         return Err(SweepError::NonFinite { field: "center" });
     }
@@ -66,7 +67,7 @@ pub(crate) fn check_ball<V: Vector>(center: V, radius: V::Real, disp: V) -> Resu
 }
 
 /// The checks of an ellipsoid's (ellipse's) semi-axes, pose and displacement.
-pub(crate) fn check_ellipsoid<V: Vector>(radii: V, pose: &Pose<V>, disp: V) -> Result<(), SweepError> {
+pub(crate) fn check_ellipsoid<V: Space>(radii: V, pose: &Pose<V>, disp: V) -> Result<(), SweepError> {
     if let Some(axis) = (0..V::DIM).find(|&i| !(radii[i].is_finite() && radii[i] > V::Real::ZERO)) {
         return Err(SweepError::BadSemiAxis { axis, value: radii[axis].to_f64() });
     }
@@ -79,7 +80,7 @@ pub(crate) fn check_ellipsoid<V: Vector>(radii: V, pose: &Pose<V>, disp: V) -> R
     check_disp(disp)
 }
 
-fn check_disp<V: Vector>(disp: V) -> Result<(), SweepError> {
+fn check_disp<V: Space>(disp: V) -> Result<(), SweepError> {
     if disp.is_finite_vec() {
         Ok(())
     } else {
@@ -90,7 +91,7 @@ fn check_disp<V: Vector>(disp: V) -> Result<(), SweepError> {
 /// The first corner of the soup that is not finite, as an error. One pass over the soup
 /// before any sweeping (a NaN corner would otherwise fail the box test and be skipped
 /// silently).
-pub(super) fn check_soup<V: Vector, T: SoupItem<V>>(items: &[T]) -> Result<(), SweepError> {
+pub(super) fn check_soup<V: Space, T: SoupItem<V>>(items: &[T]) -> Result<(), SweepError> {
     // Branch-free first: `x * 0` is 0 for a finite x and NaN for NaN or ±∞, so the sum is
     // finite exactly when every corner is. (A per-corner test with early exits, or a single
     // accumulator, cost about 3 ns a triangle on the bench's soup, as much as the sweep.)

@@ -1,7 +1,7 @@
 //! What the swept sphere (circle, ellipsoid, ellipse) tried, item by item: the record the
 //! `_traced` sweeps fill, and the probe the per-item tests report to.
 
-use crate::math::Vector;
+use crate::query::Space;
 
 /// Which test of one triangle (segment) a [`SweepStep`] records.
 ///
@@ -50,7 +50,7 @@ pub enum SweepVerdict {
 
 /// One test of one item by a traced sweep, in the **world frame**.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SweepStep<V: Vector> {
+pub struct SweepStep<V: Space> {
     /// The item's index in the slice (the triangle or segment), 0-based.
     pub index: usize,
     /// What was tested.
@@ -65,7 +65,7 @@ pub struct SweepStep<V: Vector> {
 }
 
 /// What the per-item tests report to: nothing (`()`, compiled away) or a list of steps.
-pub(crate) trait Probe<V: Vector> {
+pub(crate) trait Probe<V: Space> {
     /// Whether anything is recorded (lets a test skip work done only for the record).
     const ON: bool;
     /// One test of the current item; points in the item's frame.
@@ -74,7 +74,7 @@ pub(crate) trait Probe<V: Vector> {
     fn item_done(&mut self, index: usize, place: impl Fn(V) -> V);
 }
 
-impl<V: Vector> Probe<V> for () {
+impl<V: Space> Probe<V> for () {
     const ON: bool = false;
     #[inline(always)]
     fn tried(&mut self, _: SweepTest, _: SweepVerdict, _: Option<V::Real>, _: Option<V>) {}
@@ -85,7 +85,7 @@ impl<V: Vector> Probe<V> for () {
 /// Steps not yet assigned to an item carry this index.
 const PENDING: usize = usize::MAX;
 
-impl<V: Vector> Probe<V> for Vec<SweepStep<V>> {
+impl<V: Space> Probe<V> for Vec<SweepStep<V>> {
     const ON: bool = true;
     fn tried(&mut self, test: SweepTest, verdict: SweepVerdict, toi: Option<V::Real>, point: Option<V>) {
         self.push(SweepStep { index: PENDING, test, verdict, toi, point });

@@ -34,9 +34,10 @@ use super::face_normal::face_normal;
 use super::motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 use super::numeric::{gt, le};
 use super::shape_cast::{failed, start_state, Start};
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
 use crate::query::distance_cached;
 use crate::query::gjk::SimplexCache;
+use crate::query::Space;
 use crate::shape::Support;
 
 /// The cap on distance queries of one rotational cast.
@@ -48,7 +49,7 @@ const MAX_ESCAPE_STEPS: u32 = 64;
 
 /// The largest distance from the shape's local origin to a point of the shape: the
 /// half-diagonal of the core's bounding box (from `2 DIM` support calls) plus the radius.
-fn reach<V: Vector, S: Support<V> + ?Sized>(s: &S) -> V::Real {
+fn reach<V: Space, S: Support<V> + ?Sized>(s: &S) -> V::Real {
     let mut corner = V::ZERO;
     for i in 0..V::DIM {
         let e = V::axis(i);
@@ -68,7 +69,7 @@ fn tolerance<R: Real>(target: R, reach: R, scale: R) -> R {
 /// The gap between the shapes along the unit `normal` (world frame, A towards B): B's
 /// least extent along it minus A's greatest, less the radii and a rounding slack. A lower
 /// bound on their distance.
-fn gap_along<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn gap_along<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -83,7 +84,7 @@ fn gap_along<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 }
 
 /// Conservative advancement for bodies of which at least one rotates.
-pub(crate) fn rotational<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn rotational<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -216,7 +217,7 @@ pub(crate) fn rotational<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
 /// farther apart than `threshold`, with the distance queries spent; `None` when there is
 /// none within the cap.
 #[allow(clippy::too_many_arguments)]
-fn escape<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn escape<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -249,7 +250,7 @@ fn escape<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// distance of the origins at their closest approach within it exceeds `gap` (by more than
 /// the rounding of the numbers involved).
 #[allow(clippy::too_many_arguments)]
-fn balls_stay_apart<V: Vector>(
+fn balls_stay_apart<V: Space>(
     pose_a: &Pose<V>,
     pose_b: &Pose<V>,
     ma: &Motion<V>,

@@ -22,10 +22,11 @@
 
 use super::motion::Motion;
 use super::numeric::gt;
+use crate::query::Space;
 
 /// The most probes of a turning pair (doubling from its first step to the cast's reach).
 const PROBES: usize = 40;
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
 use crate::query::{contact, distance};
 use crate::shape::Support;
 
@@ -36,7 +37,7 @@ struct Swept<'a, S: ?Sized, V> {
     motion: V,
 }
 
-impl<V: Vector, S: Support<V> + ?Sized> Support<V> for Swept<'_, S, V> {
+impl<V: Space, S: Support<V> + ?Sized> Support<V> for Swept<'_, S, V> {
     #[inline]
     fn support(&self, dir: V) -> V {
         let p = self.shape.support(dir);
@@ -62,7 +63,7 @@ impl<V: Vector, S: Support<V> + ?Sized> Support<V> for Swept<'_, S, V> {
 /// the motion is that of A and the swept B: exactly, for apart shapes. `size` is the shapes'
 /// length scale (sizes and radii), used for the probe's first step.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn approaches<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(super) fn approaches<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -131,7 +132,7 @@ pub(super) fn approaches<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
 /// The core of a shape, without its radius.
 struct Core<'a, S: ?Sized>(&'a S);
 
-impl<V: Vector, S: Support<V> + ?Sized> Support<V> for Core<'_, S> {
+impl<V: Space, S: Support<V> + ?Sized> Support<V> for Core<'_, S> {
     #[inline]
     fn support(&self, dir: V) -> V {
         self.0.support(dir)
@@ -146,7 +147,7 @@ impl<V: Vector, S: Support<V> + ?Sized> Support<V> for Core<'_, S> {
 /// (where there are radii, or the level asks for a distance): GJK's certified upper bound on
 /// their distance, less the radii; cores touching or overlapping: the contact query's depth
 /// (EPA's, or the separating axes').
-fn deeper<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn deeper<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,

@@ -12,12 +12,13 @@ use super::{
 };
 use crate::math::{Pose, Real, Rotation, Vector2};
 use crate::query::gjk::{Simplex, SimplexVertex};
+use crate::query::Space;
 use crate::shape::Support;
 
 /// The outward unit normal and the distance from the origin of the edge `p → q` of a
 /// counter-clockwise polygon, or `None` when the edge is too short for its normal to be
 /// more than rounding. The line goes through the edge's midpoint.
-fn edge<V: Vector2>(p: V, q: V) -> Option<(V, V::Real)> {
+fn edge<V: Vector2 + Space>(p: V, q: V) -> Option<(V, V::Real)> {
     let e = q - p;
     // `length_safe`: squares below the normal range (an edge 1e-20 long in f32) lose the
     // precision of the normal, and squares beyond it overflow.
@@ -33,7 +34,7 @@ fn edge<V: Vector2>(p: V, q: V) -> Option<(V, V::Real)> {
 /// The penetration of the cores of `a` and `b` (B placed by `pose_ab`, everything in A's
 /// frame), from GJK's final simplex. See the module docs of `epa` for the bounds and the
 /// tolerance.
-pub(crate) fn penetration<V: Vector2, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn penetration<V: Vector2 + Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -49,7 +50,7 @@ where
 
 /// [`penetration`] on the points multiplied by `scaled.scale` (`cores` measures them at that
 /// scale), answered at that scale.
-fn penetration_scaled<V: Vector2, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn penetration_scaled<V: Vector2 + Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cores: &mut Cores<'_, V, A, B>,
     scaled: &Scaled<V>,
     mut trace: Option<&mut Vec<EpaStep<V>>>,
@@ -180,7 +181,7 @@ where
 
 /// The answer from the edge `ends` (normal `n`, distance `d`): the witnesses from the
 /// parameter of the origin's projection `d n` on it.
-fn answer<V: Vector2>(
+fn answer<V: Vector2 + Space>(
     ends: &[SimplexVertex<V>; 2],
     n: V,
     d: V::Real,

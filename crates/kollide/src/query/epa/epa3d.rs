@@ -18,6 +18,7 @@ use super::{
 };
 use crate::math::{Pose, Real, Vector3};
 use crate::query::gjk::{Simplex, SimplexVertex};
+use crate::query::Space;
 use crate::shape::Support;
 
 /// No neighbour yet (only while the initial tetrahedron is being linked).
@@ -25,7 +26,7 @@ const NONE: u32 = u32::MAX;
 
 /// A triangle of the polytope, wound counter-clockwise seen from outside.
 #[derive(Clone, Copy, Debug)]
-struct Face<V: Vector3> {
+struct Face<V: Vector3 + Space> {
     v: [usize; 3],
     /// `adj[e]` is the face across edge `e` (`v[e] -> v[e + 1]`).
     adj: [u32; 3],
@@ -41,7 +42,7 @@ struct Face<V: Vector3> {
     alive: bool,
 }
 
-impl<V: Vector3> Face<V> {
+impl<V: Vector3 + Space> Face<V> {
     /// The face `i j k` (counter-clockwise seen from outside). The normal is the cross
     /// product of the two shortest edges and the plane goes through the centroid, the
     /// best-conditioned choices for a thin triangle.
@@ -109,7 +110,7 @@ struct Rim {
 /// The penetration of the cores of `a` and `b` (B placed by `pose_ab`, everything in A's
 /// frame), from GJK's final simplex. See the module docs of `epa` for the bounds and the
 /// tolerance.
-pub(crate) fn penetration<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn penetration<V: Vector3 + Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -121,7 +122,7 @@ pub(crate) fn penetration<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?S
 
 /// [`penetration`] on the points multiplied by `scaled.scale` (`cores` measures them at that
 /// scale), answered at that scale.
-fn penetration_scaled<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+fn penetration_scaled<V: Vector3 + Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cores: &mut Cores<'_, V, A, B>,
     scaled: &Scaled<V>,
     mut trace: Option<&mut Vec<EpaStep<V>>>,
@@ -269,7 +270,7 @@ fn penetration_scaled<V: Vector3, A: Support<V> + ?Sized, B: Support<V> + ?Sized
 /// Crosses edge `e` of the removed face `g`: removes the face beyond it (and walks on from
 /// it) if `w` sees it, or records the edge as part of the horizon.
 #[allow(clippy::too_many_arguments)]
-fn silhouette<V: Vector3>(
+fn silhouette<V: Vector3 + Space>(
     faces: &mut [Face<V>],
     verts: &[SimplexVertex<V>],
     w: V,
@@ -298,7 +299,7 @@ fn silhouette<V: Vector3>(
 }
 
 /// The live, valid face closest to the origin.
-fn closest<V: Vector3>(faces: &[Face<V>]) -> Option<usize> {
+fn closest<V: Vector3 + Space>(faces: &[Face<V>]) -> Option<usize> {
     let mut best: Option<(V::Real, usize)> = None;
     for (i, f) in faces.iter().enumerate() {
         if f.alive && f.valid && best.is_none_or(|(d, _)| f.d < d) {
@@ -310,7 +311,7 @@ fn closest<V: Vector3>(faces: &[Face<V>]) -> Option<usize> {
 
 /// The traced iteration: the live faces (at the caller's scale), which is closest, and the
 /// new support point.
-fn step<V: Vector3>(
+fn step<V: Vector3 + Space>(
     verts: &[SimplexVertex<V>],
     faces: &[Face<V>],
     fi: usize,
@@ -357,7 +358,7 @@ fn single_loop(edges: &mut [Rim]) -> bool {
 /// the normal). A flat facet of `A ⊖ B` is split into several coplanar triangles whose
 /// distances tie; the projection lies in one of them, not always in `f`: the witnesses
 /// come from the tied face that holds it best (largest least weight).
-fn answer<V: Vector3>(
+fn answer<V: Vector3 + Space>(
     verts: &[SimplexVertex<V>],
     faces: &[Face<V>],
     f: &Face<V>,

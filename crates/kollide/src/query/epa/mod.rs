@@ -18,10 +18,11 @@
 //! [`rel_tolerance`] (`1e-5` relative in `f32`, `1e-10` in `f64`) or within the rounding of
 //! the coordinates (`NOISE_ULPS` ulps of the largest support point coordinate).
 
+use crate::query::Space;
 pub(crate) mod epa2d;
 pub(crate) mod epa3d;
 
-use crate::math::{Pose, Real, Rotation, Vector};
+use crate::math::{Pose, Real, Rotation};
 use crate::query::gjk::{Simplex, SimplexVertex};
 use crate::shape::{Support, NO_HINT};
 
@@ -48,7 +49,7 @@ pub enum EpaStatus {
 /// What EPA found, in A's frame.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct EpaResult<V: Vector> {
+pub struct EpaResult<V: Space> {
     /// Penetration depth of the cores, `>= 0`: the distance of the best face (a lower
     /// bound of the true depth, within the tolerance of it when `Converged`).
     pub depth: V::Real,
@@ -92,7 +93,7 @@ pub(crate) fn rel_tolerance<R: Real>() -> R {
 /// The support mapping of the Minkowski difference of the cores in A's frame, with hints
 /// for both shapes and the running scale of the support points (what rounding is measured
 /// against).
-pub(crate) struct Cores<'a, V: Vector, A: ?Sized, B: ?Sized> {
+pub(crate) struct Cores<'a, V: Space, A: ?Sized, B: ?Sized> {
     a: &'a A,
     b: &'a B,
     rotation: <V::Rotation as Rotation<V>>::Applied,
@@ -104,7 +105,7 @@ pub(crate) struct Cores<'a, V: Vector, A: ?Sized, B: ?Sized> {
     scale: V::Real,
 }
 
-impl<'a, V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized> Cores<'a, V, A, B> {
+impl<'a, V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized> Cores<'a, V, A, B> {
     /// The cores of `a` and `b` seen at `scale` (see [`Scaled`]): every support point is
     /// multiplied by it, `simplex` must already be.
     pub(crate) fn new(a: &'a A, b: &'a B, pose_ab: &Pose<V>, simplex: &Simplex<V>, scale: V::Real) -> Self {
@@ -150,7 +151,7 @@ impl<'a, V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized> Cores<'a, V,
 /// origin (whose distance is a lower bound on the cores' penetration depth along its
 /// normal) and the support point found along that normal.
 #[derive(Clone, Debug, PartialEq)]
-pub struct EpaStep<V: Vector> {
+pub struct EpaStep<V: Space> {
     /// The polytope's faces: edges `[p, q]` in 2D (counter-clockwise), triangles in 3D.
     pub faces: Vec<Vec<V>>,
     /// Which face is closest to the origin.
@@ -171,14 +172,14 @@ pub struct EpaStep<V: Vector> {
 /// two that brings the largest GJK point near 1 (exact: every operation then rounds as
 /// it would have at the original scale, minus the underflow and overflow), and its answer
 /// is divided back.
-pub(crate) struct Scaled<V: Vector> {
+pub(crate) struct Scaled<V: Space> {
     /// The power of two the points are multiplied by.
     pub(crate) scale: V::Real,
     /// GJK's simplex at that scale.
     pub(crate) simplex: Simplex<V>,
 }
 
-impl<V: Vector> Scaled<V> {
+impl<V: Space> Scaled<V> {
     /// The scale of GJK's `simplex` and `pose_ab`, or of `reach` (a size of the shapes)
     /// when larger.
     pub(crate) fn new(pose_ab: &Pose<V>, simplex: &Simplex<V>, reach: V::Real) -> Self {
@@ -215,7 +216,7 @@ impl<V: Vector> Scaled<V> {
 /// the shapes' points were 1e28 and EPA's cross products of them overflowed: it answered a
 /// depth of 1e17 along the shapes' length (fuzz target `queries`). The retry costs nothing
 /// in the common case, where the points met stay within a few times GJK's.
-pub(crate) fn at_scale<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn at_scale<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -252,12 +253,12 @@ pub(crate) fn at_scale<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized
 
 /// `true` when every coordinate of the vertex is finite.
 #[inline]
-pub(crate) fn finite<V: Vector>(s: &SimplexVertex<V>) -> bool {
+pub(crate) fn finite<V: Space>(s: &SimplexVertex<V>) -> bool {
     s.w.is_finite_vec() && s.a.is_finite_vec() && s.b.is_finite_vec()
 }
 
 /// The answer when a support function returned NaN or infinity: placeholders, never NaN.
-pub(crate) fn non_finite<V: Vector>(iterations: u32) -> EpaResult<V> {
+pub(crate) fn non_finite<V: Space>(iterations: u32) -> EpaResult<V> {
     EpaResult {
         depth: V::Real::ZERO,
         normal: V::axis(0),
@@ -271,7 +272,7 @@ pub(crate) fn non_finite<V: Vector>(iterations: u32) -> EpaResult<V> {
 /// The answer from a face of the polytope: its unit outward `normal`, its distance
 /// `depth` and the barycentric weights `lambda` of the origin's projection on it (`>= 0`,
 /// summing to 1) over its vertices `verts`.
-pub(crate) fn from_face<V: Vector>(
+pub(crate) fn from_face<V: Space>(
     verts: &[SimplexVertex<V>],
     lambda: &[V::Real],
     normal: V,
@@ -316,7 +317,7 @@ pub(crate) fn clamp_weights<R: Real>(lambda: &mut [R]) {
 /// Where `blow_up` left things: a full simplex (`DIM + 1` affinely independent support
 /// points whose hull holds the origin, possibly on its boundary) for the main loop, or the
 /// final answer already (touching cores, flat cores, bad support).
-pub(crate) enum Start<V: Vector> {
+pub(crate) enum Start<V: Space> {
     Simplex([SimplexVertex<V>; 4]),
     Done(EpaResult<V>),
 }
@@ -332,7 +333,7 @@ pub(crate) enum Start<V: Vector> {
 /// the depth along any direction): that is the answer, `Converged`. Otherwise the farther
 /// of the two is added; the origin then lies on the boundary of the larger simplex, which
 /// is all EPA needs (its closest face has distance 0 and is split first).
-pub(crate) fn blow_up<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn blow_up<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cores: &mut Cores<'_, V, A, B>,
     simplex: &Simplex<V>,
 ) -> Start<V> {
@@ -418,7 +419,7 @@ pub(crate) fn blow_up<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
 
 /// A unit direction square to the affine hull of 1 to `DIM` points (any direction for a
 /// point), or `None` when the points are too close to collinear to define one.
-fn orthogonal<V: Vector>(p: &[SimplexVertex<V>]) -> Option<V> {
+fn orthogonal<V: Space>(p: &[SimplexVertex<V>]) -> Option<V> {
     let u = match p.len() {
         1 => return Some(V::axis(0)),
         2 => {
@@ -445,7 +446,7 @@ fn orthogonal<V: Vector>(p: &[SimplexVertex<V>]) -> Option<V> {
 
 /// No face with a trustworthy normal: the depth measured along the x axis (a valid unit
 /// direction; the depth along it is an honest upper bound), `Degenerate`.
-pub(crate) fn degenerate<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn degenerate<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cores: &mut Cores<'_, V, A, B>,
     iterations: u32,
 ) -> EpaResult<V> {
@@ -468,7 +469,7 @@ pub(crate) fn degenerate<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Siz
 /// The least support value of `A ⊖ B` seen along a searched direction: moving B by `h · n`
 /// makes the cores touch, so `h` bounds the depth from above and `n` separates.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Upper<V: Vector> {
+pub(crate) struct Upper<V: Space> {
     h: V::Real,
     n: V,
     a: V,
@@ -476,7 +477,7 @@ pub(crate) struct Upper<V: Vector> {
 
 /// Keeps the least of the support values `n · s.w` seen (`n` unit).
 #[inline]
-pub(crate) fn track_upper<V: Vector>(upper: &mut Option<Upper<V>>, n: V, s: &SimplexVertex<V>) {
+pub(crate) fn track_upper<V: Space>(upper: &mut Option<Upper<V>>, n: V, s: &SimplexVertex<V>) {
     let h = n.dot(s.w);
     if upper.is_none_or(|u| h < u.h) {
         *upper = Some(Upper { h, n, a: s.a });
@@ -490,7 +491,7 @@ pub(crate) fn track_upper<V: Vector>(upper: &mut Option<Upper<V>>, n: V, s: &Sim
 /// from inside stalls that way). `point_a` is A's extreme point along the normal and
 /// `point_b = point_a - depth · normal` lies on B's supporting plane. Without a searched
 /// direction, the face answer `face`.
-pub(crate) fn unfinished<V: Vector>(
+pub(crate) fn unfinished<V: Space>(
     upper: Option<Upper<V>>,
     face: EpaResult<V>,
     status: EpaStatus,

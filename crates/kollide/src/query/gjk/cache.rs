@@ -1,6 +1,6 @@
 //! The warm-start cache of GJK (temporal coherence).
 
-use crate::math::Vector;
+use crate::query::Space;
 use crate::shape::NO_HINT;
 
 use super::simplex::{Simplex, SimplexVertex};
@@ -31,7 +31,7 @@ use super::simplex::{Simplex, SimplexVertex};
 /// }
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct SimplexCache<V: Vector> {
+pub struct SimplexCache<V: Space> {
     pub(crate) count: usize,
     /// Points of A's core, in A's frame (the working frame, so they need no mapping).
     pub(crate) a: [V; 4],
@@ -46,13 +46,13 @@ pub struct SimplexCache<V: Vector> {
     pub(crate) hint_b: u32,
 }
 
-impl<V: Vector> Default for SimplexCache<V> {
+impl<V: Space> Default for SimplexCache<V> {
     fn default() -> Self {
         Self { count: 0, a: [V::ZERO; 4], b: [V::ZERO; 4], hint_a: NO_HINT, hint_b: NO_HINT }
     }
 }
 
-impl<V: Vector> SimplexCache<V> {
+impl<V: Space> SimplexCache<V> {
     /// Empties the cache (the next query starts cold).
     pub fn clear(&mut self) {
         *self = Self::default();

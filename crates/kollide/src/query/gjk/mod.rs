@@ -5,6 +5,7 @@
 //! test of van den Bergen (1999): stop when the upper bound `|v|` and the lower bound
 //! `max_k (v_k · w_k) / |v_k|` are within the tolerance.
 
+use crate::query::Space;
 pub(crate) mod cache;
 pub(crate) mod simplex;
 #[doc(hidden)]
@@ -13,7 +14,7 @@ pub(crate) mod simplex2d;
 pub(crate) mod simplex3d;
 
 use crate::math::Rotation;
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
 use crate::shape::{Support, NO_HINT};
 pub use cache::SimplexCache;
 pub use simplex::{Simplex, SimplexVertex};
@@ -73,7 +74,7 @@ impl<R: Real> Default for GjkSettings<R> {
 /// Minkowski difference of the cores in direction `-v`, and the bounds on the core distance
 /// after it (before rounding slack).
 #[derive(Clone, Copy, Debug)]
-pub struct GjkStep<V: Vector> {
+pub struct GjkStep<V: Space> {
     /// The simplex at the start of the iteration.
     pub simplex: Simplex<V>,
     /// Its point closest to the origin.
@@ -92,7 +93,7 @@ const MAX_FLAT_STEPS: u32 = 3;
 
 /// What GJK found about the cores, all in A's frame.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CoreResult<V: Vector> {
+pub(crate) struct CoreResult<V: Space> {
     pub simplex: Simplex<V>,
     /// Certified lower bound on the core distance.
     pub lower: V::Real,
@@ -119,7 +120,7 @@ pub(crate) enum Goal<R> {
 
 /// Runs GJK on the cores of `a` (in its own frame, which is the working frame) and `b`
 /// placed by `pose_ab`, starting from `cache` and leaving the final simplex in it.
-pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn run<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -313,7 +314,7 @@ pub(crate) fn run<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// points beside a speck gave `|v|` 3.3e-4 for a true distance of 1.3e-3 (f32; fuzz,
 /// `casts`). The points themselves are then the upper bound (with their own rounding), and
 /// the run is `Converged` only if the bounds still meet its promise.
-pub(crate) fn bounds_with_witnesses<V: Vector>(
+pub(crate) fn bounds_with_witnesses<V: Space>(
     r: &CoreResult<V>,
     len: V::Real,
     rel: V::Real,
@@ -327,7 +328,7 @@ pub(crate) fn bounds_with_witnesses<V: Vector>(
 
 #[cold]
 #[inline(never)]
-fn widened_by_witnesses<V: Vector>(r: &CoreResult<V>, len: V::Real, rel: V::Real) -> (V::Real, GjkStatus) {
+fn widened_by_witnesses<V: Space>(r: &CoreResult<V>, len: V::Real, rel: V::Real) -> (V::Real, GjkStatus) {
     let slack = rounding_slack(&r.simplex);
     let upper = len + slack;
     let floor = slack * V::Real::from_usize(80) / V::Real::from_usize(8 * (V::DIM + 1));
@@ -343,7 +344,7 @@ fn widened_by_witnesses<V: Vector>(r: &CoreResult<V>, len: V::Real, rel: V::Real
 /// of the simplex's points (out of line: only a failing solver gets here).
 #[cold]
 #[inline(never)]
-fn below_certified<V: Vector>(simplex: &Simplex<V>, vv: V::Real, lower_cert: V::Real) -> bool {
+fn below_certified<V: Space>(simplex: &Simplex<V>, vv: V::Real, lower_cert: V::Real) -> bool {
     vv.sqrt() + vertex_slack::<V>(simplex.max_norm_squared().sqrt()) < lower_cert
 }
 
@@ -351,27 +352,27 @@ fn below_certified<V: Vector>(simplex: &Simplex<V>, vv: V::Real, lower_cert: V::
 /// computed through a pose, so its error is a few ulps of the coordinates involved, in
 /// their proportions (of the points on A and B, not of their difference, which may be much
 /// smaller; a far vertex of almost no weight adds almost nothing).
-fn rounding_slack<V: Vector>(simplex: &Simplex<V>) -> V::Real {
+fn rounding_slack<V: Space>(simplex: &Simplex<V>) -> V::Real {
     V::Real::EPSILON * V::Real::from_usize(8 * (V::DIM + 1)) * simplex.weighted_norm_squared().sqrt()
 }
 
 /// How far rounding can move one support point's bound `v · w / |v|`: a few ulps of the
 /// numbers that made `w` (its [`simplex::vertex_scale`], `scale`).
 #[inline(always)]
-fn vertex_slack<V: Vector>(scale: V::Real) -> V::Real {
+fn vertex_slack<V: Space>(scale: V::Real) -> V::Real {
     V::Real::EPSILON * V::Real::from_usize(8 * (V::DIM + 1)) * scale
 }
 
 /// Shape B in A's frame with its rotation in applied (matrix) form: B's support is asked
 /// for several times a query, each time rotating a direction in and a point out, and the
 /// quaternion formula's chain of dependent cross products was the hottest code of GJK.
-struct Placed<'a, V: Vector, B: ?Sized> {
+struct Placed<'a, V: Space, B: ?Sized> {
     shape: &'a B,
     rotation: <V::Rotation as Rotation<V>>::Applied,
     translation: V,
 }
 
-impl<'a, V: Vector, B: Support<V> + ?Sized> Placed<'a, V, B> {
+impl<'a, V: Space, B: Support<V> + ?Sized> Placed<'a, V, B> {
     #[inline(always)]
     fn new(shape: &'a B, pose: &Pose<V>) -> Self {
         Self { shape, rotation: pose.rotation.applied(), translation: pose.translation }

@@ -1,6 +1,7 @@
 //! The GJK simplex and the parts of its solver shared by 2D and 3D.
 
-use crate::math::{Real, Vector};
+use crate::math::Real;
+use crate::query::Space;
 
 /// One vertex of the simplex: a point `w = a - b` of the Minkowski difference of the cores,
 /// remembered with the points `a` and `b` that made it (both in A's local frame), so the
@@ -17,10 +18,10 @@ pub struct SimplexVertex<V> {
 
 /// The simplex GJK maintains: 1 to `DIM + 1` vertices with their barycentric weights.
 ///
-/// After [`Vector::solve_simplex`] the vertices are exactly those with weight `> 0`, and
+/// After [`Space::solve_simplex`] the vertices are exactly those with weight `> 0`, and
 /// `Σ λᵢ wᵢ` is the point of their hull closest to the origin.
 #[derive(Clone, Copy, Debug)]
-pub struct Simplex<V: Vector> {
+pub struct Simplex<V: Space> {
     pub(crate) verts: [SimplexVertex<V>; 4],
     /// Each vertex's point of B in **B's own frame**, as B's support function gave it
     /// (what the warm-start cache keeps; zero for vertices pushed without one, which
@@ -39,7 +40,7 @@ pub struct Simplex<V: Vector> {
     pub(crate) v: V,
 }
 
-impl<V: Vector> Default for Simplex<V> {
+impl<V: Space> Default for Simplex<V> {
     fn default() -> Self {
         Self {
             verts: [SimplexVertex::default(); 4],
@@ -53,7 +54,7 @@ impl<V: Vector> Default for Simplex<V> {
     }
 }
 
-impl<V: Vector> Simplex<V> {
+impl<V: Space> Simplex<V> {
     /// The vertices in use.
     #[must_use]
     pub fn vertices(&self) -> &[SimplexVertex<V>] {
@@ -282,7 +283,7 @@ impl<V: Vector> Simplex<V> {
 /// about a tenth of a box-box distance query.)
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct SubSimplex<V: Vector> {
+pub struct SubSimplex<V: Space> {
     pub(crate) mask: u8,
     pub(crate) lambda: [V::Real; 4],
     pub(crate) v: V,
@@ -291,7 +292,7 @@ pub struct SubSimplex<V: Vector> {
     pub(crate) vv: V::Real,
 }
 
-impl<V: Vector> SubSimplex<V> {
+impl<V: Space> SubSimplex<V> {
     #[inline(always)]
     pub fn vertex(w: &[SimplexVertex<V>; 4], i: usize) -> Self {
         let mut lambda = [V::Real::ZERO; 4];
@@ -355,7 +356,7 @@ impl<V: Vector> SubSimplex<V> {
 /// The parameter is the origin's projection clamped to the segment; coincident ends keep
 /// the first one (no division by a zero length).
 #[inline(always)]
-pub(crate) fn solve_segment<V: Vector>(w: &[SimplexVertex<V>; 4], i: usize, j: usize) -> SubSimplex<V> {
+pub(crate) fn solve_segment<V: Space>(w: &[SimplexVertex<V>; 4], i: usize, j: usize) -> SubSimplex<V> {
     let (p, q) = (w[i].w, w[j].w);
     let t = q - p;
     let tt = t.length_squared();
@@ -378,7 +379,7 @@ pub(crate) fn solve_segment<V: Vector>(w: &[SimplexVertex<V>; 4], i: usize, j: u
 /// away: GJK's upper bound came out 5e-13 under a certified lower bound of 3e-7, fuzz
 /// target `queries`.)
 #[inline(always)]
-pub(crate) fn vertex_scale<V: Vector>(v: &SimplexVertex<V>, local_b: V, placement: V::Real) -> V::Real {
+pub(crate) fn vertex_scale<V: Space>(v: &SimplexVertex<V>, local_b: V, placement: V::Real) -> V::Real {
     let placed = if placement > V::Real::ZERO { local_b.length() + placement } else { V::Real::ZERO };
     v.a.length_squared().max(v.b.length_squared()).sqrt().max(placed)
 }
@@ -392,7 +393,7 @@ pub(crate) fn same_sign<R: Real>(reference: R, x: R) -> bool {
 
 /// Picks the candidate nearest to the origin among those produced by `candidates`.
 #[inline(always)]
-pub(crate) fn nearest<V: Vector>(
+pub(crate) fn nearest<V: Space>(
     w: &[SimplexVertex<V>; 4],
     candidates: impl Iterator<Item = SubSimplex<V>>,
 ) -> SubSimplex<V> {

@@ -4,15 +4,16 @@
 
 use super::simplex::{nearest, same_sign, solve_segment, Simplex, SubSimplex};
 use crate::math::{Real, Vector2};
+use crate::query::Space;
 
 /// Twice the signed area of the triangle `p q r`.
 #[inline(always)]
-fn area2<V: Vector2>(p: V, q: V, r: V) -> V::Real {
+fn area2<V: Vector2 + Space>(p: V, q: V, r: V) -> V::Real {
     (q - p).perp_dot2(r - p)
 }
 
 /// The sub-simplex whose hull holds the point closest to the origin.
-pub(crate) fn solve<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V> {
+pub(crate) fn solve<V: Vector2 + Space>(simplex: &Simplex<V>) -> SubSimplex<V> {
     let w = &simplex.verts;
     let mut sub = match simplex.count {
         1 => SubSimplex::vertex(w, 0),
@@ -34,7 +35,7 @@ pub(crate) fn solve<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V> {
     sub.finish()
 }
 
-fn solve_triangle<V: Vector2>(simplex: &Simplex<V>) -> SubSimplex<V> {
+fn solve_triangle<V: Vector2 + Space>(simplex: &Simplex<V>) -> SubSimplex<V> {
     let w = &simplex.verts;
     let (a, b, c) = (w[0].w, w[1].w, w[2].w);
     let o = V::ZERO;

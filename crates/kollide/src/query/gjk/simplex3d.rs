@@ -6,9 +6,10 @@
 
 use super::simplex::{nearest, same_sign, solve_segment, Simplex, SimplexVertex, SubSimplex};
 use crate::math::{Real, Vector3};
+use crate::query::Space;
 
 /// The sub-simplex whose hull holds the point closest to the origin.
-pub(crate) fn solve<V: Vector3>(simplex: &Simplex<V>) -> SubSimplex<V> {
+pub(crate) fn solve<V: Vector3 + Space>(simplex: &Simplex<V>) -> SubSimplex<V> {
     match simplex.count {
         1 => SubSimplex::vertex(&simplex.verts, 0),
         2 => solve_segment(&simplex.verts, 0, 1),
@@ -19,7 +20,7 @@ pub(crate) fn solve<V: Vector3>(simplex: &Simplex<V>) -> SubSimplex<V> {
     .finish()
 }
 
-fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSimplex<V> {
+fn solve_triangle<V: Vector3 + Space>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSimplex<V> {
     let (a, b, c) = (w[t[0]].w, w[t[1]].w, w[t[2]].w);
     let mut plane = TrianglePlane::new(a, b, c);
     if !plane.in_range() {
@@ -59,12 +60,12 @@ fn solve_triangle<V: Vector3>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSi
 
 /// The largest absolute coordinate of `points`.
 #[inline(always)]
-fn largest_coordinate<V: Vector3>(points: &[V]) -> V::Real {
+fn largest_coordinate<V: Vector3 + Space>(points: &[V]) -> V::Real {
     points.iter().fold(V::Real::ZERO, |m, p| m.max(p.abs_elem().max_component()))
 }
 
 /// A triangle's plane and the signed areas that weigh its corners.
-struct TrianglePlane<V: Vector3> {
+struct TrianglePlane<V: Vector3 + Space> {
     /// Collinear or coincident corners (to rounding).
     flat: bool,
     /// Each corner's signed area, measured along the normal.
@@ -78,7 +79,7 @@ struct TrianglePlane<V: Vector3> {
     scale2: V::Real,
 }
 
-impl<V: Vector3> TrianglePlane<V> {
+impl<V: Vector3 + Space> TrianglePlane<V> {
     #[inline(always)]
     fn new(a: V, b: V, c: V) -> Self {
         // Everything is measured from the corner opposite the longest edge (the pivot),
@@ -142,7 +143,7 @@ impl<V: Vector3> TrianglePlane<V> {
     }
 }
 
-fn solve_tetrahedron<V: Vector3>(w: &[SimplexVertex<V>; 4]) -> SubSimplex<V> {
+fn solve_tetrahedron<V: Vector3 + Space>(w: &[SimplexVertex<V>; 4]) -> SubSimplex<V> {
     let (a, b, c, d) = (w[0].w, w[1].w, w[2].w, w[3].w);
     let mut vol = Volumes::new(a, b, c, d);
     if !vol.in_range() {
@@ -181,7 +182,7 @@ struct Volumes<R> {
 
 impl<R: crate::math::Real> Volumes<R> {
     #[inline(always)]
-    fn new<V: Vector3<Real = R>>(a: V, b: V, c: V, d: V) -> Self {
+    fn new<V: Vector3 + Space<Real = R>>(a: V, b: V, c: V, d: V) -> Self {
         let (ab, ac, ad) = (b - a, c - a, d - a);
         let det = ab.dot(ac.cross3(ad));
         let cs = [b.dot(c.cross3(d)), -a.dot(ac.cross3(ad)), -ab.dot(a.cross3(ad)), -ab.dot(ac.cross3(a))];

@@ -14,9 +14,10 @@
 
 use super::clip3d::{reduce, Candidate};
 use super::{ContactId, Manifold, ManifoldPoint};
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
 use crate::query::contact::ContactStatus;
 use crate::query::sat::box_box3d::{edge_witness, least_overlap, Axis, LeastOverlap};
+use crate::query::Space;
 use crate::shape::Feature;
 
 /// What the box-box manifold found.
@@ -41,7 +42,7 @@ impl BoxFace {
     /// The face of the box `[-h, h]` along `dir` (as `Cuboid::support_face` picks it: the
     /// largest component, the first on ties; `+` on 0).
     #[inline(always)]
-    fn along<V: Vector>(dir: V) -> (Self, V::Real) {
+    fn along<V: Space>(dir: V) -> (Self, V::Real) {
         let a = dir.abs_elem();
         let mut k = 0;
         for i in 1..3 {
@@ -103,7 +104,7 @@ const NO_SIDE: u8 = u8::MAX;
 /// `out` in the world frame.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-pub(crate) fn manifold<V: Vector>(
+pub(crate) fn manifold<V: Space>(
     ha: V,
     hb: V,
     ra: V::Real,
@@ -215,7 +216,7 @@ struct Clipped<V> {
     len: usize,
 }
 
-impl<V: Vector> Clipped<V> {
+impl<V: Space> Clipped<V> {
     #[inline(always)]
     fn push(&mut self, p: Pt<V>) {
         if self.len < 8 {
@@ -229,7 +230,7 @@ impl<V: Vector> Clipped<V> {
 /// reference frame) clipped against the sides of the face `f_ref` of `[-h_ref, h_ref]`
 /// (Sutherland–Hodgman, sides and corners in the order of `clip3d::clip_to_sides`).
 #[inline(always)]
-fn clip<V: Vector>(
+fn clip<V: Space>(
     h_ref: V,
     f_ref: BoxFace,
     h_inc: V,
@@ -304,14 +305,15 @@ fn clip<V: Vector>(
 #[cfg(test)]
 mod tests {
     use super::super::{general, manifold, Manifold};
-    use crate::math::{Pose, Real, Vector};
+    use crate::math::{Pose, Real};
+    use crate::query::Space;
     use crate::shape::Cuboid;
     use glam::{DQuat, DVec3, Quat, Vec3};
     use rand::{Rng, SeedableRng};
 
     /// The dedicated path against the general one (support faces and `clip3d`): same
     /// normal, same points up to rounding, same ids, in the same order.
-    fn agree<V: Vector>(m: &Manifold<V>, g: &Manifold<V>, tol: f64, ctx: &str) {
+    fn agree<V: Space>(m: &Manifold<V>, g: &Manifold<V>, tol: f64, ctx: &str) {
         assert_eq!(m.len(), g.len(), "{ctx}: {m:?}\n{g:?}");
         let close = |p: V, q: V| (p - q).length().to_f64() <= tol;
         assert!(close(m.normal, g.normal), "{ctx}: normal {:?} {:?}", m.normal, g.normal);
@@ -325,7 +327,7 @@ mod tests {
         }
     }
 
-    fn random_pairs<V: Vector>(
+    fn random_pairs<V: Space>(
         seed: u64,
         tol: f64,
         rot: impl Fn([f64; 4]) -> V::Rotation,

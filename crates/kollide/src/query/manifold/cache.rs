@@ -1,10 +1,11 @@
 //! Persistent manifolds: a pair's manifold kept from one frame to the next and re-projected
 //! while the pair has barely moved (temporal coherence, as physics engines keep theirs).
 
+use crate::query::Space;
 use core::fmt;
 
 use super::{manifold_warm, ContactId, Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
-use crate::math::{Pose, Real, Rotation, Vector};
+use crate::math::{Pose, Real, Rotation};
 use crate::query::gjk::SimplexCache;
 use crate::query::{distance_cached, ContactStatus};
 use crate::shape::{local_bounding_box, Feature, Support};
@@ -94,7 +95,7 @@ impl std::error::Error for ToleranceError {}
 /// }
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct ManifoldCache<V: Vector> {
+pub struct ManifoldCache<V: Space> {
     drift: Drift<V::Real>,
     /// `cos(max_turn)`.
     min_cos_turn: V::Real,
@@ -123,7 +124,7 @@ pub struct ManifoldCache<V: Vector> {
     reused: bool,
 }
 
-impl<V: Vector> Default for ManifoldCache<V> {
+impl<V: Space> Default for ManifoldCache<V> {
     /// An empty cache with the default tolerances (a drift of [`DEFAULT_RELATIVE_DRIFT`] of
     /// the pair's size, a turn of [`DEFAULT_MAX_TURN`]).
     fn default() -> Self {
@@ -134,7 +135,7 @@ impl<V: Vector> Default for ManifoldCache<V> {
     }
 }
 
-impl<V: Vector> ManifoldCache<V> {
+impl<V: Space> ManifoldCache<V> {
     fn with_drift(drift: Drift<V::Real>, min_cos_turn: V::Real) -> Self {
         let unknown = ContactId { a: Feature::Unknown, b: Feature::Unknown };
         Self {
@@ -330,7 +331,7 @@ impl<V: Vector> ManifoldCache<V> {
 }
 
 /// The longest side of a shape's bounding box in its own frame.
-fn longest_side<V: Vector, S: Support<V> + ?Sized>(shape: &S) -> V::Real {
+fn longest_side<V: Space, S: Support<V> + ?Sized>(shape: &S) -> V::Real {
     let bounds = local_bounding_box(shape);
     let sides = bounds.max - bounds.min;
     (0..V::DIM).fold(V::Real::ZERO, |m, i| m.max(sides.dot(V::axis(i))))
@@ -344,7 +345,7 @@ fn longest_side<V: Vector, S: Support<V> + ?Sized>(shape: &S) -> V::Real {
 ///
 /// Poses and results are in the **world frame**; `margin` as in [`super::manifold`].
 #[must_use]
-pub fn manifold_cached<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn manifold_cached<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,

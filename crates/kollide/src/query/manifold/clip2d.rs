@@ -11,6 +11,7 @@
 use super::{ContactId, Manifold, ManifoldPoint};
 use crate::math::{Real, Vector2};
 use crate::query::contact::CoreContact;
+use crate::query::Space;
 use crate::shape::{Feature, SupportFace};
 
 /// Below this cosine between the contact normal and the reference edge's normal, points
@@ -29,7 +30,7 @@ struct Side<V> {
     len: usize,
 }
 
-impl<V: Vector2> Side<V> {
+impl<V: Vector2 + Space> Side<V> {
     fn of(face: &SupportFace<V>) -> Option<Self> {
         let pts = face.points();
         let whole = face.feature();
@@ -76,7 +77,7 @@ impl<V: Vector2> Side<V> {
 ///
 /// Degenerate input: two single points, or a reference edge nearly square to the normal,
 /// push nothing (the caller keeps the contact point).
-pub(crate) fn clip<V: Vector2>(
+pub(crate) fn clip<V: Vector2 + Space>(
     face_a: &SupportFace<V>,
     face_b: &SupportFace<V>,
     contact: &CoreContact<V>,

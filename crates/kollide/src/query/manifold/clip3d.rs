@@ -10,8 +10,9 @@
 //! depend only on which features touch, so they are unchanged by small motions.
 
 use super::{ContactId, Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
-use crate::math::{Real, Vector, Vector3};
+use crate::math::{Real, Vector3};
 use crate::query::contact::CoreContact;
+use crate::query::Space;
 use crate::shape::{Feature, SupportFace, MAX_FACE_POINTS};
 
 /// Room for a clipped polygon: each of up to 32 side planes adds at most one corner.
@@ -53,7 +54,7 @@ pub(crate) struct Clipped<V, const N: usize> {
     pub(crate) len: usize,
 }
 
-impl<V: Vector3, const N: usize> Clipped<V, N> {
+impl<V: Vector3 + Space, const N: usize> Clipped<V, N> {
     fn new() -> Self {
         let p = ClipPoint { point: V::ZERO, id: ClipId::Incident(0), next: EdgeLabel::Side(0) };
         Self { points: [p; N], len: 0 }
@@ -74,7 +75,7 @@ impl<V: Vector3, const N: usize> Clipped<V, N> {
 /// The outward normal of a counter-clockwise polygon (Newell's method), unit; `None` when the
 /// polygon has no area.
 #[inline]
-pub(crate) fn polygon_normal<V: Vector3>(pts: &[V]) -> Option<V> {
+pub(crate) fn polygon_normal<V: Vector3 + Space>(pts: &[V]) -> Option<V> {
     if pts.len() < 3 {
         return None;
     }
@@ -93,7 +94,7 @@ pub(crate) fn polygon_normal<V: Vector3>(pts: &[V]) -> Option<V> {
 /// reference polygon `reference` (counter-clockwise about its outward unit normal `normal`).
 /// Points on a side count as inside. Returns the points of `inc` inside every side plane.
 /// `N` must be at least the number of corners of both faces together.
-pub(crate) fn clip_to_sides<V: Vector3, const N: usize>(
+pub(crate) fn clip_to_sides<V: Vector3 + Space, const N: usize>(
     reference: &SupportFace<V>,
     normal: V,
     inc: &SupportFace<V>,
@@ -180,7 +181,7 @@ pub(crate) fn clip_to_sides<V: Vector3, const N: usize>(
 
 /// A candidate manifold point before the reduction to four.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Candidate<V: Vector> {
+pub(crate) struct Candidate<V: Space> {
     pub(crate) a: V,
     pub(crate) b: V,
     pub(crate) distance: V::Real,
@@ -191,7 +192,7 @@ pub(crate) struct Candidate<V: Vector> {
 /// normal from A to B) into `out`, in A's frame; see the module docs. Leaves `out` empty when
 /// neither face is a polygon and they are not two segments (the caller then uses the
 /// contact point).
-pub(crate) fn clip<V: Vector3>(
+pub(crate) fn clip<V: Vector3 + Space>(
     face_a: &SupportFace<V>,
     face_b: &SupportFace<V>,
     contact: &CoreContact<V>,
@@ -240,7 +241,7 @@ const SMALL: usize = 12;
 /// [`clip`] once the reference face (normal `nr`) is chosen, with room for `N` points.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn clip_with<V: Vector3, const N: usize>(
+fn clip_with<V: Vector3 + Space, const N: usize>(
     reference: &SupportFace<V>,
     incident: &SupportFace<V>,
     nr: V,
@@ -281,7 +282,7 @@ fn unknown_id() -> ContactId {
 
 /// Two segments (capsules side by side): B's segment clipped to the slab between the planes
 /// square to A's segment at its ends, each survivor paired with its foot on A's line.
-fn segments<V: Vector3>(
+fn segments<V: Vector3 + Space>(
     face_a: &SupportFace<V>,
     face_b: &SupportFace<V>,
     contact: &CoreContact<V>,
@@ -342,7 +343,7 @@ fn segments<V: Vector3>(
 /// exact ties (a rectangle's parallel sides give equal areas, a flat resting face equal
 /// depths) go to the earlier candidate instead of to rounding: the choice is the same
 /// however the candidates were computed, and stays put under small motions.
-pub(crate) fn reduce<V: Vector>(cands: &[Candidate<V>], n: V, out: &mut Manifold<V>) {
+pub(crate) fn reduce<V: Space>(cands: &[Candidate<V>], n: V, out: &mut Manifold<V>) {
     let (chosen, count) = reduce_indices(cands, n);
     for &i in &chosen[..count] {
         let c = &cands[i];
@@ -351,7 +352,7 @@ pub(crate) fn reduce<V: Vector>(cands: &[Candidate<V>], n: V, out: &mut Manifold
 }
 
 /// The indices of the candidates [`reduce`] keeps, and how many.
-pub(crate) fn reduce_indices<V: Vector>(
+pub(crate) fn reduce_indices<V: Space>(
     cands: &[Candidate<V>],
     n: V,
 ) -> ([usize; MAX_MANIFOLD_POINTS], usize) {

@@ -7,6 +7,7 @@
 //! (Sutherland–Hodgman). Points farther apart than the margin are dropped, and in 3D at most
 //! four are kept: the deepest and those spanning the largest area.
 
+use crate::query::Space;
 mod box3d;
 mod cache;
 pub(crate) mod clip2d;
@@ -14,10 +15,10 @@ pub(crate) mod clip3d;
 
 use super::contact::{contact_local_warm, ContactStatus, CoreContact};
 use super::gjk::SimplexCache;
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
 use crate::shape::{Feature, Primitive, Support, SupportFace};
 
-pub use cache::{manifold_cached, ManifoldCache, ToleranceError};
+pub use cache::{manifold_cached, ManifoldCache, ToleranceError, DEFAULT_MAX_TURN, DEFAULT_RELATIVE_DRIFT};
 
 /// How many points a manifold holds (4; 2D manifolds use at most 2).
 pub const MAX_MANIFOLD_POINTS: usize = 4;
@@ -40,7 +41,7 @@ pub struct ContactId {
 
 /// One point of a [`Manifold`], in the frame of the query.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ManifoldPoint<V: Vector> {
+pub struct ManifoldPoint<V: Space> {
     /// The point on A's surface.
     pub point_a: V,
     /// The point on B's surface.
@@ -55,7 +56,7 @@ pub struct ManifoldPoint<V: Vector> {
 /// The contact points of two shapes (up to 2 in 2D, 4 in 3D) sharing one normal, in the
 /// **world frame**. Empty when the shapes are farther apart than the margin.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Manifold<V: Vector> {
+pub struct Manifold<V: Space> {
     /// Unit normal from A towards B (zero when the manifold is empty).
     pub normal: V,
     /// How the contact normal was found.
@@ -64,7 +65,7 @@ pub struct Manifold<V: Vector> {
     len: usize,
 }
 
-impl<V: Vector> Manifold<V> {
+impl<V: Space> Manifold<V> {
     /// A manifold with no points.
     #[must_use]
     pub fn empty() -> Self {
@@ -158,7 +159,7 @@ impl<V: Vector> Manifold<V> {
 /// assert!(m.points().iter().all(|p| (p.distance + 0.01).abs() < 1e-12));
 /// ```
 #[must_use]
-pub fn manifold<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn manifold<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -169,7 +170,7 @@ pub fn manifold<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 }
 
 /// [`manifold`] whose GJK (when it runs) starts from and refills `warm`.
-pub(crate) fn manifold_warm<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn manifold_warm<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -193,9 +194,9 @@ pub(crate) fn manifold_warm<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?
     general(a, pose_a, b, &pose_ab, margin, warm)
 }
 
-/// [`manifold`] by support faces and [`Vector::clip_faces`], for any pair of shapes.
+/// [`manifold`] by support faces and [`Space::clip_faces`], for any pair of shapes.
 #[inline]
-pub(crate) fn general<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn general<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -217,7 +218,7 @@ pub(crate) fn general<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
 
 /// The manifold of the contact `c` (radii added, A's frame) by clipping the shapes' support
 /// faces along its normal; in **A's frame**.
-pub(crate) fn clip_contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn clip_contact<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -248,7 +249,7 @@ pub(crate) fn clip_contact<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?S
 /// distance between the shapes' extreme planes across `n` (radii added), B's extreme point
 /// and its projection onto A's plane. For a surface whose true contact normal is known,
 /// a mesh face across an internal edge that must not be seen.
-pub(crate) fn contact_along<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+pub(crate) fn contact_along<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -269,7 +270,7 @@ pub(crate) fn contact_along<V: Vector, A: Support<V> + ?Sized, B: Support<V> + ?
 }
 
 /// The single point of a contact (radii added, A's frame).
-fn push_contact_point<V: Vector>(out: &mut Manifold<V>, c: &CoreContact<V>) {
+fn push_contact_point<V: Space>(out: &mut Manifold<V>, c: &CoreContact<V>) {
     let id = ContactId { a: Feature::Unknown, b: Feature::Unknown };
     out.push(ManifoldPoint { point_a: c.point_a, point_b: c.point_b, distance: c.distance, id });
 }

@@ -5,14 +5,15 @@
 //! for two boxes the candidates are the face normals of each (2 + 2 in 2D, 3 + 3 in 3D) and
 //! in 3D the 9 cross products of their edge directions.
 
-use crate::math::{Pose, Real, Vector};
+use crate::math::{Pose, Real};
+use crate::query::Space;
 
 /// Whether the boxes `[-he_a, he_a]` (in A's frame) and `[-he_b, he_b]` placed by `pose_ab`
 /// (B's pose in A's frame) overlap. Touching counts as overlapping, and so does a gap
 /// within the rounding of the coordinates: `false` means an axis separates them by more
 /// than the rounding slack, as in [`crate::query::intersection_test`].
 #[inline]
-pub(crate) fn boxes_intersect<V: Vector>(he_a: V, he_b: V, pose_ab: &Pose<V>) -> bool {
+pub(crate) fn boxes_intersect<V: Space>(he_a: V, he_b: V, pose_ab: &Pose<V>) -> bool {
     let t = pose_ab.translation;
     let axes_b: [V; 3] =
         core::array::from_fn(|j| if j < V::DIM { pose_ab.transform_vector(V::axis(j)) } else { V::ZERO });

@@ -8,9 +8,10 @@
 
 use super::polytope3d::face_witness;
 use super::{record, SatAxis, SatOutcome, SatTrace};
-use crate::math::{Pose, Real, Rotation, Vector, Vector3};
+use crate::math::{Pose, Real, Rotation, Vector3};
 use crate::query::closed_form::segment_segment;
 use crate::query::contact::{ContactStatus, CoreContact};
+use crate::query::Space;
 use crate::shape::Cuboid;
 
 /// `+1` or `-1`, the sign of `x` (`+1` for 0).
@@ -36,7 +37,7 @@ pub(crate) enum Axis {
 
 /// The axis of least overlap of two boxes, with what was computed on the way (A's frame).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct LeastOverlap<V: Vector> {
+pub(crate) struct LeastOverlap<V: Space> {
     /// The separation along the axis (negative: the overlap).
     pub sep: V::Real,
     pub axis: Axis,
@@ -57,7 +58,7 @@ pub(crate) struct LeastOverlap<V: Vector> {
 /// least overlap (the contact normal of both `contact` and the box-box manifold, which must
 /// agree).
 #[inline]
-pub(crate) fn least_overlap<V: Vector>(
+pub(crate) fn least_overlap<V: Space>(
     ha: V,
     hb: V,
     pose_ab: &Pose<V>,
@@ -136,7 +137,7 @@ pub(crate) fn least_overlap<V: Vector>(
 /// at the corner farthest along `n` and B's edge along `bx[j]` at its corner farthest
 /// along `-n` (B's centre `t`, all in A's frame).
 #[inline]
-pub(crate) fn edge_witness<V: Vector>(ha: V, hb: V, bx: &[V; 3], t: V, n: V, i: usize, j: usize) -> (V, V) {
+pub(crate) fn edge_witness<V: Space>(ha: V, hb: V, bx: &[V; 3], t: V, n: V, i: usize, j: usize) -> (V, V) {
     let mut ca = ha.mul_elem(n.sign_elem());
     let half_a = V::axis(i) * ha[i];
     ca -= V::axis(i) * ca[i];
@@ -153,7 +154,7 @@ pub(crate) fn edge_witness<V: Vector>(ha: V, hb: V, bx: &[V; 3], t: V, n: V, i: 
 /// The separating-axis contact of the boxes `[-ha, ha]` (A's frame) and `[-hb, hb]` placed
 /// by `pose_ab`, in A's frame.
 #[inline]
-pub(crate) fn contact<V: Vector3>(
+pub(crate) fn contact<V: Vector3 + Space>(
     ha: V,
     hb: V,
     pose_ab: &Pose<V>,

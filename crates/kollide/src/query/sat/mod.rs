@@ -1,5 +1,6 @@
 //! Separating-axis tests.
 
+use crate::query::Space;
 mod box_box;
 pub(crate) mod box_box3d;
 pub(crate) mod polygon2d;
@@ -10,12 +11,12 @@ pub(crate) use box_box::boxes_intersect;
 pub(crate) use segment_box::segment_box;
 
 use super::contact::CoreContact;
-use crate::math::{Real, Vector};
+use crate::math::Real;
 
 /// What a separating-axis test found about two polytope cores (A's frame).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub enum SatOutcome<V: Vector> {
+pub enum SatOutcome<V: Space> {
     /// This pair of primitives has no separating-axis test: use GJK and EPA.
     NotApplicable,
     /// An axis separates the cores by more than the threshold asked: no contact.
@@ -41,7 +42,7 @@ pub enum SatAxis {
 /// One axis the separating-axis test tried (recorded by
 /// [`contact_traced`](crate::query::contact_traced)), in A's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SatStep<V: Vector> {
+pub struct SatStep<V: Space> {
     /// Which axis.
     pub kind: SatAxis,
     /// The axis, unit, oriented from A towards B.
@@ -63,7 +64,7 @@ pub(crate) type SatTrace<'t, V> = Option<&'t mut Vec<SatStep<V>>>;
 
 /// Records an axis (the projections are filled in by the caller, from the shapes).
 #[inline]
-pub(crate) fn record<V: Vector>(
+pub(crate) fn record<V: Space>(
     trace: &mut SatTrace<'_, V>,
     kind: SatAxis,
     axis: V,

@@ -17,11 +17,12 @@
 use super::{record, SatAxis, SatOutcome, SatTrace};
 use crate::math::{Pose, Real, Vector2};
 use crate::query::contact::{ContactStatus, CoreContact};
+use crate::query::Space;
 use crate::shape::{ConvexPolygon, Primitive};
 
 /// A polygon core as vertices (counter-clockwise) and outward unit edge normals (edge `i`
 /// runs from vertex `i` to vertex `i + 1`), in its own frame.
-struct Outline<'a, V: Vector2> {
+struct Outline<'a, V: Vector2 + Space> {
     verts: &'a [V],
     normals: &'a [V],
     /// The polygon, for its table of start vertices (`None` for a rectangle: 4 vertices are
@@ -33,7 +34,7 @@ struct Outline<'a, V: Vector2> {
     outer: V::Real,
 }
 
-impl<'a, V: Vector2> Outline<'a, V> {
+impl<'a, V: Vector2 + Space> Outline<'a, V> {
     /// The outline of a rectangle or polygon core (`None` for other primitives); a
     /// rectangle's corners and normals are built into `rect`, which must outlive it.
     #[inline]
@@ -57,7 +58,7 @@ impl<'a, V: Vector2> Outline<'a, V> {
 
 /// The corners and edge normals of the rectangle `[-h, h]`, counter-clockwise from the
 /// lower left (edges: bottom, right, top, left).
-fn rectangle<V: Vector2>(h: V) -> ([V; 4], [V; 4]) {
+fn rectangle<V: Vector2 + Space>(h: V) -> ([V; 4], [V; 4]) {
     let (x, y) = (h[0], h[1]);
     let (o, z) = (V::Real::ONE, V::Real::ZERO);
     (
@@ -66,7 +67,7 @@ fn rectangle<V: Vector2>(h: V) -> ([V; 4], [V; 4]) {
     )
 }
 
-impl<V: Vector2> Outline<'_, V> {
+impl<V: Vector2 + Space> Outline<'_, V> {
     #[inline(always)]
     fn len(&self) -> usize {
         self.verts.len()
@@ -178,7 +179,7 @@ struct Axis<R> {
 /// one dot product. The search starts at the edge facing `q`, which is often the best (and
 /// for separated shapes the one that proves it), so most other edges are skipped.
 #[inline]
-fn max_separation<V: Vector2>(
+fn max_separation<V: Vector2 + Space>(
     p: &Outline<'_, V>,
     q: &Outline<'_, V>,
     pose: &Pose<V>,
@@ -231,7 +232,7 @@ fn max_separation<V: Vector2>(
 /// edges crosses into the strip (the touching feature of `q` is then an edge parallel to
 /// the reference edge). Returns the points and whether the vertex itself lay beside the
 /// edge.
-fn witness<V: Vector2>(
+fn witness<V: Vector2 + Space>(
     p: &Outline<'_, V>,
     q: &Outline<'_, V>,
     pose: &Pose<V>,
@@ -285,7 +286,7 @@ fn witness<V: Vector2>(
 ///
 /// When the best edges of A and B separate equally within rounding, A's edge is the axis,
 /// so a manifold built on it does not flip between frames.
-pub(crate) fn contact<V: Vector2>(
+pub(crate) fn contact<V: Vector2 + Space>(
     a: Primitive<'_, V>,
     b: Primitive<'_, V>,
     pose_ab: &Pose<V>,

@@ -29,6 +29,7 @@ use super::{record, SatAxis, SatOutcome, SatTrace};
 use crate::math::{Pose, Real, Rotation, Vector3};
 use crate::query::contact::{ContactStatus, CoreContact};
 use crate::query::manifold::clip3d::clip_to_sides;
+use crate::query::Space;
 use crate::shape::{ConvexHull, Cuboid, Primitive, Support, SupportFace};
 
 /// Hull pairs with more edge pairs than this go to GJK and EPA: the edge loop is quadratic.
@@ -47,7 +48,7 @@ pub(crate) const MAX_EDGE_PAIRS: usize = 36;
 pub(crate) const MAX_BOX_HULL_EDGES: usize = 40;
 
 /// A polytope core seen by the separating-axis test, in its local frame.
-pub(crate) trait Poly<V: Vector3> {
+pub(crate) trait Poly<V: Vector3 + Space> {
     fn face_count(&self) -> usize;
     /// Outward unit normal and offset of face `f`.
     fn face(&self, f: usize) -> (V, V::Real);
@@ -69,7 +70,7 @@ pub(crate) trait Poly<V: Vector3> {
     }
 }
 
-impl<V: Vector3> Poly<V> for Cuboid<V> {
+impl<V: Vector3 + Space> Poly<V> for Cuboid<V> {
     #[inline(always)]
     fn face_count(&self) -> usize {
         6
@@ -123,7 +124,7 @@ impl<V: Vector3> Poly<V> for Cuboid<V> {
     }
 }
 
-impl<V: Vector3> Poly<V> for ConvexHull<V> {
+impl<V: Vector3 + Space> Poly<V> for ConvexHull<V> {
     #[inline(always)]
     fn face_count(&self) -> usize {
         ConvexHull::face_count(self)
@@ -169,7 +170,7 @@ impl<V: Vector3> Poly<V> for ConvexHull<V> {
 /// (B's pose in A's frame); everything returned is in A's frame. `NotApplicable` for other
 /// primitives, for hull pairs with more than [`MAX_EDGE_PAIRS`] edge pairs and for boxes
 /// against hulls with more than [`MAX_BOX_HULL_EDGES`] edges.
-pub(crate) fn contact<V: Vector3>(
+pub(crate) fn contact<V: Vector3 + Space>(
     a: Primitive<'_, V>,
     b: Primitive<'_, V>,
     pose_ab: &Pose<V>,
@@ -202,7 +203,7 @@ enum Axis {
 }
 
 /// The separating-axis test over the faces of both and the Gauss-map-pruned edge pairs.
-pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
+pub(crate) fn polytopes<V: Vector3 + Space, A: Poly<V>, B: Poly<V>>(
     a: &A,
     b: &B,
     pose_ab: &Pose<V>,
@@ -365,7 +366,7 @@ pub(crate) fn polytopes<V: Vector3, A: Poly<V>, B: Poly<V>>(
 /// `sep <= 0`), in r's frame, `pose` placing `inc`: a point of `inc`'s deepest feature that
 /// lies over the face, and its projection on the face. Returns `(on r, on inc)`.
 #[inline]
-pub(crate) fn face_witness<V: Vector3, R: Poly<V>, I: Poly<V>>(
+pub(crate) fn face_witness<V: Vector3 + Space, R: Poly<V>, I: Poly<V>>(
     r: &R,
     inc: &I,
     pose: &Pose<V>,

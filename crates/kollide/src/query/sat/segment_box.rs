@@ -7,14 +7,15 @@
 //! point core has only the box's axes.
 
 use super::SatOutcome;
-use crate::math::{Real, Vector};
+use crate::math::Real;
 use crate::query::closed_form::segment_segment;
 use crate::query::contact::{ContactStatus, CoreContact};
+use crate::query::Space;
 
 /// The best axis so far: separation along `normal` (from the box towards the segment) and
 /// which kind of axis it is.
 #[derive(Clone, Copy)]
-struct Axis<V: Vector> {
+struct Axis<V: Space> {
     separation: V::Real,
     normal: V,
     kind: Kind,
@@ -31,7 +32,7 @@ enum Kind {
 /// The contact of the box `[-h, h]` (core of A, in its own frame) with the segment `p q`
 /// (core of B, a point when `p == q`) in the same frame; `threshold` is how far apart the
 /// cores are of interest.
-pub(crate) fn segment_box<V: Vector>(h: V, p: V, q: V, threshold: V::Real) -> SatOutcome<V> {
+pub(crate) fn segment_box<V: Space>(h: V, p: V, q: V, threshold: V::Real) -> SatOutcome<V> {
     let zero = V::Real::ZERO;
     let mag = h.max_elem(p.abs_elem()).max_elem(q.abs_elem()).max_component();
     // Ties within rounding go to the face axes, whose witnesses make steadier manifolds.
@@ -117,7 +118,7 @@ pub(crate) fn segment_box<V: Vector>(h: V, p: V, q: V, threshold: V::Real) -> Sa
 /// face: the foot of the penetration lies over the face, so when the deepest end does not
 /// (a segment lying flat on the face, within rounding) the deepest point of its part over
 /// the face is taken.
-fn deepest_on_face<V: Vector>(h: V, p: V, q: V, n: V, i: usize) -> V {
+fn deepest_on_face<V: Space>(h: V, p: V, q: V, n: V, i: usize) -> V {
     let d = q - p;
     // Clip the segment to the slab |x_j| <= h_j for the axes j other than i.
     let (mut t0, mut t1) = (V::Real::ZERO, V::Real::ONE);
