@@ -187,7 +187,8 @@ pub fn cast_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
             .vec("point_b", out.point_b)?
             .parts(parts)
             .finish(),
-        CastStatus::Failed => answer
+        // Failed, and any status a later kollide adds: what is safe is still safe.
+        _ => answer
             .num("safe_toi", out.safe_toi)?
             .int("iterations", out.iterations as usize)
             .parts(parts)

@@ -145,6 +145,7 @@ fn shape_error(path: &str, e: &ShapeError) -> InputError {
         | ShapeError::Coplanar { .. }
         | ShapeError::RepeatedPoint { .. }
         | ShapeError::SelfIntersecting { .. } => InputError::new(at("points"), e.to_string()),
+        _ => InputError::new(path.to_string(), e.to_string()),
     }
 }
 

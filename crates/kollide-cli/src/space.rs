@@ -412,5 +412,6 @@ fn pose_error(obj: &Obj, e: &PoseError, dim: usize) -> InputError {
         }
         PoseError::NonFiniteRotation => InputError::new(obj.at(rotation), "not finite"),
         PoseError::NonUnitRotation { .. } => InputError::new(obj.at(rotation), e.to_string()),
+        _ => InputError::new(obj.path().to_string(), e.to_string()),
     }
 }

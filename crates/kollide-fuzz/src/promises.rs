@@ -513,5 +513,6 @@ pub fn check_cast<V: Space>(pair: &Pair<V>, input: &CastInput<V>) {
             promise(safe >= 0.0 && safe <= max, "safe_toi in [0, max_toi]", ctx);
             clear_until(safe);
         }
+        other => promise(false, "a known cast status", || format!("{}\nstatus {other:?}", ctx())),
     }
 }

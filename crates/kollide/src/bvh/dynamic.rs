@@ -69,6 +69,7 @@ impl<V: Vector> Node<V> {
 
 /// Why a dynamic tree or broad-phase call was refused. Each variant names the bad value.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum DynamicTreeError {
     /// A box has a NaN or infinite coordinate (components listed x, y, z; z is 0 in 2D).
     NonFiniteBox {

@@ -33,6 +33,7 @@ pub(super) struct Node<V> {
 
 /// Why a [`Bvh`] could not be built or refitted.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BvhError {
     /// Box `index` has a NaN or infinite corner.
     NonFiniteBox {

@@ -9,6 +9,7 @@ use std::fmt;
 
 /// Why a [`Compound`] could not be built.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum CompoundError {
     /// No parts.
     Empty,

@@ -5,6 +5,7 @@ use std::fmt;
 /// Why a [`HeightField`](super::HeightField) or [`HeightField2d`](super::HeightField2d)
 /// could not be built.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum HeightFieldError {
     /// Fewer than 2 samples along a direction (2x2 in 3D, 2 in 2D).
     TooSmall {

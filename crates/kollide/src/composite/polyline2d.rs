@@ -17,6 +17,7 @@ const AT_END_REL: f64 = 1e-3;
 
 /// Why a [`Polyline`] could not be built.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum PolylineError {
     /// Fewer than 2 points.
     TooFewPoints {

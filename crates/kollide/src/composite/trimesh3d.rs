@@ -17,6 +17,7 @@ const NO_NEIGHBOUR: u32 = u32::MAX;
 
 /// Why a [`TriMesh`] could not be built.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum TriMeshError {
     /// No vertices or no triangles.
     Empty {

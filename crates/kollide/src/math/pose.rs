@@ -39,6 +39,7 @@ pub type DPose3 = Pose<glam::DVec3>;
 
 /// Why a pose was refused by [`Pose::try_new`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum PoseError {
     /// A translation component is NaN or infinite.
     NonFiniteTranslation {

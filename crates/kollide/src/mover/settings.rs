@@ -172,6 +172,7 @@ impl<V: Vector3 + Space> MoverSettings<V> {
 
 /// Why a move was refused (nothing moved).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum MoverError {
     /// A setting is out of range.
     BadSetting {

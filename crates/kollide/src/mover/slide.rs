@@ -15,6 +15,7 @@ use crate::world::{BodyId, Shape3, World};
 
 /// How a step ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MoveStatus {
     /// The whole (slid) displacement was made.
     Moved,

@@ -15,6 +15,7 @@ use crate::shape::Support;
 /// How a [`contact`] or [`crate::query::manifold`] query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum ContactStatus {
     /// The answer is within the documented tolerance (closed forms and separating-axis
     /// tests are exact up to rounding; GJK and EPA converged).

@@ -5,6 +5,7 @@ use core::fmt;
 
 /// Why a shape could not be built. Each variant names the offending parameter.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ShapeError {
     /// A parameter is NaN or infinite. `field` names it (`"radius"`, `"points[3]"`, ...).
     NonFinite {

@@ -46,6 +46,7 @@ pub struct ContactPair<V: Space> {
 
 /// Why a body could not be added or moved.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum WorldError {
     /// The pose is not finite or its rotation is not normalized.
     BadPose,

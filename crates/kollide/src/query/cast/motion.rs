@@ -117,6 +117,7 @@ impl<V: Space> CastInput<V> {
 /// How a shape cast ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum CastStatus {
     /// The shapes come within `target_distance` at `toi` (within the stated tolerance); the
     /// points and normal are those of that moment. The normal is an outward normal of B's

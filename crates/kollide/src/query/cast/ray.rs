@@ -29,6 +29,7 @@ pub struct Ray<V> {
 
 /// Why [`Ray::try_new`] refused its input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RayError {
     /// A component of the origin is NaN or infinite.
     NonFiniteOrigin {

@@ -9,6 +9,7 @@ use core::fmt;
 /// names the value; nothing is swept when any is bad (a soup with a broken triangle is not
 /// half-answered).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum SweepError {
     /// A component of the mover's centre (`"center"`, the pose's `"translation"`), of the
     /// `"displacement"`, or of the pose's `"rotation"` is NaN or infinite.

@@ -29,6 +29,7 @@ use crate::shape::{Support, NO_HINT};
 /// How EPA ended.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EpaStatus {
     /// The depth is within the tolerance of the true one (see the module docs): the upper
     /// and lower bounds met, or the cores touch within rounding (depth ~0).

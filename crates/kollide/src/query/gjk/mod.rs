@@ -22,6 +22,7 @@ pub use simplex::{Simplex, SimplexVertex};
 /// How GJK ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum GjkStatus {
     /// The bounds met within the tolerance, or within the rounding of the coordinates
     /// (see [`crate::query::distance`] for the exact promise).
