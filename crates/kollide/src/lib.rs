@@ -63,7 +63,7 @@ pub mod prelude {
     pub use crate::world::{Shape2, Shape3, World};
 }
 
-/// The README's Rust example, compiled and run as a doctest so it cannot drift.
+/// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
-struct ReadmeDoctests;
+pub struct ReadmeDoctests;

@@ -2,7 +2,7 @@
 //! ([`Polyline`]), heightfield terrain ([`HeightField`], [`HeightField2d`]), compounds of
 //! convex shapes ([`Compound`]) and concave polygons ([`ConcavePolygon`], 2D).
 //!
-//! A composite answers every query **through its parts** (ARCHITECTURE rule 13): its
+//! A composite answers every query **through its parts** (a rule of ARCHITECTURE.md): its
 //! acceleration structure (a [`Bvh`](crate::bvh::Bvh), or the grid of a heightfield)
 //! proposes the candidate parts, the convex query (GJK, the separating axes, the closed
 //! forms, the casts) answers each, and the answers are merged. There is one GJK; a
