@@ -2,7 +2,7 @@
 //! (a probe for profiling; the bench's terrain rows are the measurement of record).
 
 use glam::Vec3;
-use kollide::composite::{composite_ray_cast, TriMesh};
+use kollide::composite::{self, TriMesh};
 use kollide::math::Pose3;
 use kollide::query::cast::Ray;
 use parry3d::query::{Ray as PRay, RayCast};
@@ -51,7 +51,7 @@ fn main() {
     // Agreement first.
     let mut bad = 0;
     for (a, b) in kr.iter().zip(&pr) {
-        let x = composite_ray_cast(&mesh, &Pose3::IDENTITY, a, 1000.0).map(|h| match h.value {
+        let x = composite::ray_cast(&mesh, &Pose3::IDENTITY, a, 1000.0).map(|h| match h.value {
             kollide::query::cast::RayOutcome::Hit(h) => h.toi,
             _ => 0.0,
         });
@@ -66,14 +66,14 @@ fn main() {
     // A box resting on the terrain: kollide's contact, the least part contact without the
     // internal-edge rule, and parry's.
     {
-        use kollide::composite::composite_contact;
+        use kollide::composite;
         let he = Vec3::new(0.8, 0.5, 0.6);
         let kbox = kollide::shape::Cuboid::new(he);
         let pbox = parry3d::shape::Cuboid::new(he);
         for k in 0..5 {
             let (x, z) = (-60.0 + 23.7 * k as f32, 17.0 - 11.3 * k as f32);
             let g = 100.0
-                - composite_ray_cast(
+                - composite::ray_cast(
                     &mesh,
                     &Pose3::IDENTITY,
                     &Ray::new(Vec3::new(x, 100.0, z), Vec3::NEG_Y),
@@ -86,11 +86,11 @@ fn main() {
                 .unwrap();
             let pose =
                 Pose3::new(Vec3::new(x, g + he.y - 0.02, z), glam::Quat::from_rotation_y(0.3 * k as f32));
-            let c = composite_contact(&mesh, &Pose3::IDENTITY, &kbox, &pose, 0.0).unwrap();
+            let c = composite::contact(&mesh, &Pose3::IDENTITY, &kbox, &pose, 0.0).unwrap();
             let mut least = f32::INFINITY;
             for i in 0..mesh.triangle_count() as u32 {
                 if let Some(cc) =
-                    kollide::query::contact(&mesh.triangle(i), &Pose3::IDENTITY, &kbox, &pose, 0.0)
+                    kollide::query::contact(&mesh.triangle(i), &Pose3::IDENTITY, &kbox, &pose, 0.0, None)
                 {
                     least = least.min(cc.distance);
                 }
@@ -124,7 +124,7 @@ fn main() {
     }
     let mut bad_h = 0;
     for (a, b) in kr.iter().zip(&pr) {
-        let x = composite_ray_cast(&field, &Pose3::IDENTITY, a, 1000.0).map(|h| match h.value {
+        let x = composite::ray_cast(&field, &Pose3::IDENTITY, a, 1000.0).map(|h| match h.value {
             kollide::query::cast::RayOutcome::Hit(h) => h.toi,
             _ => 0.0,
         });
@@ -139,7 +139,7 @@ fn main() {
     for _ in 0..3 {
         let t0 = Instant::now();
         for r in &kr {
-            black_box(composite_ray_cast(&field, &Pose3::IDENTITY, black_box(r), 1000.0));
+            black_box(composite::ray_cast(&field, &Pose3::IDENTITY, black_box(r), 1000.0));
         }
         let k = t0.elapsed().as_secs_f64() * 1e9 / kr.len() as f64;
         let t0 = Instant::now();
@@ -152,7 +152,7 @@ fn main() {
     for _ in 0..3 {
         let t0 = Instant::now();
         for r in &kr {
-            black_box(composite_ray_cast(&mesh, &Pose3::IDENTITY, black_box(r), 1000.0));
+            black_box(composite::ray_cast(&mesh, &Pose3::IDENTITY, black_box(r), 1000.0));
         }
         let k = t0.elapsed().as_secs_f64() * 1e9 / kr.len() as f64;
         let t0 = Instant::now();

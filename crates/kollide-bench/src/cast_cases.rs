@@ -131,7 +131,7 @@ pub fn cast3<A: Spec3, B: Spec3>(name: &str, scene: &Scene3<A, B>, seed: u64, ro
         let (mut differ, mut hits, mut failed, mut printed) = (0, 0, 0, 0);
         for (i, c) in cases.iter().enumerate() {
             let (ia, ib, kpa, kpb, _, _, input, _) = c;
-            let k = shape_cast(&ka[*ia], kpa, &kb[*ib], kpb, input);
+            let k = shape_cast(&ka[*ia], kpa, &kb[*ib], kpb, input, None);
             let p = parry_one(c);
             let (kt, pt) = (kollide_toi(k.status, k.toi), p.map(|h| f64::from(h.time_of_impact)));
             hits += usize::from(kt.is_some());
@@ -151,7 +151,7 @@ pub fn cast3<A: Spec3, B: Spec3>(name: &str, scene: &Scene3<A, B>, seed: u64, ro
         eprintln!("  {name} {query}: kollide hits {hits}/{n}, failed {failed}, disagreements {differ}");
         let mut k_run = || {
             for (ia, ib, kpa, kpb, _, _, input, _) in black_box(&cases) {
-                black_box(shape_cast(&ka[*ia], kpa, &kb[*ib], kpb, input));
+                black_box(shape_cast(&ka[*ia], kpa, &kb[*ib], kpb, input, None));
             }
         };
         let mut p_run = || {
@@ -206,7 +206,7 @@ pub fn cast2<A: Spec2, B: Spec2>(name: &str, scene: &Scene2<A, B>, seed: u64) ->
     };
     let (mut differ, mut hits, mut printed) = (0, 0, 0);
     for (i, (ia, ib, kpa, kpb, ppa, ppb, va, vb)) in cases.iter().enumerate() {
-        let k = shape_cast(&ka[*ia], kpa, &kb[*ib], kpb, &CastInput::linear(*va, *vb, 1.0));
+        let k = shape_cast(&ka[*ia], kpa, &kb[*ib], kpb, &CastInput::linear(*va, *vb, 1.0), None);
         let p = parry2d::query::cast_shapes(ppa, *va, &pa[*ia], ppb, *vb, &pb[*ib], options)
             .expect("parry supports the pair");
         let (kt, pt) = (kollide_toi(k.status, k.toi), p.map(|h| f64::from(h.time_of_impact)));
@@ -223,7 +223,7 @@ pub fn cast2<A: Spec2, B: Spec2>(name: &str, scene: &Scene2<A, B>, seed: u64) ->
     eprintln!("  {name} cast: kollide hits {hits}/{n}, disagreements {differ}");
     let mut k_run = || {
         for (ia, ib, kpa, kpb, _, _, va, vb) in black_box(&cases) {
-            black_box(shape_cast(&ka[*ia], kpa, &kb[*ib], kpb, &CastInput::linear(*va, *vb, 1.0)));
+            black_box(shape_cast(&ka[*ia], kpa, &kb[*ib], kpb, &CastInput::linear(*va, *vb, 1.0), None));
         }
     };
     let mut p_run = || {

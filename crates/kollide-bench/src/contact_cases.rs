@@ -224,7 +224,7 @@ macro_rules! run_contact_case {
 
             let (mut differ, mut printed, mut max_diff, mut touching) = (0, 0, 0.0f64, 0);
             for (i, ((ia, ib, k), (_, _, p))) in kp.iter().zip(&pp).enumerate() {
-                let kc = kollide::query::contact(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0);
+                let kc = kollide::query::contact(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0, None);
                 let pc = $parry::query::contact(&p[0], &pa[*ia], &p[1], &pb[*ib], 0.0)
                     .expect("parry supports the pair");
                 let (kd, pd) = (kc.map(|c| f64::from(c.distance)), pc.map(|c| f64::from(c.dist)));
@@ -249,7 +249,7 @@ macro_rules! run_contact_case {
 
             let mut k_run = || {
                 for (ia, ib, k) in black_box(&kp) {
-                    black_box(kollide::query::contact(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0));
+                    black_box(kollide::query::contact(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0, None));
                 }
             };
             let mut p_run = || {

@@ -14,7 +14,7 @@
 use crate::report::Row;
 use crate::timing;
 use glam::{Quat, Vec3};
-use kollide::query::cast::{sweep_ellipsoid, sweep_sphere, BackFaces, SweepOutcome};
+use kollide::query::cast::{sweep, BackFaces, SweepOutcome, SweptShape};
 use kollide::shape::Ellipsoid;
 use kollide_bench::gen::{self, BenchRng};
 use parry3d::query::{cast_shapes, ShapeCastOptions};
@@ -64,7 +64,10 @@ fn motions(rng: &mut BenchRng, tris: &[[Vec3; 3]]) -> Vec<(Vec3, Vec3, Quat)> {
         let disp = gen::unit_vec3(rng) * REACH;
         let rot = gen::rotation3(rng);
         let clear = |r: f32| {
-            matches!(sweep_sphere(start, r, Vec3::ZERO, tris, BackFaces::Hit).unwrap(), SweepOutcome::Miss)
+            matches!(
+                sweep(SweptShape::ball(start, r), Vec3::ZERO, tris, BackFaces::Hit, None).unwrap(),
+                SweepOutcome::Miss
+            )
         };
         if clear(RADII.max_element().max(RADIUS) + 0.01) {
             out.push((start, disp, rot));
@@ -165,7 +168,8 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
         let ball = Ball::new(RADIUS);
         let (mut hits, mut differ) = (0, 0);
         for (i, &(start, disp, _)) in moves.iter().enumerate() {
-            let k = toi_of(sweep_sphere(start, RADIUS, disp, &tris, BackFaces::Hit).unwrap());
+            let k =
+                toi_of(sweep(SweptShape::ball(start, RADIUS), disp, &tris, BackFaces::Hit, None).unwrap());
             let p = parry_sweep(&ball, &parry3d::math::Pose::from_translation(start), disp, &ptris);
             hits += usize::from(k.is_some());
             let agree = match (k, p) {
@@ -175,7 +179,8 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
                 // smaller decides it).
                 _ => {
                     let graze = |r: f32| {
-                        toi_of(sweep_sphere(start, r, disp, &tris, BackFaces::Hit).unwrap()).is_some()
+                        toi_of(sweep(SweptShape::ball(start, r), disp, &tris, BackFaces::Hit, None).unwrap())
+                            .is_some()
                     };
                     graze(RADIUS + 1.0e-3) && !graze(RADIUS - 1.0e-3)
                 }
@@ -187,7 +192,10 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
         }
         let mut kollide = || {
             for &(start, disp, _) in black_box(&moves) {
-                black_box(sweep_sphere(start, RADIUS, disp, black_box(&tris), BackFaces::Hit).unwrap());
+                black_box(
+                    sweep(SweptShape::ball(start, RADIUS), disp, black_box(&tris), BackFaces::Hit, None)
+                        .unwrap(),
+                );
             }
         };
         let mut parry = || {
@@ -206,7 +214,10 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
         let across = [(Vec3::splat(-HALF - 2.0), Vec3::splat(2.0 * HALF + 4.0))];
         let mut full = || {
             for &(start, disp) in black_box(&across) {
-                black_box(sweep_sphere(start, RADIUS, disp, black_box(&tris), BackFaces::Hit).unwrap());
+                black_box(
+                    sweep(SweptShape::ball(start, RADIUS), disp, black_box(&tris), BackFaces::Hit, None)
+                        .unwrap(),
+                );
             }
         };
         let t = timing::measure(MOTIONS, &mut [&mut kollide, &mut parry, &mut boxed]);
@@ -233,8 +244,12 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
         let (mut hits, mut differ) = (0, 0);
         for (i, &(start, disp, rot)) in moves.iter().enumerate() {
             let pose = kollide::math::Pose3::new(start, rot);
-            let k = toi_of(sweep_ellipsoid(&full, &pose, disp, &tris, BackFaces::Hit).unwrap());
-            let inner = toi_of(sweep_ellipsoid(&shrunk, &pose, disp, &tris, BackFaces::Hit).unwrap());
+            let k = toi_of(
+                sweep(SweptShape::ellipsoid(&full, &pose), disp, &tris, BackFaces::Hit, None).unwrap(),
+            );
+            let inner = toi_of(
+                sweep(SweptShape::ellipsoid(&shrunk, &pose), disp, &tris, BackFaces::Hit, None).unwrap(),
+            );
             let p = parry_sweep(&hull, &parry3d::math::Pose::from_parts(start, rot), disp, &ptris);
             hits += usize::from(k.is_some());
             // The hull is between the shrunk and the full ellipsoid: so is its time of impact.
@@ -252,7 +267,10 @@ pub fn run(seed: u64, wanted: &dyn Fn(&str) -> bool) -> (Vec<Row>, String) {
         let mut kollide = || {
             for &(start, disp, rot) in black_box(&moves) {
                 let pose = kollide::math::Pose3::new(start, rot);
-                black_box(sweep_ellipsoid(&full, &pose, disp, black_box(&tris), BackFaces::Hit).unwrap());
+                black_box(
+                    sweep(SweptShape::ellipsoid(&full, &pose), disp, black_box(&tris), BackFaces::Hit, None)
+                        .unwrap(),
+                );
             }
         };
         let mut parry = || {

@@ -9,18 +9,16 @@
 //! times of impact are compared before timing (a relative 1e-3 apart is a disagreement).
 //!
 //! On the mesh also: 2,000 falling, sliding casts of a ball and of a turned box (query
-//! `cast`, cases `ball-terrain`, `box-terrain`: kollide `composite_shape_cast`, parry
+//! `cast`, cases `ball-terrain`, `box-terrain`: kollide `composite::shape_cast`, parry
 //! `cast_shapes`), and 2,000 turned boxes resting on the terrain, their centre the height of
 //! the ground under it plus their half height less 0.02 (queries `contact` and `manifold`,
-//! case `box-on-terrain`: kollide `composite_contact`/`composite_manifold`, parry `contact`
+//! case `box-on-terrain`: kollide `composite::contact`/`composite::manifold`, parry `contact`
 //! and `contact_manifolds` with its manifolds kept between calls).
 
 use crate::report::Row;
 use crate::timing;
 use glam::Vec3;
-use kollide::composite::{
-    composite_contact, composite_manifold, composite_ray_cast, composite_shape_cast, HeightField, TriMesh,
-};
+use kollide::composite::{self, HeightField, TriMesh};
 use kollide::math::Pose3;
 use kollide::query::cast::{CastInput, CastStatus, Ray, RayOutcome};
 use kollide::shape::{Ball, Cuboid};
@@ -124,7 +122,7 @@ pub fn run(seed: u64) -> Vec<Row> {
     };
 
     let k: Vec<Option<f32>> =
-        kr.iter().map(|r| toi(composite_ray_cast(&mesh, &Pose3::IDENTITY, r, MAX_TOI))).collect();
+        kr.iter().map(|r| toi(composite::ray_cast(&mesh, &Pose3::IDENTITY, r, MAX_TOI))).collect();
     let p: Vec<Option<f32>> = pr.iter().map(|r| pmesh.cast_ray(&id_pose, r, MAX_TOI, true)).collect();
     let bad = disagreements(&k, &p);
     let hits = k.iter().filter(|x| x.is_some()).count();
@@ -133,7 +131,7 @@ pub fn run(seed: u64) -> Vec<Row> {
         &mut [
             &mut || {
                 for r in &kr {
-                    black_box(composite_ray_cast(&mesh, &Pose3::IDENTITY, black_box(r), MAX_TOI));
+                    black_box(composite::ray_cast(&mesh, &Pose3::IDENTITY, black_box(r), MAX_TOI));
                 }
             },
             &mut || {
@@ -147,7 +145,7 @@ pub fn run(seed: u64) -> Vec<Row> {
     let obvhs_row = crate::terrain_obvhs::row(&vertices, &indices, &rays, MAX_TOI);
 
     let k: Vec<Option<f32>> =
-        kr.iter().map(|r| toi(composite_ray_cast(&field, &Pose3::IDENTITY, r, MAX_TOI))).collect();
+        kr.iter().map(|r| toi(composite::ray_cast(&field, &Pose3::IDENTITY, r, MAX_TOI))).collect();
     let p: Vec<Option<f32>> = pr.iter().map(|r| pfield.cast_ray(&id_pose, r, MAX_TOI, true)).collect();
     let bad = disagreements(&k, &p);
     let hits = k.iter().filter(|x| x.is_some()).count();
@@ -156,7 +154,7 @@ pub fn run(seed: u64) -> Vec<Row> {
         &mut [
             &mut || {
                 for r in &kr {
-                    black_box(composite_ray_cast(&field, &Pose3::IDENTITY, black_box(r), MAX_TOI));
+                    black_box(composite::ray_cast(&field, &Pose3::IDENTITY, black_box(r), MAX_TOI));
                 }
             },
             &mut || {
@@ -183,7 +181,7 @@ fn casts_and_contacts(
     let id = parry3d::math::Pose::IDENTITY;
     let ground = |x: f32, z: f32| -> f32 {
         let down = Ray::new(Vec3::new(x, 100.0, z), Vec3::NEG_Y);
-        toi(composite_ray_cast(field, &Pose3::IDENTITY, &down, 1000.0)).map_or(0.0, |t| 100.0 - t)
+        toi(composite::ray_cast(field, &Pose3::IDENTITY, &down, 1000.0)).map_or(0.0, |t| 100.0 - t)
     };
     let he = Vec3::new(0.8, 0.5, 0.6);
     let (kball, pball) = (Ball::new(1.0f32), parry3d::shape::Ball::new(1.0));
@@ -223,7 +221,7 @@ fn casts_and_contacts(
     macro_rules! cast_row {
         ($case:expr, $k:expr, $p:expr) => {{
             let k_one = |(pose, v): &(Pose3, Vec3)| {
-                composite_shape_cast(
+                composite::shape_cast(
                     mesh,
                     &Pose3::IDENTITY,
                     $k,
@@ -289,7 +287,7 @@ fn casts_and_contacts(
     let to_parry = |p: &Pose3| parry3d::math::Pose::from_parts(p.translation, p.rotation);
     let mut bad = 0;
     for p in &resting {
-        let k = composite_contact(mesh, &Pose3::IDENTITY, &kbox, p, 0.0).map(|c| c.value.distance);
+        let k = composite::contact(mesh, &Pose3::IDENTITY, &kbox, p, 0.0).map(|c| c.value.distance);
         let q = parry3d::query::contact(&id, pmesh, &to_parry(p), &pbox, 0.0).ok().flatten().map(|c| c.dist);
         match (k, q) {
             (Some(a), Some(b)) if (a - b).abs() <= 1e-3 => {}
@@ -302,7 +300,7 @@ fn casts_and_contacts(
         &mut [
             &mut || {
                 for p in &resting {
-                    black_box(composite_contact(mesh, &Pose3::IDENTITY, &kbox, black_box(p), 0.0));
+                    black_box(composite::contact(mesh, &Pose3::IDENTITY, &kbox, black_box(p), 0.0));
                 }
             },
             &mut || {
@@ -318,7 +316,7 @@ fn casts_and_contacts(
     let mut ws: Vec<Option<parry3d::query::ContactManifoldsWorkspace>> = (0..N_CASES).map(|_| None).collect();
     let (mut kn, mut pn) = (0usize, 0usize);
     for (j, p) in resting.iter().enumerate() {
-        kn += composite_manifold(mesh, &Pose3::IDENTITY, &kbox, p, 0.0).manifold.len();
+        kn += composite::manifold(mesh, &Pose3::IDENTITY, &kbox, p, 0.0).manifold.len();
         let _ = parry3d::query::DefaultQueryDispatcher.contact_manifolds(
             &to_parry(p),
             pmesh,
@@ -339,7 +337,7 @@ fn casts_and_contacts(
         &mut [
             &mut || {
                 for p in &resting {
-                    black_box(composite_manifold(mesh, &Pose3::IDENTITY, &kbox, black_box(p), 0.0));
+                    black_box(composite::manifold(mesh, &Pose3::IDENTITY, &kbox, black_box(p), 0.0));
                 }
             },
             &mut || {

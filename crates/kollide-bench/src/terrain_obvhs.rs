@@ -10,7 +10,7 @@
 use crate::report::Row;
 use crate::timing;
 use glam::{Vec3, Vec3A};
-use kollide::composite::{composite_ray_cast, TriMesh};
+use kollide::composite::{self, TriMesh};
 use kollide::math::Pose3;
 use kollide::query::cast::{Ray, RayOutcome};
 use obvhs::cwbvh::builder::build_cwbvh_from_tris;
@@ -42,7 +42,7 @@ pub fn row(vertices: &[Vec3], indices: &[[u32; 3]], rays: &[(Vec3, Vec3)], max_t
     let kr: Vec<Ray<Vec3>> = rays.iter().map(|&(o, d)| Ray::new(o, d)).collect();
     let or: Vec<ORay> = rays.iter().map(|&(o, d)| ORay::new(o.into(), d.into(), 0.0, max_toi)).collect();
     let kollide_toi = |r: &Ray<Vec3>| {
-        composite_ray_cast(&mesh, &Pose3::IDENTITY, r, max_toi).map(|h| match h.value {
+        composite::ray_cast(&mesh, &Pose3::IDENTITY, r, max_toi).map(|h| match h.value {
             RayOutcome::Hit(h) => h.toi,
             _ => 0.0,
         })

@@ -48,7 +48,7 @@ pub fn run(seed: u64, name: &str) -> (Vec<Row>, f64) {
     let (mut tally, mut cache, mut warm_cold_differ, mut iters_warm, mut iters_cold) =
         (Tally::default(), SimplexCache::default(), 0, 0u64, 0u64);
     for (i, (k, p)) in kp.iter().zip(&pp).enumerate() {
-        let warm = kollide::query::distance_cached(&ka, &kpa, &kb, k, &mut cache);
+        let warm = kollide::query::distance_cached(&ka, &kpa, &kb, k, &mut cache, None);
         let cold = kollide::query::distance(&ka, &kpa, &kb, k);
         let p_dist = parry3d::query::distance(&ppa, &pa, p, &pb).expect("parry supports hulls").distance;
         iters_warm += u64::from(warm.iterations);
@@ -74,7 +74,7 @@ pub fn run(seed: u64, name: &str) -> (Vec<Row>, f64) {
     let mut warm = || {
         let mut cache = SimplexCache::default();
         for k in black_box(&kp) {
-            black_box(kollide::query::distance_cached(&ka, &kpa, &kb, k, &mut cache));
+            black_box(kollide::query::distance_cached(&ka, &kpa, &kb, k, &mut cache, None));
         }
     };
     let mut cold = || {

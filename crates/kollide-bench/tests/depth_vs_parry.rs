@@ -71,10 +71,10 @@ macro_rules! depth_case {
                     continue;
                 }
                 let [ka, kb] = pair.kollide();
-                let k32 = kollide::query::contact(&sa.kollide(), &ka, &sb.kollide(), &kb, 0.0)
+                let k32 = kollide::query::contact(&sa.kollide(), &ka, &sb.kollide(), &kb, 0.0, None)
                     .map(|c| -f64::from(c.distance));
                 let [da, db] = pair.kollide64();
-                let k64 = kollide::query::contact(&sa.kollide64(), &da, &sb.kollide64(), &db, 0.0)
+                let k64 = kollide::query::contact(&sa.kollide64(), &da, &sb.kollide64(), &db, 0.0, None)
                     .map(|c| -c.distance);
                 let [pa, pb] = pair.parry();
                 let p = $parry::query::contact(&pa, &sa.parry(), &pb, &sb.parry(), 0.0)

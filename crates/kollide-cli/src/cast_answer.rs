@@ -159,7 +159,7 @@ pub fn cast_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
     let a = body::<V>(top.get("a")?, "a")?;
     let b = body::<V>(top.get("b")?, "b")?;
     let input = cast_input::<V>(top)?;
-    let Some(found) = world::cast(&a.shape, &a.pose, &b.shape, &b.pose, &input) else {
+    let Some(found) = world::shape_cast(&a.shape, &a.pose, &b.shape, &b.pose, &input) else {
         return Answer::new(line, CastStatus::Miss.as_str()).finish();
     };
     let out = found.value;
@@ -238,9 +238,11 @@ pub fn sweep_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
                 let msg = format!("give \"{}\" or a composite \"b\", not both", V::SOUP);
                 return Err(InputError::new(V::SOUP, msg));
             }
-            V::sweep_through(&mover, "mover", displacement, b, back_faces)?
+            crate::space::sweep_through(&mover, "mover", displacement, b, back_faces)?
         }
-        None => V::sweep(&mover, "mover", displacement, top.get(V::SOUP)?, V::SOUP, back_faces, None)?,
+        None => {
+            crate::space::sweep(&mover, "mover", displacement, top.get(V::SOUP)?, V::SOUP, back_faces, None)?
+        }
     };
     // Through a composite, the element hit is also its part.
     let part =

@@ -8,7 +8,7 @@
 use crate::json::{array, number, vector, InputError, Obj, Result};
 use crate::space::body;
 use kollide::math::DVec3;
-use kollide::mover::{move_and_slide, move_and_slide_traced, Character, MoveOutput, MoveStep, MoverSettings};
+use kollide::mover::{move_and_slide, Character, MoveOutput, MoveStep, MoverSettings};
 use kollide::shape::Convex3;
 use kollide::world::{BodyId, Shape3, World};
 use serde_json::{json, Value};
@@ -157,7 +157,7 @@ impl Scene {
         let mut i = 0u64;
         for &(d, n) in &self.steps {
             for _ in 0..n {
-                match move_and_slide(&self.world, &self.character, position, d, &self.settings) {
+                match move_and_slide(&self.world, &self.character, position, d, &self.settings, None) {
                     Ok(m) => {
                         position = m.position;
                         writeln!(out, "{}", self.line(i, &m))?;
@@ -199,16 +199,16 @@ impl Scene {
                 let i = out.len();
                 let mut trace = Vec::new();
                 let step = if traced.is_some_and(|t| t.covers(i)) {
-                    move_and_slide_traced(
+                    move_and_slide(
                         &self.world,
                         &self.character,
                         position,
                         d,
                         &self.settings,
-                        &mut trace,
+                        Some(&mut trace),
                     )
                 } else {
-                    move_and_slide(&self.world, &self.character, position, d, &self.settings)
+                    move_and_slide(&self.world, &self.character, position, d, &self.settings, None)
                 };
                 if let Ok(m) = &step {
                     position = m.position;

@@ -9,16 +9,9 @@ use crate::composite_json::{
 };
 use crate::json::{number, InputError, Obj, Result};
 use crate::shape_json::{convex2, convex3, names_in};
-use kollide::composite::{
-    composite_sweep_circle, composite_sweep_ellipse, composite_sweep_ellipsoid, composite_sweep_sphere,
-    Compound,
-};
+use kollide::composite::Compound;
 use kollide::math::{DQuat, DVec2, DVec3, Pose, PoseError, Quat, Real, Rot2, Vec2, Vec3, Vector, Vector2};
-use kollide::query::cast::{
-    sweep_circle, sweep_circle_traced, sweep_ellipse, sweep_ellipse_traced, sweep_ellipsoid,
-    sweep_ellipsoid_traced, sweep_sphere, sweep_sphere_traced, BackFaces, SweepError, SweepOutcome,
-    SweepStep,
-};
+use kollide::query::cast::{BackFaces, SoupItem, SweepError, SweepOutcome, SweepStep};
 use kollide::shape::{Convex2, Convex3};
 use kollide::world::{RuntimeShape, Shape2, Shape3};
 use serde::Serialize;
@@ -56,35 +49,13 @@ pub trait Space: kollide::query::Space<Real: Serialize> {
     const SOUP: &'static str;
     /// The field of a sweep's answer that names the element hit: `"segment"` or `"triangle"`.
     const SOUP_ITEM: &'static str;
-    /// The sweep of this dimension: the mover (a circle or ellipse in 2D, a ball or
-    /// ellipsoid in 3D) moved by `displacement` through the soup (read from `soup` at
-    /// `soup_path`).
-    ///
-    /// With `trace`, each test of each item is recorded there (`kollide picture --steps`).
+    /// A soup's item in this dimension: a segment `[V; 2]` in 2D, a triangle `[V; 3]` in 3D.
+    type Item: SoupItem<Self>;
+    /// Reads a soup (`V::SOUP`) at `path`.
     ///
     /// # Errors
-    /// A mover of another shape (naming `mover_path`), or a malformed soup.
-    fn sweep(
-        mover: &Body<Self>,
-        mover_path: &str,
-        displacement: Self,
-        soup: &Value,
-        soup_path: &str,
-        back_faces: BackFaces,
-        trace: Option<&mut Vec<SweepStep<Self>>>,
-    ) -> Result<SweepOutcome<Self>>;
-    /// The sweep of this dimension through a composite body `b` (a mesh or terrain in 3D, a
-    /// polyline or terrain line in 2D), its parts named by `index`.
-    ///
-    /// # Errors
-    /// A mover of another shape, or a `b` whose parts are not triangles (segments).
-    fn sweep_through(
-        mover: &Body<Self>,
-        mover_path: &str,
-        displacement: Self,
-        b: &Body<Self>,
-        back_faces: BackFaces,
-    ) -> Result<SweepOutcome<Self>>;
+    /// A missing or malformed soup, naming its path.
+    fn read_soup(v: &Value, path: &str) -> Result<Vec<Self::Item>>;
 }
 
 /// The soup of a sweep line (`V::SOUP`: segments in 2D, triangles in 3D), each item as its
@@ -161,6 +132,56 @@ fn not_a_mover(path: &str, dim: usize) -> InputError {
     )
 }
 
+/// A sweep line's answer: the mover (a ball or an ellipsoid; a circle or an ellipse in 2D)
+/// moved by `displacement` through the soup read from `soup` at `soup_path`.
+///
+/// With `trace`, each test of each item is recorded there (`kollide picture --steps`).
+///
+/// # Errors
+/// A malformed soup, or a mover of another shape (naming `mover_path`).
+pub fn sweep<V: Space>(
+    mover: &Body<V>,
+    mover_path: &str,
+    displacement: V,
+    soup: &Value,
+    soup_path: &str,
+    back_faces: BackFaces,
+    trace: Option<&mut Vec<SweepStep<V>>>,
+) -> Result<SweepOutcome<V>> {
+    let items = V::read_soup(soup, soup_path)?;
+    let shape = mover.shape.as_swept(&mover.pose).ok_or_else(|| not_a_mover(mover_path, V::DIM))?;
+    kollide::query::cast::sweep(shape, displacement, &items, back_faces, trace)
+        .map_err(|e| sweep_error(&e, mover_path, soup_path))
+}
+
+/// A sweep line's answer through a composite body `b` (a mesh or terrain in 3D, a polyline
+/// or terrain line in 2D), its parts named by `index`.
+///
+/// # Errors
+/// A `b` whose parts are not triangles (segments), or a mover of another shape.
+pub fn sweep_through<V: Space>(
+    mover: &Body<V>,
+    mover_path: &str,
+    displacement: V,
+    b: &Body<V>,
+    back_faces: BackFaces,
+) -> Result<SweepOutcome<V>> {
+    let not_a_soup = || {
+        let message = if V::DIM == 2 {
+            "a sweep moves through a \"polyline\" or a \"heightfield\" (segments), or a \"segments\" soup"
+        } else {
+            "a sweep moves through a \"trimesh\" or a \"heightfield\" (triangles), or a \"triangles\" soup"
+        };
+        InputError::new("b.shape.type", message)
+    };
+    if !b.shape.is_soup() {
+        return Err(not_a_soup());
+    }
+    let shape = mover.shape.as_swept(&mover.pose).ok_or_else(|| not_a_mover(mover_path, V::DIM))?;
+    let out = b.shape.sweep_through(&b.pose, shape, displacement, back_faces).ok_or_else(not_a_soup)?;
+    out.map_err(|e| sweep_error(&e, mover_path, "b"))
+}
+
 /// The 2D rotation: `"angle"` in radians, counter-clockwise.
 fn angle<V: Vector2>(body: &Obj) -> Result<Rot2<V::Real>> {
     match body.opt("angle") {
@@ -204,7 +225,9 @@ macro_rules! space2 {
                             Shape2::Convex(c) => Some(c),
                             _ => None,
                         })?;
-                        Shape2::Compound(Arc::new(Compound::try_new(parts).map_err(|e| compound_error(obj, &e))?))
+                        Shape2::Compound(Arc::new(
+                            Compound::try_new(parts).map_err(|e| compound_error(obj, &e))?,
+                        ))
                     }
                     "trimesh" => return Err(other_dimension(obj, "trimesh", 3, "polyline")),
                     _ => Shape2::Convex(convex2(obj)?),
@@ -218,60 +241,9 @@ macro_rules! space2 {
             }
             const SOUP: &'static str = "segments";
             const SOUP_ITEM: &'static str = "segment";
-            fn sweep(
-                mover: &Body<Self>,
-                mover_path: &str,
-                displacement: Self,
-                soup_value: &Value,
-                soup_path: &str,
-                back_faces: BackFaces,
-                trace: Option<&mut Vec<SweepStep<Self>>>,
-            ) -> Result<SweepOutcome<Self>> {
-                let segments = soup::<$v, 2>(soup_value, soup_path)?;
-                let at = mover.pose.translation;
-                let (d, s, b) = (displacement, &segments, back_faces);
-                let out = match (&mover.shape, trace) {
-                    (Shape2::Convex(Convex2::Ball(c)), None) => sweep_circle(at, c.radius, d, s, b),
-                    (Shape2::Convex(Convex2::Ball(c)), Some(t)) => sweep_circle_traced(at, c.radius, d, s, b, t),
-                    (Shape2::Convex(Convex2::Ellipsoid(e)), None) => sweep_ellipse(e, &mover.pose, d, s, b),
-                    (Shape2::Convex(Convex2::Ellipsoid(e)), Some(t)) => {
-                        sweep_ellipse_traced(e, &mover.pose, d, s, b, t)
-                    }
-                    _ => return Err(not_a_mover(mover_path, 2)),
-                };
-                out.map_err(|e| sweep_error(&e, mover_path, soup_path))
-            }
-            fn sweep_through(
-                mover: &Body<Self>,
-                mover_path: &str,
-                displacement: Self,
-                b: &Body<Self>,
-                back_faces: BackFaces,
-            ) -> Result<SweepOutcome<Self>> {
-                let at = mover.pose.translation;
-                let err = |e: SweepError| sweep_error(&e, mover_path, "b");
-                macro_rules! through {
-                    ($c:expr) => {
-                        match &mover.shape {
-                            Shape2::Convex(Convex2::Ball(s)) => {
-                                composite_sweep_circle($c, &b.pose, at, s.radius, displacement, back_faces).map_err(err)
-                            }
-                            Shape2::Convex(Convex2::Ellipsoid(e)) => {
-                                composite_sweep_ellipse($c, &b.pose, e, &mover.pose, displacement, back_faces)
-                                    .map_err(err)
-                            }
-                            _ => Err(not_a_mover(mover_path, 2)),
-                        }
-                    };
-                }
-                match &b.shape {
-                    Shape2::Polyline(p) => through!(&**p),
-                    Shape2::HeightField(h) => through!(&**h),
-                    _ => Err(InputError::new(
-                        "b.shape.type",
-                        "a sweep moves through a \"polyline\" or a \"heightfield\" (segments), or a \"segments\" soup",
-                    )),
-                }
+            type Item = [$v; 2];
+            fn read_soup(v: &Value, path: &str) -> Result<Vec<[$v; 2]>> {
+                soup::<$v, 2>(v, path)
             }
         }
     };
@@ -298,7 +270,9 @@ macro_rules! space3 {
                             Shape3::Convex(c) => Some(c),
                             _ => None,
                         })?;
-                        Shape3::Compound(Arc::new(Compound::try_new(parts).map_err(|e| compound_error(obj, &e))?))
+                        Shape3::Compound(Arc::new(
+                            Compound::try_new(parts).map_err(|e| compound_error(obj, &e))?,
+                        ))
                     }
                     "polyline" => return Err(other_dimension(obj, "polyline", 2, "trimesh")),
                     "concave_polygon" => return Err(other_dimension(obj, "concave_polygon", 2, "trimesh")),
@@ -313,60 +287,9 @@ macro_rules! space3 {
             }
             const SOUP: &'static str = "triangles";
             const SOUP_ITEM: &'static str = "triangle";
-            fn sweep(
-                mover: &Body<Self>,
-                mover_path: &str,
-                displacement: Self,
-                soup_value: &Value,
-                soup_path: &str,
-                back_faces: BackFaces,
-                trace: Option<&mut Vec<SweepStep<Self>>>,
-            ) -> Result<SweepOutcome<Self>> {
-                let triangles = soup::<$v, 3>(soup_value, soup_path)?;
-                let at = mover.pose.translation;
-                let (d, s, b) = (displacement, &triangles, back_faces);
-                let out = match (&mover.shape, trace) {
-                    (Shape3::Convex(Convex3::Ball(r)), None) => sweep_sphere(at, r.radius, d, s, b),
-                    (Shape3::Convex(Convex3::Ball(r)), Some(t)) => sweep_sphere_traced(at, r.radius, d, s, b, t),
-                    (Shape3::Convex(Convex3::Ellipsoid(e)), None) => sweep_ellipsoid(e, &mover.pose, d, s, b),
-                    (Shape3::Convex(Convex3::Ellipsoid(e)), Some(t)) => {
-                        sweep_ellipsoid_traced(e, &mover.pose, d, s, b, t)
-                    }
-                    _ => return Err(not_a_mover(mover_path, 3)),
-                };
-                out.map_err(|e| sweep_error(&e, mover_path, soup_path))
-            }
-            fn sweep_through(
-                mover: &Body<Self>,
-                mover_path: &str,
-                displacement: Self,
-                b: &Body<Self>,
-                back_faces: BackFaces,
-            ) -> Result<SweepOutcome<Self>> {
-                let at = mover.pose.translation;
-                let err = |e: SweepError| sweep_error(&e, mover_path, "b");
-                macro_rules! through {
-                    ($c:expr) => {
-                        match &mover.shape {
-                            Shape3::Convex(Convex3::Ball(s)) => {
-                                composite_sweep_sphere($c, &b.pose, at, s.radius, displacement, back_faces).map_err(err)
-                            }
-                            Shape3::Convex(Convex3::Ellipsoid(e)) => {
-                                composite_sweep_ellipsoid($c, &b.pose, e, &mover.pose, displacement, back_faces)
-                                    .map_err(err)
-                            }
-                            _ => Err(not_a_mover(mover_path, 3)),
-                        }
-                    };
-                }
-                match &b.shape {
-                    Shape3::TriMesh(m) => through!(&**m),
-                    Shape3::HeightField(h) => through!(&**h),
-                    _ => Err(InputError::new(
-                        "b.shape.type",
-                        "a sweep moves through a \"trimesh\" or a \"heightfield\" (triangles), or a \"triangles\" soup",
-                    )),
-                }
+            type Item = [$v; 3];
+            fn read_soup(v: &Value, path: &str) -> Result<Vec<[$v; 3]>> {
+                soup::<$v, 3>(v, path)
             }
         }
     };

@@ -320,7 +320,7 @@ fn sat_steps_show_each_axis_with_both_projections() {
     let pb = kollide::shape::Cuboid::new(kollide::math::DVec2::new(1.0, 0.5));
     let pose_b = kollide::math::DPose2::from_angle(kollide::math::DVec2::new(2.6, 1.0), 0.4);
     let _ =
-        kollide::query::contact_traced(&pa, &kollide::math::DPose2::IDENTITY, &pb, &pose_b, 0.0, &mut trace);
+        kollide::query::contact(&pa, &kollide::math::DPose2::IDENTITY, &pb, &pose_b, 0.0, Some(&mut trace));
     assert!(sat >= 2 && sat == trace.sat.len(), "{sat} panels, {} axes: {texts:?}", trace.sat.len());
     for k in 1..=sat {
         let panel = format!("step-{k}");

@@ -94,9 +94,7 @@ impl DemoWorld {
     #[must_use]
     pub fn terrain_height(&self, x: f64, z: f64) -> f64 {
         let ray = Ray::new(DVec3::new(x, RELIEF + 40.0, z), DVec3::NEG_Y);
-        match kollide::composite::composite_ray_cast(&*self.terrain, &DPose3::IDENTITY, &ray, 200.0)
-            .map(|h| h.value)
-        {
+        match kollide::composite::ray_cast(&*self.terrain, &DPose3::IDENTITY, &ray, 200.0).map(|h| h.value) {
             Some(RayOutcome::Hit(h)) => h.point.y,
             _ => 0.0,
         }
@@ -245,7 +243,7 @@ pub fn walk(
             let d = to / dist * (WALK * DT) + DVec3::Y * (vy * DT);
             inputs.push((p, d));
             let t = Instant::now();
-            let m = move_and_slide(&dw.world, &character, p, d, settings).expect("valid scene");
+            let m = move_and_slide(&dw.world, &character, p, d, settings, None).expect("valid scene");
             seconds += t.elapsed().as_secs_f64();
             grounded = m.grounded();
             if grounded && vy < 0.0 {

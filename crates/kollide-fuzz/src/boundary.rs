@@ -85,7 +85,7 @@ pub fn cast<V: Space>(b: &mut Bytes, a: &V::Convex, pa: Pose<V>, sb: &V::Convex,
             max_toi: V::Real::from_f64(max),
             target_distance: V::Real::ZERO,
         };
-        world::cast(&sa, &pa, &sbw, pb, &input).map(|o| o.value)
+        world::shape_cast(&sa, &pa, &sbw, pb, &input).map(|o| o.value)
     };
     let ctx = |what: &str, out: &dyn std::fmt::Debug| {
         format!("{what}: touching along {n:?}, va {va:?}, speed {speed}: {out:?}\nA = {a:?} at {pa:?}\nB = {sb:?} at {pb:?}")

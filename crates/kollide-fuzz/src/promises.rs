@@ -328,7 +328,7 @@ impl<V: Space> Pair<'_, V> {
         // touching at the margin.
         let mut best = margin.to_f64();
         for (local, part) in &composite {
-            if let Some(c) = kollide::query::contact(part, &pc.compose(local), convex, &pv, margin) {
+            if let Some(c) = kollide::query::contact(part, &pc.compose(local), convex, &pv, margin, None) {
                 if c.status != ContactStatus::Converged {
                     return;
                 }
@@ -462,7 +462,9 @@ pub fn check_cast<V: Space>(pair: &Pair<V>, input: &CastInput<V>) {
         return;
     }
     let tol = rel::<V>() * (m + speed * max) * 4.0;
-    let Some(out) = world::cast(pair.a, &pair.pa, pair.b, &pair.pb, input).map(|o| o.value) else { return };
+    let Some(out) = world::shape_cast(pair.a, &pair.pa, pair.b, &pair.pb, input).map(|o| o.value) else {
+        return;
+    };
     let ctx = || format!("cast {input:?}: {out:?}\n{}", pair.describe());
     let target = input.target_distance.to_f64();
     let gap_at = |t: f64| -> Option<f64> {

@@ -4,7 +4,7 @@
 
 use crate::promises::{dot, len, sub};
 use kollide::math::Vector3;
-use kollide::query::cast::{sweep_sphere, BackFaces, SweepOutcome};
+use kollide::query::cast::{sweep, BackFaces, SweepOutcome, SweptShape};
 
 fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
@@ -83,7 +83,7 @@ pub fn check_sweep<V: Vector3 + kollide::query::Space>(
     tris: &[[V; 3]],
     back: BackFaces,
 ) {
-    let Ok(out) = sweep_sphere(center, radius, disp, tris, back) else { return };
+    let Ok(out) = sweep(SweptShape::ball(center, radius), disp, tris, back, None) else { return };
     let c0 = center.to_f64_array();
     let d = disp.to_f64_array();
     let r = kollide::math::Real::to_f64(radius);

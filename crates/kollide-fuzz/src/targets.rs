@@ -240,7 +240,7 @@ fn walk<V: Space<Shape = Shape3<V>> + UpRotation>(b: &mut Bytes) {
     for _ in 0..1 + b.below(6) {
         let disp = vector::<V>(b);
         let before = clearance(at);
-        let Ok(out) = move_and_slide(&w, &character, at, disp, &settings) else { return };
+        let Ok(out) = move_and_slide(&w, &character, at, disp, &settings, None) else { return };
         let p = f(out.position);
         assert!(p.iter().all(|x| x.is_finite()), "broken promise: finite position {out:?}");
         for c in &out.contacts {

@@ -2,7 +2,7 @@
 //! `cargo run --release -p kollide --example terrain_rays -- N` (708 gives a million
 //! triangles); prints the build time and memory too.
 
-use kollide::composite::{composite_ray_cast, TriMesh};
+use kollide::composite::{self, TriMesh};
 use kollide::math::{Pose3, Vec3};
 use kollide::query::cast::Ray;
 use std::time::Instant;
@@ -56,7 +56,7 @@ fn main() {
         let start = Instant::now();
         let mut hits = 0;
         for r in &rays {
-            if composite_ray_cast(&mesh, &Pose3::IDENTITY, r, 1000.0).is_some() {
+            if composite::ray_cast(&mesh, &Pose3::IDENTITY, r, 1000.0).is_some() {
                 hits += 1;
             }
         }

@@ -33,6 +33,9 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+/// The glam crate kollide is built on (its vector and quaternion types are kollide's).
+pub use glam;
+
 pub mod bvh;
 pub mod composite;
 pub mod math;
@@ -41,29 +44,49 @@ pub mod query;
 pub mod shape;
 pub mod world;
 
-/// The common imports: shapes, poses, queries.
+/// The common imports: shapes, poses, the convex queries, and the `composite` and `world`
+/// modules whose functions answer the same questions for composites and run-time shapes
+/// (`composite::distance`, `world::distance`).
 pub mod prelude {
-    pub use crate::composite::{
-        composite_contact, composite_distance, composite_intersects, composite_manifold, composite_ray_cast,
-        composite_shape_cast, composite_sweep_sphere, Compound, HeightField, Polyline, TriMesh,
+    pub use crate::composite::{self, Compound, HeightField, Polyline, TriMesh};
+    pub use crate::math::{
+        DPose2, DPose3, DQuat, DVec2, DVec3, Pose, Pose2, Pose3, Quat, Rot2, Vec2, Vec3, Vector,
     };
-    pub use crate::math::{DPose2, DPose3, DVec2, DVec3, Pose, Pose2, Pose3, Quat, Rot2, Vec2, Vec3};
+    pub use crate::mover::{move_and_slide, Character, MoveOutput, MoveStatus, MoverSettings};
     pub use crate::query::cast::{
-        ray_cast, shape_cast, sweep_ellipsoid, sweep_sphere, BackFaces, CastInput, CastOutput, CastStatus,
-        Motion, Ray, RayHit, RayOutcome, SweepFeature, SweepHit, SweepOutcome,
+        ray_cast, shape_cast, sweep, BackFaces, CastInput, CastOutput, CastStatus, Motion, Ray, RayHit,
+        RayOutcome, SweepFeature, SweepHit, SweepOutcome, SweptShape,
     };
     pub use crate::query::{
         contact, distance, distance_cached, intersection_test, intersects, manifold, Contact, ContactStatus,
-        DistanceOutput, GjkStatus, Manifold, SimplexCache,
+        DistanceOutput, GjkStatus, Manifold, SimplexCache, Space,
     };
     pub use crate::shape::{
         Ball, Capsule, Cone, Convex2, Convex3, ConvexHull, ConvexPolygon, Cuboid, Cylinder, Ellipsoid,
         Rounded, Segment, Support, Triangle,
     };
-    pub use crate::world::{Shape2, Shape3, World};
+    pub use crate::world::{self, Shape2, Shape3, World};
 }
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+#[cfg(all(test, feature = "mint"))]
+mod mint_interop {
+    use crate::math::{DPose3, DQuat, DVec3};
+
+    /// A pose built from mint values (what another glam version, nalgebra or Bevy hands over)
+    /// and back, exactly.
+    #[test]
+    fn poses_go_through_mint_and_back() {
+        let t = mint::Vector3 { x: 1.0, y: -2.0, z: 0.5 };
+        let q = mint::Quaternion { v: mint::Vector3 { x: 0.0, y: 0.6, z: 0.0 }, s: 0.8 };
+        let pose = DPose3::try_new(DVec3::from(t), DQuat::from(q)).unwrap();
+        let back: mint::Vector3<f64> = pose.translation.into();
+        let rot: mint::Quaternion<f64> = pose.rotation.into();
+        assert_eq!((back.x, back.y, back.z), (1.0, -2.0, 0.5));
+        assert_eq!((rot.v.y, rot.s), (0.6, 0.8));
+    }
+}

@@ -134,7 +134,7 @@ impl Moving {
             target_distance: V::Real::from_f64(target),
         };
         let (sa, sb) = (V::shape(&self.a.solid), V::shape(&self.b.solid));
-        shape_cast(&sa, &self.a.pose::<V>(dim), &sb, &self.b.pose::<V>(dim), &input)
+        shape_cast(&sa, &self.a.pose::<V>(dim), &sb, &self.b.pose::<V>(dim), &input, None)
     }
 
     /// The length scale of the pair: the cores' reach and radii, and the coordinates'.

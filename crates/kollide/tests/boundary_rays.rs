@@ -13,7 +13,7 @@ use crate::common::boundary::{random_rotation, random_unit, Solid, Tally};
 use crate::common::rng;
 use crate::ray_oracle::{self, Truth};
 use glam::{DQuat, DVec2, DVec3, Vec2, Vec3};
-use kollide::composite::{composite_ray_cast, HeightField, TriMesh};
+use kollide::composite::{self, HeightField, TriMesh};
 use kollide::math::{Pose, Real, Rot2, Vector};
 use kollide::query::cast::{ray_cast, Ray, RayOutcome};
 use kollide::query::Space;
@@ -383,8 +383,8 @@ pub fn far_rays_terrain(seed: u64, cases: usize, bumpy: bool) -> (usize, [usize;
         total += 1;
         let hit = |o: Option<RayOutcome<Vec3>>| matches!(o, Some(RayOutcome::Hit(_)));
         let answers = [
-            hit(composite_ray_cast(&mesh, &Pose::IDENTITY, &ray, 2000.0).map(|h| h.value)),
-            hit(composite_ray_cast(&field, &Pose::IDENTITY, &ray, 2000.0).map(|h| h.value)),
+            hit(composite::ray_cast(&mesh, &Pose::IDENTITY, &ray, 2000.0).map(|h| h.value)),
+            hit(composite::ray_cast(&field, &Pose::IDENTITY, &ray, 2000.0).map(|h| h.value)),
             hit(world_mesh.ray_cast(&ray, 2000.0).map(|h| h.value)),
             hit(world_field.ray_cast(&ray, 2000.0).map(|h| h.value)),
         ];

@@ -108,7 +108,7 @@ pub fn climb(
     let mut wrong = None;
     let scale = 1.0 + end;
     for i in 0..count {
-        let m = move_and_slide(&world, &character, p, walk, &settings).unwrap();
+        let m = move_and_slide(&world, &character, p, walk, &settings, None).unwrap();
         p = m.position;
         let least = tris.iter().map(|t| clearance(&character, p, t)).fold(f64::INFINITY, f64::min);
         if least < -1e-9 * scale {

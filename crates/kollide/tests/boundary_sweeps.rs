@@ -15,7 +15,7 @@ use crate::common::rng;
 use crate::sweep_oracle::{closest, first_contact, Truth};
 use glam::{DVec3, Vec3};
 use kollide::math::{Real, Vector3};
-use kollide::query::cast::{sweep_sphere, BackFaces, SweepOutcome};
+use kollide::query::cast::{sweep, BackFaces, SweepOutcome, SweptShape};
 use kollide::query::Space;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -167,7 +167,7 @@ fn judge<V: Vector3 + Space>(
     let (c, d) = (round(start), round(displacement));
     let r = if f32 { radius as f32 as f64 } else { radius };
     let tris: Vec<[V; 3]> = soup.iter().map(|t| t.map(v)).collect();
-    let out = sweep_sphere(v(c), V::Real::from_f64(r), v(d), &tris, BackFaces::Hit).unwrap();
+    let out = sweep(SweptShape::ball(v(c), V::Real::from_f64(r)), v(d), &tris, BackFaces::Hit, None).unwrap();
     // The oracle about the start (exact differences of nearby numbers).
     let local: Vec<Vec<DVec3>> = soup.iter().map(|t| t.iter().map(|&p| p - c).collect()).collect();
     let extent = local.iter().flatten().map(|p| p.length()).fold(0.0, f64::max) + r;

@@ -68,8 +68,8 @@ where
         let d0 = d(pb.translation) - d(pa.translation);
         let truth = sphere_sweep(d0, d(vb) - d(va), f(ra) + f(rb) + target).filter(|&t| t <= 1.0);
         for (name, out) in [
-            ("closed form", shape_cast(&ba, &pa, &bb, &pb, &input)),
-            ("gjk ray cast", shape_cast(&ViaGjk(ba), &pa, &ViaGjk(bb), &pb, &input)),
+            ("closed form", shape_cast(&ba, &pa, &bb, &pb, &input, None)),
+            ("gjk ray cast", shape_cast(&ViaGjk(ba), &pa, &ViaGjk(bb), &pb, &input, None)),
         ] {
             let what = format!("{} pair {k} {name}", core::any::type_name::<V>());
             match truth {
@@ -147,7 +147,7 @@ where
         let vb: V = pa.translation - pb.translation + vec_in::<V>(&mut r, -2.0, 2.0);
         let va: V = vec_in(&mut r, -0.3, 0.3);
         let input = CastInput::linear(va, vb, V::Real::ONE);
-        let out = shape_cast(&*sa, &pa, &*sb, &pb, &input);
+        let out = shape_cast(&*sa, &pa, &*sb, &pb, &input, None);
         let wa: Vec<[f64; 3]> = va_pts.iter().map(|&p| to_world_f64(&pa, p)).collect();
         let wb: Vec<[f64; 3]> = vb_pts.iter().map(|&p| to_world_f64(&pb, p)).collect();
         let rel = d(vb) - d(va);
@@ -204,7 +204,7 @@ fn ball_on_a_box_face_and_edge() {
             target_distance: target,
             ..CastInput::linear(DVec3::NEG_Y * speed, DVec3::ZERO, 10.0)
         };
-        let out = shape_cast(&ball, &start, &floor, &DPose3::IDENTITY, &input);
+        let out = shape_cast(&ball, &start, &floor, &DPose3::IDENTITY, &input, None);
         check_hit(&out, target, 1e-8, "ball on face");
         assert_close(out.toi, (5.0 - 0.5 - 0.25 - target) / speed, 1e-8 / speed, "ball on face: toi");
         assert_eq!(out.face_normal, Some(DVec3::Y));
@@ -214,7 +214,7 @@ fn ball_on_a_box_face_and_edge() {
     let ball = Ball::new(0.25);
     let start = DPose3::from_translation(DVec3::new(5.0, 2.5, 0.0));
     let input = CastInput::linear(DVec3::new(-1.0, -1.0, 0.0), DVec3::ZERO, 10.0);
-    let out = shape_cast(&ball, &start, &floor, &DPose3::IDENTITY, &input);
+    let out = shape_cast(&ball, &start, &floor, &DPose3::IDENTITY, &input, None);
     check_hit(&out, 0.0, 1e-8, "ball on edge");
     assert_close(out.toi, 2.0 - 0.25 / 2f64.sqrt(), 1e-8, "ball on edge: toi");
     assert_eq!(out.face_normal, None, "an edge has no face normal");
@@ -234,7 +234,7 @@ fn boxes_face_on<V: Space>() {
         V::axis(0) * -V::Real::ONE,
         V::Real::from_f64(5.0),
     );
-    let out = shape_cast(&a, &pa, &b, &pb, &input);
+    let out = shape_cast(&a, &pa, &b, &pb, &input, None);
     check_hit(&out, 0.0, dist_tol::<V>(), "boxes face on");
     assert_close(out.toi.to_f64(), 2.5 / 4.0, dist_tol::<V>(), "boxes face on: toi");
     let fnorm = out.face_normal.expect("face");
@@ -269,21 +269,21 @@ fn ball_against_curved_shapes_sampled() {
             0 => {
                 let radii = vec_in::<DVec3>(&mut r, 0.3, 1.2);
                 (
-                    shape_cast(&ball, &ps, &Ellipsoid::new(radii), &pose_s, &input),
+                    shape_cast(&ball, &ps, &Ellipsoid::new(radii), &pose_s, &input, None),
                     Box::new(move |p| point_ellipsoid(p, radii)),
                 )
             }
             1 => {
                 let (hh, rr) = (r.random_range(0.3..1.0), r.random_range(0.3..1.0));
                 (
-                    shape_cast(&ball, &ps, &Cylinder::new(hh, rr), &pose_s, &input),
+                    shape_cast(&ball, &ps, &Cylinder::new(hh, rr), &pose_s, &input, None),
                     Box::new(move |p| point_cylinder(p, hh, rr)),
                 )
             }
             _ => {
                 let (hh, rr) = (r.random_range(0.3..1.0), r.random_range(0.3..1.0));
                 (
-                    shape_cast(&ball, &ps, &Cone::new(hh, rr), &pose_s, &input),
+                    shape_cast(&ball, &ps, &Cone::new(hh, rr), &pose_s, &input, None),
                     Box::new(move |p| point_cone(p, hh, rr)),
                 )
             }
@@ -324,6 +324,7 @@ fn no_tunnelling<V: Space>() {
         &wall,
         &pw,
         &CastInput::linear(V::axis(0) * V::Real::from_f64(1e4), V::ZERO, V::Real::ONE),
+        None,
     );
     assert_eq!(out.status, CastStatus::Hit, "{out:?}");
     // The rounding of coordinates near 5000 (40 ε M) over the speed.
@@ -338,6 +339,7 @@ fn no_tunnelling<V: Space>() {
         &wall,
         &pw,
         &CastInput::linear(V::axis(0) * V::Real::from_f64(1e4), V::ZERO, V::Real::ONE),
+        None,
     );
     assert_eq!(out.status, CastStatus::Hit, "box grazing the wall's top edge by 0.01: {out:?}");
     let start =
@@ -348,6 +350,7 @@ fn no_tunnelling<V: Space>() {
         &wall,
         &pw,
         &CastInput::linear(V::axis(0) * V::Real::from_f64(1e4), V::ZERO, V::Real::ONE),
+        None,
     );
     assert_eq!(out.status, CastStatus::Miss, "box passing 0.01 above the wall: {out:?}");
 }
@@ -373,7 +376,7 @@ fn hostile_input() {
         assert!(o.normal.is_finite() && o.point_a.is_finite() && o.point_b.is_finite(), "{o:?}");
     };
     let cast = |pb: &Pose3, input: CastInput<Vec3>| {
-        let o = shape_cast(&cube, &id, &cube, pb, &input);
+        let o = shape_cast(&cube, &id, &cube, pb, &input, None);
         no_nan(&o);
         o
     };
@@ -421,6 +424,7 @@ fn hostile_input() {
             &big,
             &DPose3::from_translation(DVec3::X * 3.0 * s),
             &CastInput::linear(DVec3::ZERO, DVec3::NEG_X * s, 2.0),
+            None,
         );
         assert_close(out.toi, 1.0, 1e-8, &format!("scale {s}"));
         let big = Cuboid::new(Vec3::ONE * s as f32);
@@ -430,6 +434,7 @@ fn hostile_input() {
             &big,
             &Pose3::from_translation(Vec3::X * 3.0 * s as f32),
             &CastInput::linear(Vec3::ZERO, Vec3::NEG_X * s as f32, 2.0),
+            None,
         );
         assert_close(out.toi as f64, 1.0, 1e-4, &format!("f32 scale {s}"));
     }
@@ -442,6 +447,7 @@ fn hostile_input() {
         &ball,
         &Pose3::from_translation(far + Vec3::X * 3.0),
         &CastInput::linear(Vec3::X, Vec3::ZERO, 5.0),
+        None,
     );
     assert_eq!(out.status, CastStatus::Hit);
     // Never late; early by at most the stated rounding floor, 8 ε M (0.95 at 1e6 in f32).

@@ -80,6 +80,7 @@ where
             &Ball::new(V::Real::from_f64(rb)),
             &Pose::from_translation(start),
             &input,
+            None,
         );
         let (q0, hd, wd) = (V::quat(pa.rotation), h.d(), w.d());
         let gap = |t: f64| {
@@ -171,7 +172,7 @@ where
             target_distance: V::Real::ZERO,
         };
         let pb = Pose::from_translation(V::new2(V::Real::from_f64(cb.x), V::Real::from_f64(cb.y)));
-        let out = shape_cast(&sa, &Pose::from_translation(V::ZERO), &sb, &pb, &input);
+        let out = shape_cast(&sa, &Pose::from_translation(V::ZERO), &sb, &pb, &input, None);
         let world = |v: &[DVec2], c: DVec2, angle: f64| -> Vec<DVec2> {
             v.iter().map(|p| c + DVec2::from_angle(angle).rotate(*p)).collect()
         };
@@ -217,6 +218,7 @@ fn spinning_ball_falls_like_a_linear_one() {
         &floor,
         &DPose3::IDENTITY,
         &input,
+        None,
     );
     assert_eq!(out.status, CastStatus::Hit, "{out:?}");
     // Never late; early by the rotational tolerance (4e-8 of distance here) over the speed.
@@ -245,6 +247,7 @@ fn spinning_plank_does_not_tunnel() {
             &Cuboid::new(wall),
             &DPose3::from_translation(wall_at),
             &input,
+            None,
         );
         let overlap = |t: f64| {
             let (c, q) = pose_at(DVec3::ZERO, q0, DVec3::X * v, DVec3::Z * w, t);
@@ -280,8 +283,14 @@ fn started_touching_and_turning_away_finds_the_next_impact() {
         target_distance: 0.0,
     };
     let pa = DPose3::new(DVec3::ZERO, q0);
-    let out =
-        shape_cast(&Cuboid::new(plank), &pa, &Cuboid::new(wall), &DPose3::from_translation(wall_at), &input);
+    let out = shape_cast(
+        &Cuboid::new(plank),
+        &pa,
+        &Cuboid::new(wall),
+        &DPose3::from_translation(wall_at),
+        &input,
+        None,
+    );
     let overlap = |t: f64| {
         let (c, q) = pose_at(DVec3::ZERO, q0, DVec3::ZERO, DVec3::Z, t);
         boxes_overlap_3d(plank, c, q, wall, wall_at, DQuat::IDENTITY, 0.0)
@@ -293,8 +302,14 @@ fn started_touching_and_turning_away_finds_the_next_impact() {
     assert!(out.toi <= next + 1e-12 && out.toi >= next - 1e-6, "toi {} vs {next}", out.toi);
     // Still and within: not approaching, and a linear cast (no spin) says so with a miss.
     let still = CastInput { motion_a: Motion::default(), ..input };
-    let o =
-        shape_cast(&Cuboid::new(plank), &pa, &Cuboid::new(wall), &DPose3::from_translation(wall_at), &still);
+    let o = shape_cast(
+        &Cuboid::new(plank),
+        &pa,
+        &Cuboid::new(wall),
+        &DPose3::from_translation(wall_at),
+        &still,
+        None,
+    );
     assert_eq!(o.status, CastStatus::Miss);
 }
 
@@ -322,15 +337,16 @@ fn hostile_rotation() {
         assert!(times_ok && o.distance.is_finite(), "{o:?}");
         assert!(o.normal.is_finite() && o.point_a.is_finite() && o.point_b.is_finite(), "{o:?}");
     };
-    let o = shape_cast(&cube, &id, &cube, &apart, &spin(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ZERO, 1.0));
+    let o =
+        shape_cast(&cube, &id, &cube, &apart, &spin(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ZERO, 1.0), None);
     no_nan(&o);
     assert_eq!((o.status, o.safe_toi), (CastStatus::Failed, 0.0));
     // Spinning in place, 5 apart: the cubes' bounding balls (radius √3 each) never meet, so
     // the miss is proven over a finite interval and over an infinite one alike.
-    let o = shape_cast(&cube, &id, &cube, &apart, &spin(Vec3::Z * 3.0, Vec3::ZERO, 10.0));
+    let o = shape_cast(&cube, &id, &cube, &apart, &spin(Vec3::Z * 3.0, Vec3::ZERO, 10.0), None);
     no_nan(&o);
     assert_eq!(o.status, CastStatus::Miss, "{o:?}");
-    let o = shape_cast(&cube, &id, &cube, &apart, &spin(Vec3::Z * 3.0, Vec3::ZERO, f32::INFINITY));
+    let o = shape_cast(&cube, &id, &cube, &apart, &spin(Vec3::Z * 3.0, Vec3::ZERO, f32::INFINITY), None);
     no_nan(&o);
     assert_eq!(o.status, CastStatus::Miss, "{o:?}");
     // Closer (3.2 apart, within the balls' reach but not the cubes'), spinning in place
@@ -339,11 +355,11 @@ fn hostile_rotation() {
     // so it either hits (corners meet: they do not here) or stops at its cap with a long
     // proven time. Never a silent miss.
     let near = Pose3::from_translation(Vec3::X * 3.2);
-    let o = shape_cast(&cube, &id, &cube, &near, &spin(Vec3::Z * 3.0, Vec3::ZERO, f32::INFINITY));
+    let o = shape_cast(&cube, &id, &cube, &near, &spin(Vec3::Z * 3.0, Vec3::ZERO, f32::INFINITY), None);
     no_nan(&o);
     assert!(o.status == CastStatus::Failed && o.safe_toi > 1.0, "{o:?}");
     // Infinite interval with an approach: a hit at about 5 - 2 = 3 units / speed 1 ... minus the corner reach.
-    let o = shape_cast(&cube, &id, &cube, &apart, &spin(Vec3::Z * 0.5, Vec3::NEG_X, f32::INFINITY));
+    let o = shape_cast(&cube, &id, &cube, &apart, &spin(Vec3::Z * 0.5, Vec3::NEG_X, f32::INFINITY), None);
     no_nan(&o);
     assert_eq!(o.status, CastStatus::Hit, "{o:?}");
     assert!(o.toi > 5.0 - 2.0 * 3f32.sqrt() - 1e-3 && o.toi < 3.0, "{o:?}");
@@ -354,6 +370,7 @@ fn hostile_rotation() {
         &cube,
         &Pose3::from_translation(Vec3::X * 3.2),
         &spin(Vec3::Z * 1e6, Vec3::ZERO, 1.0),
+        None,
     );
     no_nan(&o);
     assert!(matches!(o.status, CastStatus::Hit | CastStatus::Failed), "{o:?}");
@@ -369,6 +386,7 @@ fn hostile_rotation() {
             motion_a: Motion { velocity: DVec2::ZERO, angular_velocity: 1.0 },
             ..CastInput::linear(DVec2::ZERO, DVec2::ZERO, 1.0)
         },
+        None,
     );
     assert_eq!(o.status, CastStatus::StartedWithin, "{o:?}");
     assert_close(o.distance, -2.0, 1e-9, "depth");
@@ -381,7 +399,7 @@ fn hostile_rotation() {
 /// and the last step is at the time of impact, touching.
 #[test]
 fn the_cast_trace_advances_in_time_over_true_upper_bounds() {
-    use kollide::query::cast::shape_cast_traced;
+    use kollide::query::cast::shape_cast;
     let mut r = rng(1129);
     let mut traced = [0, 0];
     for k in 0..200 {
@@ -400,15 +418,18 @@ fn the_cast_trace_advances_in_time_over_true_upper_bounds() {
         };
         let (bx, ball) = (Cuboid::new(h), Ball::new(radius));
         let mut trace = Vec::new();
-        let out = shape_cast_traced(
+        let out = shape_cast(
             &bx,
             &Pose::new(c, q),
             &ball,
             &DPose3::from_translation(ball_at),
             &input,
-            &mut trace,
+            Some(&mut trace),
         );
-        assert_eq!(out, shape_cast(&bx, &Pose::new(c, q), &ball, &DPose3::from_translation(ball_at), &input));
+        assert_eq!(
+            out,
+            shape_cast(&bx, &Pose::new(c, q), &ball, &DPose3::from_translation(ball_at), &input, None)
+        );
         if out.status != CastStatus::Hit {
             continue;
         }

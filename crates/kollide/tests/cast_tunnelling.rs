@@ -4,7 +4,7 @@
 
 use kollide::math::{DPose3, DQuat, DVec3, Pose3, Quat, Vec3};
 use kollide::query::cast::{
-    shape_cast, sweep_sphere, BackFaces, CastInput, CastStatus, Motion, SweepOutcome,
+    shape_cast, sweep, BackFaces, CastInput, CastStatus, Motion, SweepOutcome, SweptShape,
 };
 use kollide::query::distance;
 use kollide::shape::{Ball, ConvexHull, Cuboid, Support, Triangle};
@@ -19,7 +19,7 @@ fn wall() -> Triangle<DVec3> {
 fn hits_in_time<S: Support<DVec3>>(shape: &S, reach: f64, speed: f64, dir: DVec3, what: &str) {
     let start = DPose3::new(DVec3::new(-10.0, 0.3, -0.2), DQuat::IDENTITY);
     let input = CastInput::linear(dir * speed, DVec3::ZERO, 1.0);
-    let out = shape_cast(shape, &start, &wall(), &DPose3::IDENTITY, &input);
+    let out = shape_cast(shape, &start, &wall(), &DPose3::IDENTITY, &input, None);
     let exact = (10.0 - reach) / (dir.x * speed);
     assert_eq!(out.status, CastStatus::Hit, "{what} at speed {speed}: {out:?}");
     // Never after the touch; before it by at most the cast's tolerance (1e-9 of the sizes:
@@ -66,7 +66,7 @@ fn a_grazing_approach_is_caught() {
     let start = DPose3::from_translation(DVec3::new(-0.15, -15.0, 0.0));
     let speed = 2.0e4;
     let input = CastInput::linear(dir * speed, DVec3::ZERO, 1.0);
-    let out = shape_cast(&ball, &start, &wall(), &DPose3::IDENTITY, &input);
+    let out = shape_cast(&ball, &start, &wall(), &DPose3::IDENTITY, &input, None);
     let exact = 0.05 / (speed * theta.sin());
     assert_eq!(out.status, CastStatus::Hit, "{out:?}");
     assert!(out.toi <= exact && out.toi > exact * (1.0 - 1e-5), "toi {} vs {exact}", out.toi);
@@ -88,7 +88,7 @@ fn a_spinning_plank_does_not_pass_through_a_triangle() {
             max_toi: 1.0,
             target_distance: 0.0,
         };
-        let out = shape_cast(&plank, &start, &wall, &Pose3::IDENTITY, &input);
+        let out = shape_cast(&plank, &start, &wall, &Pose3::IDENTITY, &input, None);
         // Turning from 1.5 rad towards 0: the plank's end meets x = 0 at angle φ with
         // 2 cos φ + 1e-4 sin φ = 1.5, i.e. after turning by 1.5 - φ.
         let phi = {
@@ -125,8 +125,14 @@ fn a_spinning_plank_does_not_pass_through_a_triangle() {
 fn a_fast_swept_sphere_stops_at_a_triangle() {
     let tri = [[DVec3::new(0.0, -20.0, -20.0), DVec3::new(0.0, 20.0, -20.0), DVec3::new(0.0, 0.0, 40.0)]];
     for length in [20.0, 1.0e3, 1.0e6] {
-        let out =
-            sweep_sphere(DVec3::new(-10.0, 0.3, 0.2), 0.1, DVec3::X * length, &tri, BackFaces::Hit).unwrap();
+        let out = sweep(
+            SweptShape::ball(DVec3::new(-10.0, 0.3, 0.2), 0.1),
+            DVec3::X * length,
+            &tri,
+            BackFaces::Hit,
+            None,
+        )
+        .unwrap();
         let SweepOutcome::Hit(hit) = out else { panic!("{length}: {out:?}") };
         let exact = 9.9 / length;
         assert!((hit.toi - exact).abs() <= 1e-12 * exact.max(1.0), "{length}: {} vs {exact}", hit.toi);

@@ -6,12 +6,9 @@
 use crate::common;
 
 use common::{assert_mixed, rng};
-use kollide::composite::{
-    composite_contact, composite_distance, composite_intersects, composite_ray_cast, composite_sweep_circle,
-    Compound, Polyline,
-};
+use kollide::composite::{self, Compound, Polyline};
 use kollide::math::{DPose2, DPose3, DQuat, DVec2, DVec3};
-use kollide::query::cast::{sweep_circle, BackFaces, Ray, RayOutcome, SweepOutcome};
+use kollide::query::cast::{sweep, BackFaces, Ray, RayOutcome, SweepOutcome, SweptShape};
 use kollide::query::{distance, intersects};
 use kollide::shape::{Ball, Convex2, Convex3, Cuboid};
 use rand::Rng;
@@ -55,7 +52,7 @@ fn circles_against_polylines_match_brute_force() {
         let truth = world.windows(2).map(|w| point_segment(centre, w[0], w[1])).fold(f64::INFINITY, f64::min);
         let ball = Ball::new(r);
         let at = DPose2::from_translation(centre);
-        let out = composite_distance(&line, &pose, &ball, &at);
+        let out = composite::distance(&line, &pose, &ball, &at);
         let expected = (truth - r).max(0.0);
         assert!(
             (out.value.distance - expected).abs() < 1e-9,
@@ -63,12 +60,12 @@ fn circles_against_polylines_match_brute_force() {
             out.value.distance
         );
         if (truth - r).abs() > 1e-9 {
-            assert_eq!(composite_intersects(&line, &pose, &ball, &at).is_some(), truth < r, "case {case}");
+            assert_eq!(composite::intersects(&line, &pose, &ball, &at).is_some(), truth < r, "case {case}");
             hits += usize::from(truth < r);
             total += 1;
         }
         if truth > r {
-            let c = composite_contact(&line, &pose, &ball, &at, 2.0);
+            let c = composite::contact(&line, &pose, &ball, &at, 2.0);
             if truth - r <= 2.0 {
                 assert!((c.unwrap().value.distance - (truth - r)).abs() < 1e-9, "case {case}: contact");
             }
@@ -77,8 +74,8 @@ fn circles_against_polylines_match_brute_force() {
         let d = DVec2::new(rng.random_range(-4.0..4.0), rng.random_range(-4.0..4.0));
         if d.length() > 0.1 {
             let segs: Vec<[DVec2; 2]> = world.windows(2).map(|w| [w[0], w[1]]).collect();
-            let soup = sweep_circle(centre, r, d, &segs, BackFaces::Hit).unwrap();
-            let got = composite_sweep_circle(&line, &pose, centre, r, d, BackFaces::Hit).unwrap();
+            let soup = sweep(SweptShape::ball(centre, r), d, &segs, BackFaces::Hit, None).unwrap();
+            let got = composite::sweep(&line, &pose, SweptShape::ball(centre, r), d, BackFaces::Hit).unwrap();
             match (soup, got) {
                 (SweepOutcome::Hit(a), SweepOutcome::Hit(b)) => {
                     assert!((a.toi - b.toi).abs() < 1e-9, "case {case}")
@@ -106,7 +103,7 @@ fn circles_against_polylines_match_brute_force() {
                     }
                 })
                 .fold(f64::INFINITY, f64::min);
-            let got = composite_ray_cast(&line, &pose, &Ray::new(centre, d), 1.0).map(|o| match o.value {
+            let got = composite::ray_cast(&line, &pose, &Ray::new(centre, d), 1.0).map(|o| match o.value {
                 RayOutcome::Hit(h) => h.toi,
                 _ => 0.0,
             });
@@ -128,7 +125,7 @@ fn a_circle_rolling_on_a_straight_line_of_many_segments_never_bumps() {
         let x = -9.5 + step as f64 * 0.00475;
         for depth in [1e-4, 0.01, 0.1] {
             let at = DPose2::from_translation(DVec2::new(x, 0.3 - depth));
-            let c = composite_contact(&line, &DPose2::IDENTITY, &ball, &at, 0.0).unwrap().value;
+            let c = composite::contact(&line, &DPose2::IDENTITY, &ball, &at, 0.0).unwrap().value;
             assert!((c.normal - DVec2::Y).length() < 1e-6, "x {x}, depth {depth}: {:?}", c.normal);
             assert!((c.distance + depth).abs() < 1e-9, "x {x}: {}", c.distance);
         }
@@ -168,9 +165,9 @@ fn compounds_match_brute_force_over_parts_2d_and_3d() {
             .map(|(p, s)| distance(s, &pose.compose(p), &probe, &at).distance)
             .fold(f64::INFINITY, f64::min);
         let overlap = parts2.iter().any(|(p, s)| intersects(s, &pose.compose(p), &probe, &at));
-        let out = composite_distance(&compound, &pose, &probe, &at);
+        let out = composite::distance(&compound, &pose, &probe, &at);
         assert!((out.value.distance - truth).abs() < 1e-9, "case {case}: {} vs {truth}", out.value.distance);
-        assert_eq!(composite_intersects(&compound, &pose, &probe, &at).is_some(), overlap, "case {case}");
+        assert_eq!(composite::intersects(&compound, &pose, &probe, &at).is_some(), overlap, "case {case}");
         hits += usize::from(overlap);
         total += 1;
         // The same in 3D.
@@ -198,7 +195,7 @@ fn compounds_match_brute_force_over_parts_2d_and_3d() {
             .iter()
             .map(|(p, s)| distance(s, &pose3.compose(p), &probe3, &at3).distance)
             .fold(f64::INFINITY, f64::min);
-        let out3 = composite_distance(&c3, &pose3, &probe3, &at3);
+        let out3 = composite::distance(&c3, &pose3, &probe3, &at3);
         assert!(
             (out3.value.distance - truth3).abs() < 1e-9,
             "case {case}: 3D {} vs {truth3}",

@@ -7,13 +7,9 @@
 use crate::common;
 
 use common::{assert_mixed, rng};
-use kollide::composite::{
-    composite_contact, composite_distance, composite_intersects, composite_manifold, composite_ray_cast,
-    composite_ray_hits, composite_shape_cast, composite_sweep_sphere, HeightField, HeightField2d,
-    HeightFieldError, TriMesh,
-};
+use kollide::composite::{self, HeightField, HeightField2d, HeightFieldError, TriMesh};
 use kollide::math::{DPose2, DPose3, DQuat, DVec2, DVec3, Vec3};
-use kollide::query::cast::{BackFaces, CastInput, Ray, RayOutcome, SweepOutcome};
+use kollide::query::cast::{BackFaces, CastInput, Ray, RayOutcome, SweepOutcome, SweptShape};
 use kollide::shape::{Ball, Cuboid};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -106,8 +102,8 @@ fn the_field_and_the_same_grid_as_a_mesh_agree() {
                 _ => aim - o,
             };
             let ray = Ray::new(o, d);
-            let a = composite_ray_cast(&field, &p, &ray, 3.0);
-            let b = composite_ray_cast(&mesh, &p, &ray, 3.0);
+            let a = composite::ray_cast(&field, &p, &ray, 3.0);
+            let b = composite::ray_cast(&mesh, &p, &ray, 3.0);
             match (a, b) {
                 (Some(x), Some(y)) => {
                     assert!((toi(&x.value) - toi(&y.value)).abs() < 1e-9, "case {case}: ray {x:?} vs {y:?}");
@@ -118,8 +114,8 @@ fn the_field_and_the_same_grid_as_a_mesh_agree() {
             }
             total += 1;
             assert_eq!(
-                composite_ray_hits(&field, &p, &ray, 3.0).len(),
-                composite_ray_hits(&mesh, &p, &ray, 3.0).len(),
+                composite::ray_hits(&field, &p, &ray, 3.0).len(),
+                composite::ray_hits(&mesh, &p, &ray, 3.0).len(),
                 "case {case}: all hits"
             );
             // A ball and a box near the surface: distance, overlap, contact, manifold.
@@ -131,17 +127,17 @@ fn the_field_and_the_same_grid_as_a_mesh_agree() {
             let ball = Ball::new(rng.random_range(0.1..1.0));
             let at = DPose3::from_translation(centre);
             let (x, y) =
-                (composite_distance(&field, &p, &ball, &at), composite_distance(&mesh, &p, &ball, &at));
+                (composite::distance(&field, &p, &ball, &at), composite::distance(&mesh, &p, &ball, &at));
             assert!((x.value.distance - y.value.distance).abs() < 1e-9, "case {case}: distance");
             assert_eq!(
-                composite_intersects(&field, &p, &ball, &at).is_some(),
-                composite_intersects(&mesh, &p, &ball, &at).is_some()
+                composite::intersects(&field, &p, &ball, &at).is_some(),
+                composite::intersects(&mesh, &p, &ball, &at).is_some()
             );
             let cube = Cuboid::new(DVec3::new(0.4, 0.3, 0.5));
             let cp = DPose3::new(centre, DQuat::from_rotation_y(rng.random_range(0.0..3.0)));
             let (x, y) = (
-                composite_contact(&field, &p, &cube, &cp, 0.2),
-                composite_contact(&mesh, &p, &cube, &cp, 0.2),
+                composite::contact(&field, &p, &cube, &cp, 0.2),
+                composite::contact(&mesh, &p, &cube, &cp, 0.2),
             );
             match (x, y) {
                 (Some(x), Some(y)) => {
@@ -151,15 +147,15 @@ fn the_field_and_the_same_grid_as_a_mesh_agree() {
                 (x, y) => panic!("case {case}: contact field {x:?} mesh {y:?}"),
             }
             let (x, y) = (
-                composite_manifold(&field, &p, &cube, &cp, 0.2),
-                composite_manifold(&mesh, &p, &cube, &cp, 0.2),
+                composite::manifold(&field, &p, &cube, &cp, 0.2),
+                composite::manifold(&mesh, &p, &cube, &cp, 0.2),
             );
             assert_eq!(x.manifold.len(), y.manifold.len(), "case {case}: manifold points");
             // A swept sphere and a box cast.
             let disp = aim - centre;
             let (x, y) = (
-                composite_sweep_sphere(&field, &p, centre, 0.3, disp, BackFaces::Hit).unwrap(),
-                composite_sweep_sphere(&mesh, &p, centre, 0.3, disp, BackFaces::Hit).unwrap(),
+                composite::sweep(&field, &p, SweptShape::ball(centre, 0.3), disp, BackFaces::Hit).unwrap(),
+                composite::sweep(&mesh, &p, SweptShape::ball(centre, 0.3), disp, BackFaces::Hit).unwrap(),
             );
             match (x, y) {
                 (SweepOutcome::Hit(x), SweepOutcome::Hit(y)) => {
@@ -171,8 +167,8 @@ fn the_field_and_the_same_grid_as_a_mesh_agree() {
             }
             let input = CastInput::linear(DVec3::ZERO, disp, 1.0);
             let (x, y) = (
-                composite_shape_cast(&field, &p, &cube, &cp, &input),
-                composite_shape_cast(&mesh, &p, &cube, &cp, &input),
+                composite::shape_cast(&field, &p, &cube, &cp, &input),
+                composite::shape_cast(&mesh, &p, &cube, &cp, &input),
             );
             assert_eq!(x.map(|o| o.value.status), y.map(|o| o.value.status), "case {case}: cast status");
             if let (Some(x), Some(y)) = (x, y) {
@@ -190,7 +186,7 @@ fn triangle_numbers_follow_the_contract() {
     let field = HeightField::new(vec![vec![0.0; 4]; 3], DVec3::new(3.0, 1.0, 2.0));
     // x of column c: -1.5 + c; z of row r: -1 + r. Cell (1, 2): x in [0.5, 1.5], z in [0, 1].
     // Its first triangle lies on the side of the diagonal where z - 0 > x - 0.5.
-    let hit = composite_ray_cast(
+    let hit = composite::ray_cast(
         &field,
         &DPose3::IDENTITY,
         &Ray::new(DVec3::new(0.7, 3.0, 0.8), DVec3::NEG_Y),
@@ -198,7 +194,7 @@ fn triangle_numbers_follow_the_contract() {
     )
     .unwrap();
     assert_eq!(hit.part, 10);
-    let hit = composite_ray_cast(
+    let hit = composite::ray_cast(
         &field,
         &DPose3::IDENTITY,
         &Ray::new(DVec3::new(1.3, 3.0, 0.2), DVec3::NEG_Y),
@@ -220,11 +216,11 @@ fn a_box_sliding_over_a_flat_terrain_never_bumps() {
     for step in 0..400 {
         let x = -3.0 + step as f64 * 0.0151;
         let pose = DPose3::new(DVec3::new(x, 0.24, x * 0.7), DQuat::from_rotation_y(step as f64 * 0.05));
-        let c = composite_contact(&field, &DPose3::IDENTITY, &cube, &pose, 0.0).unwrap().value;
+        let c = composite::contact(&field, &DPose3::IDENTITY, &cube, &pose, 0.0).unwrap().value;
         assert!((c.normal - DVec3::Y).length() < 1e-9, "step {step}: {:?}", c.normal);
         assert!((c.distance + 0.01).abs() < 1e-9, "step {step}: {}", c.distance);
         assert_eq!(
-            composite_manifold(&field, &DPose3::IDENTITY, &cube, &pose, 0.0).manifold.len(),
+            composite::manifold(&field, &DPose3::IDENTITY, &cube, &pose, 0.0).manifold.len(),
             4,
             "step {step}"
         );
@@ -337,13 +333,13 @@ fn the_2d_field_matches_brute_force_over_its_segments() {
                 (centre - (a + e * t)).length()
             })
             .fold(f64::INFINITY, f64::min);
-        let got = composite_distance(&field, &p, &Ball::new(r), &DPose2::from_translation(centre));
+        let got = composite::distance(&field, &p, &Ball::new(r), &DPose2::from_translation(centre));
         assert!((got.value.distance - (truth - r).max(0.0)).abs() < 1e-9, "case {case}");
         // A ray straight down in the field's frame hits the segment under it.
         let x = rng.random_range(-9.0..9.0);
         let o = p.transform_point(DVec2::new(x, 5.0));
         let ray = Ray::new(o, p.transform_vector(DVec2::NEG_Y));
-        let hit = composite_ray_cast(&field, &p, &ray, 20.0);
+        let hit = composite::ray_cast(&field, &p, &ray, 20.0);
         let inside = x.abs() < field.scale().x / 2.0 - 1e-9;
         assert_eq!(hit.is_some(), inside, "case {case}: ray at x {x}");
         hits += usize::from(inside);

@@ -7,12 +7,9 @@ use crate::common;
 
 use common::oracle::{point_triangle, polytope_distance_3d, polytopes_overlap_3d};
 use common::{assert_mixed, rng};
-use kollide::composite::{
-    composite_contact, composite_distance, composite_intersects, composite_manifold, composite_ray_cast,
-    composite_ray_hits, composite_shape_cast, composite_sweep_sphere, TriMesh,
-};
+use kollide::composite::{self, TriMesh};
 use kollide::math::{DPose3, DQuat, DVec3};
-use kollide::query::cast::{sweep_sphere, BackFaces, CastInput, CastStatus, Ray, RayOutcome};
+use kollide::query::cast::{sweep, BackFaces, CastInput, CastStatus, Ray, RayOutcome, SweptShape};
 use kollide::shape::{Ball, Cuboid};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -120,7 +117,7 @@ fn ball_distance_and_overlap_match_brute_force() {
         let truth =
             tris.iter().map(|t| point_triangle(center, t[0], t[1], t[2])).fold(f64::INFINITY, f64::min);
         let ball = Ball::new(radius);
-        let out = composite_distance(&mesh, &pose_m, &ball, &pose_b);
+        let out = composite::distance(&mesh, &pose_m, &ball, &pose_b);
         let expected = (truth - radius).max(0.0);
         let tol = 1e-9 * (1.0 + center.length());
         assert!(
@@ -137,7 +134,7 @@ fn ball_distance_and_overlap_match_brute_force() {
         let overlaps = truth <= radius;
         if (truth - radius).abs() > 1e-9 {
             assert_eq!(
-                composite_intersects(&mesh, &pose_m, &ball, &pose_b).is_some(),
+                composite::intersects(&mesh, &pose_m, &ball, &pose_b).is_some(),
                 overlaps,
                 "case {case}"
             );
@@ -168,7 +165,7 @@ fn box_distance_overlap_and_contact_match_brute_force() {
         let truth = tris.iter().map(|t| polytope_distance_3d(&corners, t)).fold(f64::INFINITY, f64::min);
         let overlap = tris.iter().any(|t| polytopes_overlap_3d(&corners, t));
         let cube = Cuboid::new(h);
-        let out = composite_distance(&mesh, &pose_m, &cube, &pose_b);
+        let out = composite::distance(&mesh, &pose_m, &cube, &pose_b);
         let tol = 1e-9 * 10.0;
         if !overlap {
             assert!(
@@ -177,7 +174,7 @@ fn box_distance_overlap_and_contact_match_brute_force() {
                 out.value.distance
             );
             // Separated: the contact within a margin is the nearest part's.
-            let c = composite_contact(&mesh, &pose_m, &cube, &pose_b, truth + 0.1).unwrap();
+            let c = composite::contact(&mesh, &pose_m, &cube, &pose_b, truth + 0.1).unwrap();
             assert!(
                 (c.value.distance - truth).abs() <= 1e-7,
                 "case {case}: contact {} vs {truth}",
@@ -187,11 +184,13 @@ fn box_distance_overlap_and_contact_match_brute_force() {
             assert!(gap.length() <= 1e-7, "case {case}: point_b = point_a + distance * normal");
         } else {
             assert_eq!(out.value.distance, 0.0, "case {case}");
-            let c = composite_contact(&mesh, &pose_m, &cube, &pose_b, 0.0).unwrap();
+            let c = composite::contact(&mesh, &pose_m, &cube, &pose_b, 0.0).unwrap();
             assert!(c.value.distance <= 1e-9, "case {case}: an overlap has a contact of depth >= 0");
             // The depth is the deepest part's: brute force over the triangles.
             let deepest = (0..mesh.triangle_count() as u32)
-                .filter_map(|i| kollide::query::contact(&mesh.triangle(i), &pose_m, &cube, &pose_b, 0.0))
+                .filter_map(|i| {
+                    kollide::query::contact(&mesh.triangle(i), &pose_m, &cube, &pose_b, 0.0, None)
+                })
                 .map(|c| c.distance)
                 .fold(f64::INFINITY, f64::min);
             assert!(
@@ -199,13 +198,13 @@ fn box_distance_overlap_and_contact_match_brute_force() {
                 "case {case}: depth {} vs {deepest}",
                 c.value.distance
             );
-            let m = composite_manifold(&mesh, &pose_m, &cube, &pose_b, 0.0);
+            let m = composite::manifold(&mesh, &pose_m, &cube, &pose_b, 0.0);
             assert!(!m.manifold.is_empty(), "case {case}: an overlap has a manifold");
         }
         let decisive = overlap || truth > 1e-9;
         if decisive {
             assert_eq!(
-                composite_intersects(&mesh, &pose_m, &cube, &pose_b).is_some(),
+                composite::intersects(&mesh, &pose_m, &cube, &pose_b).is_some(),
                 overlap,
                 "case {case}"
             );
@@ -265,7 +264,7 @@ fn rays_first_and_all_hits_match_brute_force() {
         if near_edge {
             continue;
         }
-        let got = composite_ray_cast(&mesh, &pose_m, &Ray::new(o, d), max_toi);
+        let got = composite::ray_cast(&mesh, &pose_m, &Ray::new(o, d), max_toi);
         match got {
             Some(on) => {
                 let RayOutcome::Hit(h) = on.value else { panic!("case {case}: a mesh has no inside") };
@@ -280,7 +279,7 @@ fn rays_first_and_all_hits_match_brute_force() {
             }
             None => assert!(first.is_infinite(), "case {case}: missed a hit at {first}"),
         }
-        let all = composite_ray_hits(&mesh, &pose_m, &Ray::new(o, d), max_toi);
+        let all = composite::ray_hits(&mesh, &pose_m, &Ray::new(o, d), max_toi);
         assert_eq!(all.len(), times.len(), "case {case}: all hits");
         total += 1;
     }
@@ -315,8 +314,8 @@ fn swept_sphere_matches_the_soup_sweep() {
             pose_m.transform_point(DVec3::new(rng.random_range(-3.0..3.0), 0.0, rng.random_range(-3.0..3.0)));
         let d = (aim - c) * rng.random_range(0.3..1.6);
         let r = rng.random_range(0.05..1.0);
-        let soup = sweep_sphere(c, r, d, &tris, BackFaces::Hit).unwrap();
-        let got = composite_sweep_sphere(&mesh, &pose_m, c, r, d, BackFaces::Hit).unwrap();
+        let soup = sweep(SweptShape::ball(c, r), d, &tris, BackFaces::Hit, None).unwrap();
+        let got = composite::sweep(&mesh, &pose_m, SweptShape::ball(c, r), d, BackFaces::Hit).unwrap();
         use kollide::query::cast::SweepOutcome::*;
         match (soup, got) {
             (Hit(a), Hit(b)) => {
@@ -356,14 +355,15 @@ fn linear_box_cast_matches_the_least_time_over_triangles() {
         let mut first = f64::INFINITY;
         let mut within = false;
         for i in 0..mesh.triangle_count() as u32 {
-            let out = kollide::query::cast::shape_cast(&mesh.triangle(i), &pose_m, &cube, &pose_b, &input);
+            let out =
+                kollide::query::cast::shape_cast(&mesh.triangle(i), &pose_m, &cube, &pose_b, &input, None);
             match out.status {
                 CastStatus::Hit => first = first.min(out.toi),
                 CastStatus::StartedWithin => within = true,
                 _ => {}
             }
         }
-        let got = composite_shape_cast(&mesh, &pose_m, &cube, &pose_b, &input);
+        let got = composite::shape_cast(&mesh, &pose_m, &cube, &pose_b, &input);
         if within {
             assert_eq!(got.map(|o| o.value.status), Some(CastStatus::StartedWithin), "case {case}");
             continue;
@@ -404,7 +404,7 @@ fn bad_composites_are_refused_naming_the_value() {
     // Degenerate triangles are kept (and answered through their edges).
     let flat = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::X * 2.0], vec![[0, 1, 2], [0, 0, 1]]);
     assert_eq!(flat.triangle_count(), 2);
-    let d = composite_distance(
+    let d = composite::distance(
         &flat,
         &DPose3::IDENTITY,
         &Ball::new(0.5),
@@ -466,7 +466,7 @@ fn f32_cast_far_from_the_origin_keeps_its_tolerance() {
     let q = Quat::from_xyzw(0.0, 0.6816347, 0.0, 0.7316926);
     let v = Vec3::new(0.500365, -4.2257886, -1.792943);
     let he = Vec3::new(0.8, 0.5, 0.6);
-    let out32 = composite_shape_cast(
+    let out32 = composite::shape_cast(
         &mesh32,
         &Pose3::IDENTITY,
         &Cuboid::new(he),
@@ -477,9 +477,9 @@ fn f32_cast_far_from_the_origin_keeps_its_tolerance() {
     let pose64 = |t: f64| DPose3::new(at.as_dvec3() + v.as_dvec3() * t, q64);
     let box64 = Cuboid::new(he.as_dvec3());
     // The truth: the box ends the motion 4.5e-4 above the terrain.
-    let end = composite_distance(&mesh64, &DPose3::IDENTITY, &box64, &pose64(1.0)).value.distance;
+    let end = composite::distance(&mesh64, &DPose3::IDENTITY, &box64, &pose64(1.0)).value.distance;
     assert!(end > 4e-4 && end < 5e-4, "{end}");
-    let out64 = composite_shape_cast(
+    let out64 = composite::shape_cast(
         &mesh64,
         &DPose3::IDENTITY,
         &box64,

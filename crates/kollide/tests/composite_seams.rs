@@ -8,7 +8,7 @@
 //! by that offset over the radius, 3e-9 here; a ghost is a tilt of the order of the depth
 //! over the radius (1e-2 for a ball resting 0.001 deep with radius 0.3).
 
-use kollide::composite::{composite_contact, composite_manifold, TriMesh};
+use kollide::composite::{self, TriMesh};
 use kollide::math::{DPose3, DQuat, DVec3};
 use kollide::shape::{Ball, Cuboid};
 
@@ -53,7 +53,7 @@ fn a_ball_sunk_or_hovering_over_seams_sees_only_the_floor_normal() {
     for (x, z) in seam_positions() {
         for gap in [-0.2, -0.05, -0.01, -1e-6, 0.0, 1e-6, 0.02, 0.08] {
             let pose = DPose3::from_translation(DVec3::new(x, 0.5 + gap, z));
-            let c = composite_contact(&mesh, &DPose3::IDENTITY, &ball, &pose, 0.1).unwrap().value;
+            let c = composite::contact(&mesh, &DPose3::IDENTITY, &ball, &pose, 0.1).unwrap().value;
             assert!(
                 (c.normal - DVec3::Y).length() < 1e-6,
                 "ball at ({x}, {z}), gap {gap}: normal {:?}",
@@ -73,7 +73,7 @@ fn a_box_sliding_across_seams_is_pushed_straight_up_with_four_points() {
         let q = DQuat::from_rotation_y(i as f64 * 0.37);
         for sunk in [0.001, 0.01, 0.05, 0.2] {
             let pose = DPose3::new(DVec3::new(x, 0.25 - sunk, z), q);
-            let c = composite_contact(&mesh, &DPose3::IDENTITY, &cube, &pose, 0.0).unwrap().value;
+            let c = composite::contact(&mesh, &DPose3::IDENTITY, &cube, &pose, 0.0).unwrap().value;
             assert!(
                 (c.normal - DVec3::Y).length() < 1e-9,
                 "box at ({x}, {z}) turned {}, sunk {sunk}: normal {:?}",
@@ -81,7 +81,7 @@ fn a_box_sliding_across_seams_is_pushed_straight_up_with_four_points() {
                 c.normal
             );
             assert!((c.distance + sunk).abs() < 1e-9, "box at ({x}, {z}): depth {} vs {sunk}", -c.distance);
-            let m = composite_manifold(&mesh, &DPose3::IDENTITY, &cube, &pose, 0.0);
+            let m = composite::manifold(&mesh, &DPose3::IDENTITY, &cube, &pose, 0.0);
             assert!((m.manifold.normal - DVec3::Y).length() < 1e-9, "manifold normal at ({x}, {z})");
             assert_eq!(m.manifold.len(), 4, "box at ({x}, {z}) sunk {sunk}: {:?}", m.manifold.points());
             for p in m.manifold.points() {
@@ -102,7 +102,7 @@ fn a_ball_rolling_along_and_across_the_grid_never_bumps() {
         let dir = DVec3::new(heading.cos(), 0.0, heading.sin());
         for step in 0..600 {
             let p = DVec3::new(-2.5, 0.299, -2.0) + dir * (step as f64 * 0.0071);
-            let c = composite_contact(&mesh, &DPose3::IDENTITY, &ball, &DPose3::from_translation(p), 0.0)
+            let c = composite::contact(&mesh, &DPose3::IDENTITY, &ball, &DPose3::from_translation(p), 0.0)
                 .unwrap()
                 .value;
             assert!((c.normal - DVec3::Y).length() < 1e-6, "heading {heading}, step {step}: {:?}", c.normal);
@@ -116,7 +116,7 @@ fn the_floor_seen_from_below_pushes_down() {
     let ball = Ball::new(0.5);
     for (x, z) in seam_positions() {
         let pose = DPose3::from_translation(DVec3::new(x, -0.49, z));
-        let c = composite_contact(&mesh, &DPose3::IDENTITY, &ball, &pose, 0.0).unwrap().value;
+        let c = composite::contact(&mesh, &DPose3::IDENTITY, &ball, &pose, 0.0).unwrap().value;
         assert!((c.normal + DVec3::Y).length() < 1e-6, "below ({x}, {z}): {:?}", c.normal);
     }
 }
@@ -135,7 +135,7 @@ fn a_real_ridge_keeps_the_normals_between_its_faces() {
     let roof = TriMesh::new(v, vec![[0, 3, 4], [0, 4, 1], [1, 4, 5], [1, 5, 2]]);
     let ball = Ball::new(0.5);
     // Straight above the ridge: the normal is up, between the faces' normals.
-    let c = composite_contact(
+    let c = composite::contact(
         &roof,
         &DPose3::IDENTITY,
         &ball,
@@ -149,7 +149,7 @@ fn a_real_ridge_keeps_the_normals_between_its_faces() {
     // Off to one side but still over the ridge's region: a tilted normal from the ridge.
     let p = DVec3::new(0.2, 0.7, 0.0);
     let c =
-        composite_contact(&roof, &DPose3::IDENTITY, &ball, &DPose3::from_translation(p), 1.0).unwrap().value;
+        composite::contact(&roof, &DPose3::IDENTITY, &ball, &DPose3::from_translation(p), 1.0).unwrap().value;
     let expected = p.normalize();
     assert!((c.normal - expected).length() < 1e-9, "{:?} vs {expected:?}", c.normal);
 }

@@ -7,9 +7,7 @@ use kollide::query::Space;
 
 use common::{assert_close, assert_mixed, rng, to_world_f64, FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2};
-use kollide::composite::{
-    compound_contact, compound_distance, compound_intersects, compound_manifold, ConcavePolygon,
-};
+use kollide::composite::{self, ConcavePolygon};
 use kollide::math::{Pose, Real, Vector2};
 use kollide::shape::{Ball, Cuboid, ShapeError};
 use rand::Rng;
@@ -354,10 +352,10 @@ where
             let c = d2(to_world_f64(&pose_b, V::ZERO));
             let truth =
                 if winding(c, &world) != 0 { 0.0 } else { (boundary_distance(c, &world) - radius).max(0.0) };
-            let out = compound_distance(&poly, &pose_a, &ball, &pose_b);
+            let out = composite::distance(&poly, &pose_a, &ball, &pose_b).value;
             assert_close(out.distance.to_f64(), truth, tol, "ball distance");
             assert!(out.lower_bound <= out.distance);
-            let hit = compound_intersects(&poly, &pose_a, &ball, &pose_b);
+            let hit = composite::intersects(&poly, &pose_a, &ball, &pose_b).is_some();
             if (truth - 0.0).abs() > tol || truth == 0.0 {
                 assert_eq!(hit, truth == 0.0, "intersects, true distance {truth}");
             }
@@ -367,7 +365,8 @@ where
             // checked elsewhere).
             let margin = 0.2;
             if truth > tol {
-                let con = compound_contact(&poly, &pose_a, &ball, &pose_b, V::Real::from_f64(margin));
+                let con = composite::contact(&poly, &pose_a, &ball, &pose_b, V::Real::from_f64(margin))
+                    .map(|c| c.value);
                 if truth > margin + tol {
                     assert!(con.is_none(), "contact beyond the margin: true distance {truth}");
                 } else if truth < margin - tol {
@@ -379,7 +378,8 @@ where
                     assert!(boundary_distance(pa, &world) < tol, "point_a on the boundary");
                     assert_close((pb - c).length(), radius, tol, "point_b on the ball");
                     assert!((pa + nrm * truth - pb).length() < tol, "point_b = point_a + d n");
-                    let m = compound_manifold(&poly, &pose_a, &ball, &pose_b, V::Real::from_f64(margin));
+                    let m = composite::manifold(&poly, &pose_a, &ball, &pose_b, V::Real::from_f64(margin))
+                        .manifold;
                     assert!(!m.is_empty() && m.len() <= 2);
                     assert_close(m.deepest().unwrap().distance.to_f64(), truth, tol, "manifold depth");
                     contacts += 1;
@@ -431,10 +431,10 @@ where
                 .map(|&(x, y)| d2(to_world_f64(&pose_b, V::from_f64_array([x, y, 0.0]))))
                 .collect();
             let truth = region_distance(&world, &corners);
-            let out = compound_distance(&poly, &pose_a, &cub, &pose_b);
+            let out = composite::distance(&poly, &pose_a, &cub, &pose_b).value;
             assert_close(out.distance.to_f64(), truth, tol, "box distance");
             if truth > tol || truth == 0.0 {
-                assert_eq!(compound_intersects(&poly, &pose_a, &cub, &pose_b), truth == 0.0);
+                assert_eq!(composite::intersects(&poly, &pose_a, &cub, &pose_b).is_some(), truth == 0.0);
             }
             hits += usize::from(truth == 0.0);
             total += 1;
@@ -457,7 +457,7 @@ fn plank<V: Vector2 + Space>(tol: f64) {
     assert!(comb.pieces().len() >= 3);
     let plank = Cuboid::new(V::new2(V::Real::from_f64(2.5), V::Real::from_f64(0.25)));
     let at = |y: f64| Pose::<V>::from_translation(V::new2(V::Real::from_f64(3.5), V::Real::from_f64(y)));
-    let m = compound_manifold(&comb, &Pose::IDENTITY, &plank, &at(2.26), V::Real::from_f64(0.1));
+    let m = composite::manifold(&comb, &Pose::IDENTITY, &plank, &at(2.26), V::Real::from_f64(0.1)).manifold;
     assert!(!m.is_empty() && m.len() <= 2);
     assert!((d2(m.normal.to_f64_array()) - DVec2::Y).length() < tol, "normal {:?}", m.normal);
     for p in m.points() {
@@ -466,14 +466,18 @@ fn plank<V: Vector2 + Space>(tol: f64) {
         assert!((1.0 - tol..=6.0 + tol).contains(&a.x), "point under the plank: {a}");
         assert_close(p.distance.to_f64(), 0.01, tol, "gap");
     }
-    let c = compound_contact(&comb, &Pose::IDENTITY, &plank, &at(2.26), V::Real::from_f64(0.1)).unwrap();
+    let c = composite::contact(&comb, &Pose::IDENTITY, &plank, &at(2.26), V::Real::from_f64(0.1))
+        .map(|c| c.value)
+        .unwrap();
     assert_close(c.distance.to_f64(), 0.01, tol, "contact gap");
     // Sunk 0.05: whatever the penetration solver says, the answer is finite and unit.
-    let m = compound_manifold(&comb, &Pose::IDENTITY, &plank, &at(2.2), V::Real::from_f64(0.1));
+    let m = composite::manifold(&comb, &Pose::IDENTITY, &plank, &at(2.2), V::Real::from_f64(0.1)).manifold;
     assert!(!m.is_empty());
     assert_close(d2(m.normal.to_f64_array()).length(), 1.0, tol, "unit normal");
     assert!(m.points().iter().all(|p| p.distance.to_f64() <= tol && p.point_a.is_finite_vec()));
-    let c = compound_contact(&comb, &Pose::IDENTITY, &plank, &at(2.2), V::Real::from_f64(0.0)).unwrap();
+    let c = composite::contact(&comb, &Pose::IDENTITY, &plank, &at(2.2), V::Real::from_f64(0.0))
+        .map(|c| c.value)
+        .unwrap();
     assert!(c.distance.to_f64() <= tol && c.normal.is_finite_vec());
 }
 

@@ -34,7 +34,7 @@ fn check_pair<V: Space>(
     what: &str,
 ) {
     let tol = if V::Real::EPSILON.to_f64() > 1e-10 { 2e-4 } else { 1e-7 } * scale;
-    let c = contact(&a, pa, &b, pb, V::Real::ZERO);
+    let c = contact(&a, pa, &b, pb, V::Real::ZERO, None);
     let d = distance(&a, pa, &b, pb);
     let ctx = format!("{what}: contact {c:?}, distance {d:?}, poses {pa:?} {pb:?}");
     let Some(c) = c else {

@@ -82,9 +82,9 @@ where
         let size = 3.0;
         for box_first in [true, false] {
             let out = if box_first {
-                contact(&cuboid, &pose_box, &capsule, &pose_cap, margin)
+                contact(&cuboid, &pose_box, &capsule, &pose_cap, margin, None)
             } else {
-                contact(&capsule, &pose_cap, &cuboid, &pose_box, margin)
+                contact(&capsule, &pose_cap, &cuboid, &pose_box, margin, None)
             };
             let ctx = format!("pair {i} (box first: {box_first}): truth {truth}, {out:?}");
             let Some(c) = out else {
@@ -140,9 +140,15 @@ fn box_capsule_f32_2d() {
 fn ball_inside_a_box() {
     let cuboid = Cuboid::new(DVec3::new(2.0, 1.0, 3.0));
     let ball = Capsule::<DVec3>::new(0.0, 0.25);
-    let c =
-        contact(&cuboid, &Pose::IDENTITY, &ball, &Pose::from_translation(DVec3::new(0.5, 0.7, -1.0)), 0.0)
-            .expect("inside");
+    let c = contact(
+        &cuboid,
+        &Pose::IDENTITY,
+        &ball,
+        &Pose::from_translation(DVec3::new(0.5, 0.7, -1.0)),
+        0.0,
+        None,
+    )
+    .expect("inside");
     assert_close(c.distance, -(0.25 + 0.3), 1e-15, "depth");
     assert!((c.normal - DVec3::Y).length() < 1e-15, "normal {:?}", c.normal);
     assert_close(c.point_a.y, 1.0, 1e-15, "A's point on the top face");

@@ -75,7 +75,7 @@ where
         };
         let truth = capsule_truth(world(&pa, ha), world(&pb, hb), V::DIM, ra + rb);
         let margin = 0.25;
-        let out = contact(&a, &pa, &b, &pb, V::Real::from_f64(margin));
+        let out = contact(&a, &pa, &b, &pb, V::Real::from_f64(margin), None);
         let ctx = format!("pair {i}: truth {truth}, {out:?}, {pa:?} {pb:?}");
         match out {
             None => assert!(truth > margin - tol, "no contact although {ctx}"),
@@ -128,12 +128,12 @@ fn capsules_and_balls_f32_2d() {
 #[test]
 fn coincident_cores_give_a_unit_normal_and_the_full_depth() {
     let ball = Ball::<DVec3>::new(0.5);
-    let c = contact(&ball, &Pose::IDENTITY, &ball, &Pose::IDENTITY, 0.0).expect("overlapping");
+    let c = contact(&ball, &Pose::IDENTITY, &ball, &Pose::IDENTITY, 0.0, None).expect("overlapping");
     check_shape_of(&c, "coincident balls");
     assert_close(c.distance, -1.0, 1e-15, "coincident balls");
 
     let cap = Capsule::<DVec3>::new(1.0, 0.25);
-    let c = contact(&cap, &Pose::IDENTITY, &cap, &Pose::IDENTITY, 0.0).expect("overlapping");
+    let c = contact(&cap, &Pose::IDENTITY, &cap, &Pose::IDENTITY, 0.0, None).expect("overlapping");
     check_shape_of(&c, "coincident capsules");
     assert_close(c.distance, -0.5, 1e-15, "coincident capsules: the depth is 2r, square to the core");
     assert!(c.normal.y.abs() < 1e-15, "normal {:?} must be square to the shared core", c.normal);
@@ -141,7 +141,7 @@ fn coincident_cores_give_a_unit_normal_and_the_full_depth() {
     // 2D: collinear overlapping cores.
     let cap = Capsule::<DVec2>::new(1.0, 0.25);
     let shifted = Pose::from_translation(DVec2::new(0.0, 0.5));
-    let c = contact(&cap, &Pose::IDENTITY, &cap, &shifted, 0.0).expect("overlapping");
+    let c = contact(&cap, &Pose::IDENTITY, &cap, &shifted, 0.0, None).expect("overlapping");
     check_shape_of(&c, "collinear 2D capsules");
     assert_close(c.distance, -0.5, 1e-15, "collinear 2D capsules");
 
@@ -152,6 +152,7 @@ fn coincident_cores_give_a_unit_normal_and_the_full_depth() {
         &Ball::new(0.5),
         &Pose::from_translation(DVec3::Y * 0.3),
         0.0,
+        None,
     )
     .expect("overlapping");
     check_shape_of(&c, "ball on a core");
@@ -163,14 +164,14 @@ fn coincident_cores_give_a_unit_normal_and_the_full_depth() {
 fn margin_decides_between_none_and_closest_points() {
     let ball = Ball::<DVec2>::new(1.0);
     let at = |x: f64| Pose::from_translation(DVec2::new(x, 0.0));
-    assert!(contact(&ball, &Pose::IDENTITY, &ball, &at(2.5), 0.0).is_none());
-    assert!(contact(&ball, &Pose::IDENTITY, &ball, &at(2.5), 0.4).is_none());
-    let c = contact(&ball, &Pose::IDENTITY, &ball, &at(2.5), 0.6).expect("within the margin");
+    assert!(contact(&ball, &Pose::IDENTITY, &ball, &at(2.5), 0.0, None).is_none());
+    assert!(contact(&ball, &Pose::IDENTITY, &ball, &at(2.5), 0.4, None).is_none());
+    let c = contact(&ball, &Pose::IDENTITY, &ball, &at(2.5), 0.6, None).expect("within the margin");
     assert_close(c.distance, 0.5, 1e-15, "speculative contact");
     assert_close(c.point_a.x, 1.0, 1e-15, "point on A");
     assert_close(c.point_b.x, 1.5, 1e-15, "point on B");
     // Exactly touching counts with a zero margin.
-    let c = contact(&ball, &Pose::IDENTITY, &ball, &at(2.0), 0.0).expect("touching");
+    let c = contact(&ball, &Pose::IDENTITY, &ball, &at(2.0), 0.0, None).expect("touching");
     assert_close(c.distance, 0.0, 1e-15, "touching");
     // A random direction, far scale: the normal follows the centres.
     let mut r = rng(5);
@@ -178,7 +179,8 @@ fn margin_decides_between_none_and_closest_points() {
         let u: DVec3 = unit(&mut r);
         let s: f64 = 10f64.powf(r.random_range(-6.0..6.0));
         let b = Ball::<DVec3>::new(s);
-        let c = contact(&b, &Pose::IDENTITY, &b, &Pose::from_translation(u * s * 1.5), 0.0).expect("overlap");
+        let c = contact(&b, &Pose::IDENTITY, &b, &Pose::from_translation(u * s * 1.5), 0.0, None)
+            .expect("overlap");
         assert!((c.normal - u).length() < 1e-12, "normal {:?} vs {u:?} at scale {s}", c.normal);
         assert_close(c.distance / s, -0.5, 1e-12, "relative depth");
         let _ = vec_in::<DVec3>(&mut r, -1.0, 1.0);
@@ -191,7 +193,7 @@ fn radius_is_core_plus_rounding() {
     let ball = Ball::<DVec3>::new(0.5);
     assert_eq!(ball.radius(), 0.5);
     let rounded = kollide::shape::Rounded::try_new(Capsule::<DVec3>::new(1.0, 0.25), 0.25).unwrap();
-    let c = contact(&rounded, &Pose::IDENTITY, &&ball, &Pose::from_translation(DVec3::X * 0.75), 0.0)
+    let c = contact(&rounded, &Pose::IDENTITY, &&ball, &Pose::from_translation(DVec3::X * 0.75), 0.0, None)
         .expect("overlap");
     assert_close(c.distance, -0.25, 1e-15, "rounded capsule vs ball");
 }
@@ -206,11 +208,11 @@ fn negative_or_nan_margin_counts_as_zero() {
     let cube = Cuboid::new(DVec3::splat(0.5));
     let on = Pose::from_translation(DVec3::new(0.0, 0.99, 0.0));
     for margin in [-0.1, f64::NAN, 0.0] {
-        let c = contact(&floor, &Pose::IDENTITY, &cube, &on, margin).expect("penetrating");
+        let c = contact(&floor, &Pose::IDENTITY, &cube, &on, margin, None).expect("penetrating");
         assert_close(c.distance, -0.01, 1e-12, "depth");
         assert_eq!(manifold(&floor, &Pose::IDENTITY, &cube, &on, margin).len(), 4, "margin {margin}");
     }
     let apart = Pose::from_translation(DVec3::new(0.0, 1.2, 0.0));
-    assert!(contact(&floor, &Pose::IDENTITY, &cube, &apart, -0.1).is_none());
+    assert!(contact(&floor, &Pose::IDENTITY, &cube, &apart, -0.1, None).is_none());
     assert!(manifold(&floor, &Pose::IDENTITY, &cube, &apart, f64::NAN).is_empty());
 }

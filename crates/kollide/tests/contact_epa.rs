@@ -95,7 +95,7 @@ where
         }
         st.pairs += 1;
         let ctx = format!("{label}, pair {k}: {va:?} at {pa:?}, {vb:?} at {pb:?}");
-        let c = contact(&PointCloud(va.clone()), &pa, &PointCloud(vb.clone()), &pb, V::Real::ZERO)
+        let c = contact(&PointCloud(va.clone()), &pa, &PointCloud(vb.clone()), &pb, V::Real::ZERO, None)
             .unwrap_or_else(|| panic!("{ctx}: no contact, oracle depth {truth:e}"));
         assert_sane(&c, &ctx);
         let depth = -c.distance.to_f64();
@@ -225,7 +225,7 @@ fn must_contact<V: Space, A: Support<V>, B: Support<V>>(
     pb: &Pose<V>,
     ctx: &str,
 ) -> Contact<V> {
-    let c = contact(a, pa, b, pb, V::Real::ZERO).unwrap_or_else(|| panic!("{ctx}: no contact"));
+    let c = contact(a, pa, b, pb, V::Real::ZERO, None).unwrap_or_else(|| panic!("{ctx}: no contact"));
     assert_sane(&c, ctx);
     c
 }
@@ -333,7 +333,7 @@ where
         let tol = tolerance::<V>(1.0, sz);
         // Rounding may leave them a hair apart: ask with a margin of the tolerance.
         let Some(out) =
-            contact(&PointCloud(ca.clone()), &pa, &PointCloud(cb.clone()), &pb, V::Real::from_f64(tol))
+            contact(&PointCloud(ca.clone()), &pa, &PointCloud(cb.clone()), &pb, V::Real::from_f64(tol), None)
         else {
             panic!("{ctx}: no contact");
         };
@@ -406,9 +406,14 @@ where
         let (truth, _) = penetration(V::DIM, &wa, &wb);
         let tol = tolerance::<V>(truth, size(&[&wa, &wb]));
         let ctx = format!("{}D {} sliver {k}, oracle {truth:e}", V::DIM, core::any::type_name::<V::Real>());
-        let Some(out) =
-            contact(&PointCloud(thin_y.clone()), &pa, &PointCloud(vb.clone()), &pb, V::Real::from_f64(tol))
-        else {
+        let Some(out) = contact(
+            &PointCloud(thin_y.clone()),
+            &pa,
+            &PointCloud(vb.clone()),
+            &pb,
+            V::Real::from_f64(tol),
+            None,
+        ) else {
             assert!(truth <= tol, "{ctx}: no contact");
             continue;
         };
@@ -491,7 +496,7 @@ where
         let ctx = format!("{}D {} {what} case {k}", V::DIM, core::any::type_name::<V::Real>());
         let check = |b: &dyn Support<V>, name: &str| -> bool {
             let (sampled, _) = sampled_depth(a, &pa, &b, &pb, &dirs);
-            let Some(out) = contact(a, &pa, &b, &pb, V::Real::ZERO) else {
+            let Some(out) = contact(a, &pa, &b, &pb, V::Real::ZERO, None) else {
                 assert!(sampled <= 1e-3, "{ctx} vs {name}: no contact, sampled depth {sampled:e}");
                 return false;
             };

@@ -47,7 +47,7 @@ where
         let (wa, wb) = (world(&a, &pa), world(&b, &pb));
         let tol = rel * size_of(&wa, &wb);
         let ctx = format!("pair {k} ({:?}): {a:?} at {pa:?}, {b:?} at {pb:?}", KINDS[k % 4]);
-        let out = contact(&a, &pa, &b, &pb, V::Real::from_f64(margin));
+        let out = contact(&a, &pa, &b, &pb, V::Real::from_f64(margin), None);
         if oracle::polygons_overlap_2d(&wa, &wb) {
             seen.overlapping += 1;
             let (depth, _) = oracle::penetration_2d(&wa, &wb);
@@ -65,7 +65,7 @@ where
             let wm = world(&b, &moved);
             let left = oracle::penetration_2d(&wa, &wm).0;
             assert!(left.abs() <= 4.0 * tol, "{ctx}: after the move by {c:?} the oracle depth is {left:e}");
-            if let Some(t) = contact(&a, &pa, &b, &moved, V::Real::ZERO) {
+            if let Some(t) = contact(&a, &pa, &b, &moved, V::Real::ZERO, None) {
                 seen.touching_requery += 1;
                 assert!(
                     t.distance.to_f64().abs() <= 4.0 * tol,
@@ -150,7 +150,7 @@ where
 {
     let sq = Cuboid::new(V::splat(V::Real::ONE));
     let pb = Pose::from_translation(V::from_f64_array([2.0, 0.5, 0.0]));
-    let c = contact(&sq, &Pose::IDENTITY, &sq, &pb, V::Real::ZERO).expect("touching squares");
+    let c = contact(&sq, &Pose::IDENTITY, &sq, &pb, V::Real::ZERO, None).expect("touching squares");
     assert_eq!(c.status, ContactStatus::Converged);
     assert_eq!(c.distance, V::Real::ZERO);
     assert_eq!(d2(c.normal), DVec2::X);
@@ -161,7 +161,7 @@ where
         let pa = pose_near::<V>(&mut r, V::ZERO, 10.0);
         let pb_world = Pose::new(pa.transform_point(pb.translation), pa.rotation);
         let tol = 1e3 * V::Real::EPSILON.to_f64() * 12.0;
-        if let Some(c) = contact(&sq, &pa, &sq, &pb_world, V::Real::ZERO) {
+        if let Some(c) = contact(&sq, &pa, &sq, &pb_world, V::Real::ZERO, None) {
             assert!(c.distance.to_f64().abs() <= tol, "case {k}: distance {:e}", c.distance.to_f64());
             let along = d2(c.normal).dot(d2(pa.transform_vector(V::axis(0))));
             assert!(along > 1.0 - 1e-5, "case {k}: normal {:?}", c.normal);
@@ -187,7 +187,7 @@ where
         let w = world(&a, &p);
         let (depth, _) = oracle::penetration_2d(&w, &w);
         let tol = rel_tol::<V>() * size_of(&w, &w);
-        let c = contact(&a, &p, &a, &p, V::Real::ZERO).expect("identical shapes overlap");
+        let c = contact(&a, &p, &a, &p, V::Real::ZERO, None).expect("identical shapes overlap");
         assert_eq!(c.status, ContactStatus::Converged);
         check_penetration(&c, &w, &w, depth, tol, &format!("identical {k}: {a:?}"));
     }
@@ -217,7 +217,7 @@ where
         let (wa, wb) = (world(&a, &pa), world(&b, &pb));
         let tol = rel_tol::<V>() * size_of(&wa, &wb);
         let ctx = format!("pair {k}: {a:?} at {pa:?}, {b:?} at {pb:?}");
-        let out = contact(&a, &pa, &b, &pb, V::Real::ZERO);
+        let out = contact(&a, &pa, &b, &pb, V::Real::ZERO, None);
         if oracle::polygons_overlap_2d(&wa, &wb) {
             overlapping += 1;
             let (depth, _) = oracle::penetration_2d(&wa, &wb);

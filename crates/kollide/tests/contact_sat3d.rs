@@ -70,10 +70,10 @@ fn query<V: Vector3 + Space>(
 ) -> Option<kollide::query::Contact<V>> {
     let m = V::Real::from_f64(margin);
     match (a, b) {
-        (Shape::Box(x), Shape::Box(y)) => contact(x, pa, y, pb, m),
-        (Shape::Box(x), Shape::Hull(y)) => contact(x, pa, &**y, pb, m),
-        (Shape::Hull(x), Shape::Box(y)) => contact(&**x, pa, y, pb, m),
-        (Shape::Hull(x), Shape::Hull(y)) => contact(&**x, pa, &**y, pb, m),
+        (Shape::Box(x), Shape::Box(y)) => contact(x, pa, y, pb, m, None),
+        (Shape::Box(x), Shape::Hull(y)) => contact(x, pa, &**y, pb, m, None),
+        (Shape::Hull(x), Shape::Box(y)) => contact(&**x, pa, y, pb, m, None),
+        (Shape::Hull(x), Shape::Hull(y)) => contact(&**x, pa, &**y, pb, m, None),
     }
 }
 
@@ -220,11 +220,11 @@ where
     for _ in 0..50 {
         let p = common::pose::<V>(&mut r, 2.0);
         // Identical, same pose: the depth is the thinnest width, 0.5.
-        let c = contact(&cube, &p, &cube, &p, V::Real::ZERO).expect("identical boxes");
+        let c = contact(&cube, &p, &cube, &p, V::Real::ZERO, None).expect("identical boxes");
         assert_close(c.distance.to_f64(), -0.5, tol, "identical boxes: depth");
         assert_close(c.normal.length().to_f64(), 1.0, tol, "identical boxes: unit normal");
         let hull = random_hull::<V>(&mut r, 20);
-        let c = contact(&hull, &p, &hull, &p, V::Real::ZERO).expect("identical hulls");
+        let c = contact(&hull, &p, &hull, &p, V::Real::ZERO, None).expect("identical hulls");
         let w = world(&p, hull.vertices());
         assert_close(-c.distance.to_f64(), solid3d::penetration(&w, &w).0, tol, "identical hulls: depth");
         assert_eq!(c.status, ContactStatus::Converged);
@@ -232,14 +232,14 @@ where
     }
     // Exactly touching along x (every number exact in binary): distance 0, normal +x.
     let touch = Pose::from_translation(V::new3(f(1.0), f(0.125), f(-0.5)));
-    let c = contact(&cube, &Pose::IDENTITY, &cube, &touch, V::Real::ZERO).expect("touching boxes");
+    let c = contact(&cube, &Pose::IDENTITY, &cube, &touch, V::Real::ZERO, None).expect("touching boxes");
     assert_eq!(c.distance.to_f64(), 0.0);
     assert_eq!(d3(c.normal), DVec3::X);
     // A small box deep inside a large one, 0.2 from the +x face: pushing it out through
     // that face takes 0.2 + 0.1 (through +y: 0.25 + 0.1).
     let small = Cuboid::new(V::splat(f(0.1)));
     let inside = Pose::from_translation(V::new3(f(0.3), f(0.0), f(0.0)));
-    let c = contact(&cube, &Pose::IDENTITY, &small, &inside, V::Real::ZERO).unwrap();
+    let c = contact(&cube, &Pose::IDENTITY, &small, &inside, V::Real::ZERO, None).unwrap();
     assert_close(-c.distance.to_f64(), 0.3, tol, "deep: depth");
     assert_eq!(d3(c.normal), DVec3::X);
 }
@@ -281,11 +281,11 @@ fn solid_oracle_matches_shared_oracle() {
 /// the projections, and the last best is the contact's (negative) distance.
 #[test]
 fn the_sat_trace_records_each_axis_with_both_projections() {
-    use kollide::query::{contact_traced, ContactTrace, SatAxis};
+    use kollide::query::{contact, ContactTrace, SatAxis};
     let unit_box = Cuboid::new(DVec3::ONE);
     let pose_b = Pose::from_translation(DVec3::new(1.5, 0.2, 0.0));
     let mut trace = ContactTrace::default();
-    let c = contact_traced(&unit_box, &Pose::IDENTITY, &unit_box, &pose_b, 0.0, &mut trace).unwrap();
+    let c = contact(&unit_box, &Pose::IDENTITY, &unit_box, &pose_b, 0.0, Some(&mut trace)).unwrap();
     assert!((c.distance + 0.5).abs() < 1e-12 && trace.gjk.is_empty() && trace.epa.is_empty());
     let x = trace.sat.iter().find(|s| s.kind == SatAxis::FaceA(0)).expect("A's x face tried");
     assert!((x.axis - DVec3::X).length() < 1e-15);
@@ -306,7 +306,7 @@ fn the_sat_trace_records_each_axis_with_both_projections() {
         let (first, second): (&dyn kollide::shape::Support<DVec3>, &dyn kollide::shape::Support<DVec3>) =
             if k % 2 == 0 { (&a, &b) } else { (&b, &a) };
         let mut trace = ContactTrace::default();
-        let Some(c) = contact_traced(first, &pose_a, second, &pose_b, 0.0, &mut trace) else { continue };
+        let Some(c) = contact(first, &pose_a, second, &pose_b, 0.0, Some(&mut trace)) else { continue };
         if trace.sat.is_empty() || c.status != ContactStatus::Converged || !trace.epa.is_empty() {
             continue;
         }

@@ -596,7 +596,7 @@ fn gjk_on_a_hull_matches_a_scan() {
             DVec3::new(1.3 + 0.9 * t.sin(), 0.3 * t.cos(), 0.3 * (2.0 * t).sin()),
             DQuat::from_rotation_y(t).normalize(),
         );
-        let warm = distance_cached(&hull, &DPose3::IDENTITY, &other, &pose_b, &mut cache);
+        let warm = distance_cached(&hull, &DPose3::IDENTITY, &other, &pose_b, &mut cache, None);
         let brute = distance(&scan, &DPose3::IDENTITY, &other, &pose_b);
         assert!(matches!(warm.status, GjkStatus::Converged | GjkStatus::Overlapping), "{:?}", warm.status);
         assert!(

@@ -32,7 +32,7 @@ fn trajectory<S: Support<DVec3>>(
     let (mut warm_iters, mut cold_iters, mut overlaps) = (0, 0, 0);
     for step in 0..steps {
         let pb = orbit(step);
-        let warm = distance_cached(a, &pa, b, &pb, &mut cache);
+        let warm = distance_cached(a, &pa, b, &pb, &mut cache, None);
         let cold = distance(a, &pa, b, &pb);
         assert!(
             matches!(warm.status, GjkStatus::Converged | GjkStatus::Overlapping),
@@ -91,7 +91,7 @@ fn stale_cache_after_a_jump_is_still_right() {
     for k in 0..400 {
         // Poses jump anywhere each step: the cache is always stale.
         let pb = Pose3::new(common::vec_in(&mut r, -2.5, 2.5), common::rotation::<Vec3>(&mut r));
-        let warm = distance_cached(&hull, &Pose3::IDENTITY, &hull, &pb, &mut cache);
+        let warm = distance_cached(&hull, &Pose3::IDENTITY, &hull, &pb, &mut cache, None);
         let wb: Vec<DVec3> = pts.iter().map(|&p| DVec3::from_array(common::to_world_f64(&pb, p))).collect();
         let wa: Vec<DVec3> = pts.iter().map(|p| p.as_dvec3()).collect();
         let truth = oracle::polytope_distance_3d(&wa, &wb);

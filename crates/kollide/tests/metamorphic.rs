@@ -474,7 +474,7 @@ fn contact_all<V: Space>(
     pb: &Pose<V>,
     s: f64,
 ) -> Contact<V> {
-    contact(a, pa, b, pb, re::<V>(100.0 * s)).expect("within the margin")
+    contact(a, pa, b, pb, re::<V>(100.0 * s), None).expect("within the margin")
 }
 
 /// `distance` (times `k`) and `intersects` of a pair.
@@ -969,7 +969,7 @@ fn contact_points_lie_on_the_shapes() {
         (0.45294836850604564, DVec3::new(0.2566140463730324, 0.965551332095767, -0.47051186440753145));
     let ball = Ball::new(radius);
     let pb = DPose3::from_translation(centre);
-    let c = contact(&cylinder, &pa, &ball, &pb, 0.0).expect("they overlap");
+    let c = contact(&cylinder, &pa, &ball, &pb, 0.0, None).expect("they overlap");
     // Closed form: the ball's centre is inside the cylinder, nearest its side.
     let local = pa.inverse_transform_point(centre);
     let depth = radius + 0.31385487832388315 - local.x.hypot(local.z);
@@ -984,7 +984,7 @@ fn contact_points_lie_on_the_shapes() {
     let radii = Vec2::new(0.62133664, 0.7627424);
     let pa = Pose2::new(Vec2::new(-0.82826436, -0.16941142), Rot2 { cos: -0.028224936, sin: -0.9996016 });
     let pb = Pose2::new(Vec2::new(0.024178345, -0.19663934), Rot2 { cos: -0.6856678, sin: -0.7279146 });
-    let c = contact(&Cuboid::new(h), &pa, &Ellipsoid::new(radii), &pb, 0.0).expect("they overlap");
+    let c = contact(&Cuboid::new(h), &pa, &Ellipsoid::new(radii), &pb, 0.0, None).expect("they overlap");
     // Closed forms: on the box, `max |x| / h = 1`; on the ellipse, `|x / radii| = 1`.
     let on_box = (pa.inverse_transform_point(c.point_a) / h).abs().max_element();
     let on_ellipse = (pb.inverse_transform_point(c.point_b) / radii).length();

@@ -115,7 +115,7 @@ fn run_with(
     let mut p = start;
     let mut out = vec![p];
     for i in 0..steps {
-        let m = move_and_slide(&scene.world, c, p, step, settings).unwrap();
+        let m = move_and_slide(&scene.world, c, p, step, settings, None).unwrap();
         p = m.position;
         let clearance = scene.clearance(c, p);
         assert!(
@@ -254,9 +254,15 @@ fn a_start_inside_a_wall_is_pushed_out() {
     let mut scene = Scene::new();
     scene.add_box(DVec3::new(1.0, 1.0, 1.0), DVec3::ZERO, DQuat::IDENTITY);
     let c = Character::Ball { radius: 0.5 };
-    let out =
-        move_and_slide(&scene.world, &c, DVec3::new(1.2, 0.0, 0.0), DVec3::ZERO, &MoverSettings::default())
-            .unwrap();
+    let out = move_and_slide(
+        &scene.world,
+        &c,
+        DVec3::new(1.2, 0.0, 0.0),
+        DVec3::ZERO,
+        &MoverSettings::default(),
+        None,
+    )
+    .unwrap();
     assert_eq!(out.status, MoveStatus::StartedInside);
     assert!(scene.clearance(&c, out.position) >= 0.0, "{}", out.position);
 }
@@ -267,22 +273,22 @@ fn hostile_input_gets_clear_errors_or_plain_answers() {
     let c = Character::Ball { radius: 0.5 };
     let s = MoverSettings::default();
     // No geometry: moves freely; a zero move stays.
-    let out = move_and_slide(&scene.world, &c, DVec3::ZERO, DVec3::new(1e9, 0.0, 0.0), &s).unwrap();
+    let out = move_and_slide(&scene.world, &c, DVec3::ZERO, DVec3::new(1e9, 0.0, 0.0), &s, None).unwrap();
     assert_eq!((out.position, out.status), (DVec3::new(1e9, 0.0, 0.0), MoveStatus::Moved));
     scene.add(floor(2, 1.0, 0.0));
-    let out = move_and_slide(&scene.world, &c, DVec3::Y, DVec3::ZERO, &s).unwrap();
+    let out = move_and_slide(&scene.world, &c, DVec3::Y, DVec3::ZERO, &s, None).unwrap();
     assert_eq!(out.position, DVec3::Y);
     // NaN in the step, a bad setting, a bad character: errors naming the value.
-    let e = move_and_slide(&scene.world, &c, DVec3::Y, DVec3::new(f64::NAN, 0.0, 0.0), &s).unwrap_err();
+    let e = move_and_slide(&scene.world, &c, DVec3::Y, DVec3::new(f64::NAN, 0.0, 0.0), &s, None).unwrap_err();
     assert!(matches!(e, MoverError::NonFinite { what: "displacement", .. }), "{e}");
     let bad = MoverSettings { skin: -1.0, ..s };
-    let e = move_and_slide(&scene.world, &c, DVec3::Y, DVec3::X, &bad).unwrap_err();
+    let e = move_and_slide(&scene.world, &c, DVec3::Y, DVec3::X, &bad, None).unwrap_err();
     assert!(e.to_string().contains("skin"), "{e}");
-    let e =
-        move_and_slide(&scene.world, &Character::Ball { radius: 0.0 }, DVec3::Y, DVec3::X, &s).unwrap_err();
+    let e = move_and_slide(&scene.world, &Character::Ball { radius: 0.0 }, DVec3::Y, DVec3::X, &s, None)
+        .unwrap_err();
     assert!(e.to_string().contains("radius"), "{e}");
     // A huge step down onto the floor stops on it.
-    let out = move_and_slide(&scene.world, &c, DVec3::Y, DVec3::new(0.0, -1e12, 0.0), &s).unwrap();
+    let out = move_and_slide(&scene.world, &c, DVec3::Y, DVec3::new(0.0, -1e12, 0.0), &s, None).unwrap();
     assert!(out.position.y >= 0.5 && out.position.y < 0.51, "{}", out.position);
 }
 
@@ -380,7 +386,7 @@ fn snapping_keeps_a_character_on_a_slope_going_down() {
     let settings = MoverSettings { snap_to_ground: 0.2, ..MoverSettings::default() };
     let mut p = DVec3::new(0.5, 0.5 * -t + 0.3 / 20f64.to_radians().cos() + 0.0005, 0.0);
     for i in 0..50 {
-        let m = move_and_slide(&scene.world, &c, p, DVec3::new(0.12, -0.01, 0.0), &settings).unwrap();
+        let m = move_and_slide(&scene.world, &c, p, DVec3::new(0.12, -0.01, 0.0), &settings, None).unwrap();
         assert!(m.grounded(), "step {i}: left the ground at {}", m.position);
         p = m.position;
         assert!(scene.clearance(&c, p) >= -1e-9);

@@ -152,7 +152,7 @@ fn soak(steps: usize, seed: u64) {
             }
             vy = (vy - 0.02).max(-1.0);
             let d = heading + DVec3::Y * vy;
-            let m = move_and_slide(w, c, p, d, &settings).unwrap();
+            let m = move_and_slide(w, c, p, d, &settings, None).unwrap();
             grounded = m.grounded();
             if grounded && vy < 0.0 {
                 vy = -0.02;

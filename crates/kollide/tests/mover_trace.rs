@@ -6,7 +6,7 @@
 
 use crate::mover::{floor, Scene};
 use kollide::math::{DQuat, DVec3};
-use kollide::mover::{move_and_slide, move_and_slide_traced, Character, MovePhase, MoverSettings};
+use kollide::mover::{move_and_slide, Character, MovePhase, MoverSettings};
 
 /// A ball walks into a wall at 45 degrees: one cast to the wall, the plane solve slides it
 /// along, a second cast finishes the motion.
@@ -18,7 +18,7 @@ fn a_wall_met_at_45_degrees_is_one_contact_and_one_slide() {
     let settings = MoverSettings::default();
     let d = DVec3::new(3.0, 0.0, 3.0);
     let mut trace = Vec::new();
-    let out = move_and_slide_traced(&scene.world, &ball, DVec3::ZERO, d, &settings, &mut trace).unwrap();
+    let out = move_and_slide(&scene.world, &ball, DVec3::ZERO, d, &settings, Some(&mut trace)).unwrap();
     let slides: Vec<_> = trace.iter().filter(|s| s.phase == MovePhase::Slide).collect();
     assert_eq!(slides.len(), 2, "{trace:#?}");
     // Touching the wall x = 2 a skin short: the centre at x = 1.5 - 0.001.
@@ -89,8 +89,8 @@ fn traced_walks_chain_their_casts_and_solve_their_planes() {
         for i in 0..60 {
             let what = format!("walk {w} step {i} at {p}");
             let mut trace = Vec::new();
-            let out = move_and_slide_traced(&scene.world, c, p, *step, &settings, &mut trace).unwrap();
-            assert_eq!(out, move_and_slide(&scene.world, c, p, *step, &settings).unwrap(), "{what}");
+            let out = move_and_slide(&scene.world, c, p, *step, &settings, Some(&mut trace)).unwrap();
+            assert_eq!(out, move_and_slide(&scene.world, c, p, *step, &settings, None).unwrap(), "{what}");
             // The slide's casts chain. (A slide's first cast starts where the pushes left.)
             let slides: Vec<_> = trace.iter().filter(|s| s.phase == MovePhase::Slide).collect();
             for pair in slides.windows(2) {

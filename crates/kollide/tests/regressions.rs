@@ -204,7 +204,7 @@ fn bench_cuboid_pair_785_depth_matches_the_oracle() {
             .collect()
     };
     let (truth, _) = common::oracle::penetration_3d(&corners(ha, &pa), &corners(hb, &pb));
-    let c = contact(&kollide::shape::Cuboid::new(ha), &pa, &kollide::shape::Cuboid::new(hb), &pb, 0.0)
+    let c = contact(&kollide::shape::Cuboid::new(ha), &pa, &kollide::shape::Cuboid::new(hb), &pb, 0.0, None)
         .expect("overlap");
     eprintln!("oracle depth {truth}, kollide {c:?}");
     assert!((-c.distance as f64 - truth).abs() < 2e-5, "kollide depth {} vs oracle {truth}", -c.distance);
@@ -227,8 +227,8 @@ fn long_capsules_apart_are_not_reported_penetrating() {
     for half in [1e4, 1e8, 1e12] {
         let (a, b) = (Capsule::new(half, 0.1), Capsule::new(0.5, 0.1));
         let pb = DPose3::new(DVec3::new(1.0, 3.0, 0.0), DQuat::from_rotation_z(1.2));
-        assert!(contact(&a, &DPose3::IDENTITY, &b, &pb, 0.0).is_none(), "half height {half}");
-        let c = contact(&a, &DPose3::IDENTITY, &b, &pb, 1.0).expect("within the margin");
+        assert!(contact(&a, &DPose3::IDENTITY, &b, &pb, 0.0, None).is_none(), "half height {half}");
+        let c = contact(&a, &DPose3::IDENTITY, &b, &pb, 1.0, None).expect("within the margin");
         assert!(
             (c.distance - gap).abs() < 1e-12 * half.max(1.0) + 1e-12,
             "half height {half}: {}",
@@ -237,21 +237,21 @@ fn long_capsules_apart_are_not_reported_penetrating() {
     }
     let pb = Pose3::new(Vec3::new(1.0, 3.0, 0.0), Quat::from_rotation_z(1.2));
     let (a, b) = (kollide::shape::Capsule::new(1e4f32, 0.1), kollide::shape::Capsule::new(0.5f32, 0.1));
-    assert!(contact(&a, &Pose3::IDENTITY, &b, &pb, 0.0).is_none());
+    assert!(contact(&a, &Pose3::IDENTITY, &b, &pb, 0.0, None).is_none());
     // 2D: a circle 0.9 above a segment 2e6 long.
     let seg = Segment::new(DVec2::new(-1e6, 0.0), DVec2::new(1e6, 0.0));
     let circle = Ball::new(0.1);
     let at = DPose2::from_translation(DVec2::new(0.3, 1.0));
-    assert!(contact(&circle, &at, &seg, &DPose2::IDENTITY, 0.0).is_none());
-    let c = contact(&circle, &at, &seg, &DPose2::IDENTITY, 1.0).expect("within the margin");
+    assert!(contact(&circle, &at, &seg, &DPose2::IDENTITY, 0.0, None).is_none());
+    let c = contact(&circle, &at, &seg, &DPose2::IDENTITY, 1.0, None).expect("within the margin");
     assert!((c.distance - 0.9).abs() < 1e-9, "{}", c.distance);
     // The same in f32, where 0.9 is below the closest points' rounding allowance (64 ulps
     // of 1e6 = 7.6): the side normal of the segment proves the gap (it said -0.1 before).
     let seg = Segment::new(kollide::math::Vec2::new(-1e6, 0.0), kollide::math::Vec2::new(1e6, 0.0));
     let at = kollide::math::Pose2::from_translation(kollide::math::Vec2::new(0.3, 1.0));
     let (circle, i2) = (Ball::new(0.1f32), kollide::math::Pose2::IDENTITY);
-    assert!(contact(&circle, &at, &seg, &i2, 0.0).is_none());
-    let c = contact(&circle, &at, &seg, &i2, 1.0).expect("within the margin");
+    assert!(contact(&circle, &at, &seg, &i2, 0.0, None).is_none());
+    let c = contact(&circle, &at, &seg, &i2, 1.0, None).expect("within the margin");
     assert!((c.distance - 0.9).abs() < 0.07, "{}", c.distance); // f32 rounding of 1e6: 0.06
 }
 
@@ -262,7 +262,7 @@ fn long_capsules_apart_are_not_reported_penetrating() {
 /// rectangle's centre, 2 below its top face; with radius 0.01 the depth is 2.01.
 #[test]
 fn manifolds_of_vanishing_capsules_are_finite() {
-    use kollide::composite::{compound_manifold, ConcavePolygon};
+    use kollide::composite::{self, ConcavePolygon};
     use kollide::math::{DPose2, DVec2, Pose2, Vec2};
     use kollide::query::manifold;
     use kollide::shape::Capsule;
@@ -286,8 +286,14 @@ fn manifolds_of_vanishing_capsules_are_finite() {
             DVec2::new(-3.0, 2.0),
         ])
         .unwrap();
-        let m =
-            compound_manifold(&square, &DPose2::IDENTITY, &Capsule::new(half, 0.01), &DPose2::IDENTITY, 0.0);
+        let m = composite::manifold(
+            &square,
+            &DPose2::IDENTITY,
+            &Capsule::new(half, 0.01),
+            &DPose2::IDENTITY,
+            0.0,
+        )
+        .manifold;
         assert!(
             m.points()
                 .iter()
@@ -380,7 +386,7 @@ fn a_tiny_polygon_edge_has_a_unit_normal() {
 /// likewise). The truth: the segment's midpoint lies inside the polygon (winding number).
 #[test]
 fn a_segment_through_a_concave_polygon_penetrates_it() {
-    use kollide::composite::{compound_contact, compound_manifold, ConcavePolygon};
+    use kollide::composite::{self, ConcavePolygon};
     use kollide::math::{Pose2, Vec2};
     use kollide::shape::Segment;
     let corners = [
@@ -401,9 +407,11 @@ fn a_segment_through_a_concave_polygon_penetrates_it() {
         })
         .sum();
     assert!(winding.abs() > 1.0, "the midpoint is inside: winding {winding}");
-    let c = compound_contact(&polygon, &Pose2::IDENTITY, &segment, &at, 0.0).expect("a contact");
+    let c = composite::contact(&polygon, &Pose2::IDENTITY, &segment, &at, 0.0)
+        .map(|c| c.value)
+        .expect("a contact");
     assert!(c.distance < 0.0, "{c:?}");
-    let m = compound_manifold(&polygon, &Pose2::IDENTITY, &segment, &at, 0.0);
+    let m = composite::manifold(&polygon, &Pose2::IDENTITY, &segment, &at, 0.0).manifold;
     assert!(m.deepest().is_some_and(|p| p.distance < 0.0), "{m:?}");
 }
 
@@ -555,7 +563,7 @@ fn a_segment_touching_a_capsule_core_is_pushed_along_the_gap() {
     let b = Segment::new(DVec2::new(-15.75, 1e-100), DVec2::ZERO);
     let angle = 0.756_802_495_307_928_2f64.atan2(-0.653_643_620_863_611_9);
     let pose_b = DPose2::from_angle(DVec2::ZERO, angle);
-    let c = contact(&a, &pose_a, &b, &pose_b, 1.0).unwrap();
+    let c = contact(&a, &pose_a, &b, &pose_b, 1.0, None).unwrap();
     assert!((c.distance + radius).abs() < 1e-12, "{c:?}");
     assert!((c.normal - DVec2::X).length() < 1e-12, "{c:?}");
 }
@@ -579,7 +587,7 @@ fn a_ball_centred_on_a_capsule_core_is_pushed_out_square_to_it() {
     let pose_a = DPose2::new(DVec2::new(1e-100, -1e-100), rot);
     let centre = DVec2::new(2.8627450980392167e-15, 6.358434424353399e-16);
     let pose_b = DPose2::new(centre, Rot2 { cos: 0.4129568481981807, sin: 0.9107505923831314 });
-    let c = contact(&a, &pose_a, &Ball::new(rb), &pose_b, 0.28627450980392166).unwrap();
+    let c = contact(&a, &pose_a, &Ball::new(rb), &pose_b, 0.28627450980392166, None).unwrap();
     let (p0, p1) = (pose_a.transform_point(s0), pose_a.transform_point(s1));
     let axis = (p1 - p0).normalize();
     assert!(c.normal.dot(axis).abs() < 1e-12, "square to the core: {c:?}");
@@ -625,7 +633,7 @@ fn a_noise_edge_of_a_hull_does_not_give_a_short_depth() {
     let (va, vb) = (world(&pose_a, &corners(he)), world(&pose_b, &points));
     let (depth, _) = penetration(&va, &vb);
     assert!(depth > 3.6, "the oracle's depth: {depth}");
-    let c = contact(&cube, &pose_a, &hull, &pose_b, 1.0).expect("they overlap");
+    let c = contact(&cube, &pose_a, &hull, &pose_b, 1.0, None).expect("they overlap");
     let tol = 1e-9 * 150.0;
     assert!((-c.distance - depth).abs() <= tol, "{c:?} against the depth {depth}");
     let along = overlap_along(&va, &vb, c.normal);
@@ -651,8 +659,9 @@ fn a_point_just_off_a_capsule_core_is_pushed_out_square_to_it() {
     let p = DVec2::splat(2.5490196078431367e-31);
     let pose_b =
         DPose2::new(DVec2::new(-6.095979247730221e-24, 4.418860151064316e-15), Rot2 { cos: 1.0, sin: 0.0 });
-    let c = contact(&Capsule::new(half, radius), &pose_a, &Segment::new(p, p), &pose_b, 0.5529411764705883)
-        .unwrap();
+    let c =
+        contact(&Capsule::new(half, radius), &pose_a, &Segment::new(p, p), &pose_b, 0.5529411764705883, None)
+            .unwrap();
     // The capsule's axis is its local y: in the world, (-sin, cos); square to it, (cos, sin).
     let (axis, square) = (DVec2::new(-rot.sin, rot.cos), DVec2::new(rot.cos, rot.sin));
     let point = pose_b.transform_point(p);
@@ -678,7 +687,7 @@ fn a_point_just_off_a_capsule_core_is_pushed_out_square_to_it() {
 #[test]
 fn a_huge_ball_on_a_segments_line_is_as_deep_as_the_nearest_segment() {
     use glam::DVec2;
-    use kollide::composite::{composite_contact, Polyline};
+    use kollide::composite::{self, Polyline};
     use kollide::math::DPose2;
     use kollide::shape::Ball;
     // The flat segment passes 0.4 above the origin; the diagonal one lies on y = x, from
@@ -686,7 +695,7 @@ fn a_huge_ball_on_a_segments_line_is_as_deep_as_the_nearest_segment() {
     let line = Polyline::new(vec![DVec2::new(-7.2, 0.4), DVec2::new(0.4, 0.4), DVec2::new(0.8, 0.8)]);
     for r in [1.0, 1e3, 840_848.4, 1e6, 1e9] {
         let ball = Ball::new(r);
-        let c = composite_contact(&line, &DPose2::IDENTITY, &ball, &DPose2::IDENTITY, 0.0)
+        let c = composite::contact(&line, &DPose2::IDENTITY, &ball, &DPose2::IDENTITY, 0.0)
             .expect("the ball overlaps the polyline");
         let want = 0.4 - r;
         assert!(

@@ -36,8 +36,8 @@ fn warm_start_after_a_large_jump_keeps_the_bounds() {
     for jump in [1e2, 1e4, 1e8, 1e12, 1e15, 1e17, 1e30] {
         let mut cache = SimplexCache::default();
         let far = DPose3::new(DVec3::new(jump, -0.3 * jump, 0.1), DQuat::from_rotation_x(1.1));
-        let _ = distance_cached(&cube, &DPose3::IDENTITY, &cube, &far, &mut cache);
-        let warm = distance_cached(&cube, &DPose3::IDENTITY, &cube, &pb, &mut cache);
+        let _ = distance_cached(&cube, &DPose3::IDENTITY, &cube, &far, &mut cache, None);
+        let warm = distance_cached(&cube, &DPose3::IDENTITY, &cube, &pb, &mut cache, None);
         assert!(
             warm.lower_bound <= truth && truth <= warm.upper_bound,
             "jump {jump:e}: warm bounds [{}, {}] exclude the truth {truth}",
@@ -65,8 +65,8 @@ fn warm_start_after_a_jump_in_2d() {
     for (jump, angle) in [1e4, 1e8, 1e16].into_iter().flat_map(|j| (0..8).map(move |k| (j, 0.8 * k as f64))) {
         let mut cache = SimplexCache::default();
         let far = DPose2::from_angle(DVec2::new(jump, 0.7 * jump), angle);
-        let _ = distance_cached(&square, &DPose2::IDENTITY, &square, &far, &mut cache);
-        let warm = distance_cached(&square, &DPose2::IDENTITY, &square, &pb, &mut cache);
+        let _ = distance_cached(&square, &DPose2::IDENTITY, &square, &far, &mut cache, None);
+        let warm = distance_cached(&square, &DPose2::IDENTITY, &square, &pb, &mut cache, None);
         assert!(
             warm.lower_bound <= truth && truth <= warm.upper_bound,
             "jump {jump:e} angle {angle}: warm bounds [{}, {}] exclude the truth {truth} (by {:e})",

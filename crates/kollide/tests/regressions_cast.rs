@@ -133,7 +133,7 @@ fn ray_at_the_corner_of_a_triangle_with_two_equal_corners_has_an_outward_normal(
 /// a mesh triangle off the origin likewise.
 #[test]
 fn a_turning_compound_carries_its_parts_on_arcs() {
-    use kollide::composite::{composite_pair_cast, composite_shape_cast, Compound, TriMesh};
+    use kollide::composite::{self, Compound, TriMesh};
     use kollide::query::cast::{CastInput, CastStatus, Motion};
     use kollide::shape::{Ball, Convex3};
     let arm = Compound::new(vec![(
@@ -145,13 +145,13 @@ fn a_turning_compound_carries_its_parts_on_arcs() {
     let turning = Motion { velocity: DVec3::ZERO, angular_velocity: DVec3::Z };
     let expected = (7.0f64 / 8.0).asin();
     let input = CastInput { motion_a: turning, ..CastInput::linear(DVec3::ZERO, DVec3::ZERO, 3.0) };
-    let out = composite_shape_cast(&arm, &DPose3::IDENTITY, &target, &at, &input).expect("a hit").value;
+    let out = composite::shape_cast(&arm, &DPose3::IDENTITY, &target, &at, &input).expect("a hit").value;
     assert_eq!(out.status, CastStatus::Hit, "{out:?}");
     assert!((out.toi - expected).abs() < 1e-6, "toi {} expected {expected}", out.toi);
     // The compound as B of a pair of composites: B's parts turn about B's origin.
     let still = Compound::new(vec![(at, Convex3::Ball(Ball::new(0.5)))]);
     let input_b = CastInput { motion_b: turning, ..CastInput::linear(DVec3::ZERO, DVec3::ZERO, 3.0) };
-    let out = composite_pair_cast(&still, &DPose3::IDENTITY, &arm, &DPose3::IDENTITY, &input_b)
+    let out = composite::pair_shape_cast(&still, &DPose3::IDENTITY, &arm, &DPose3::IDENTITY, &input_b)
         .expect("a hit")
         .value;
     assert!((out.toi - expected).abs() < 1e-6, "pair toi {} expected {expected}", out.toi);
@@ -162,7 +162,7 @@ fn a_turning_compound_carries_its_parts_on_arcs() {
         vec![DVec3::new(2.0, 0.0, -1.0), DVec3::new(3.0, 0.0, -1.0), DVec3::new(2.0, 0.0, 1.0)],
         vec![[0, 1, 2]],
     );
-    let out = composite_shape_cast(&mesh, &DPose3::IDENTITY, &target, &at, &input).expect("a hit").value;
+    let out = composite::shape_cast(&mesh, &DPose3::IDENTITY, &target, &at, &input).expect("a hit").value;
     // The triangle's nearest point to the ball's centre is its corner edge at radius 2 (the
     // centre's projection onto the turned plane falls inside radius 2): the chord between
     // two points at radius 2 an angle φ apart is 4 sin(φ / 2), which is 0.5 at
@@ -281,11 +281,13 @@ fn a_far_ray_with_a_long_direction_does_not_start_in_a_huge_cone() {
 /// long is 1e10 wide, so any time up to that one is within the documented accuracy.
 #[test]
 fn a_tiny_ball_against_a_huge_sliver_gets_unit_normals() {
-    use kollide::query::cast::{sweep_sphere, BackFaces, SweepOutcome};
+    use kollide::query::cast::{sweep, BackFaces, SweepOutcome, SweptShape};
     let tri = [[Vec3::ZERO, Vec3::new(0.35, 1.2e17, 0.0), Vec3::new(0.0, 0.0, 3e-7)]];
     for (x, z) in [(1e-6f32, 1.5e-7f32), (5e-7, 1e-7), (3.5e-7, 2e-7)] {
         let centre = Vec3::new(x, 0.5, z);
-        let out = sweep_sphere(centre, 3e-7, Vec3::new(-1e-6, 0.0, 0.0), &tri, BackFaces::Hit).unwrap();
+        let out =
+            sweep(SweptShape::ball(centre, 3e-7), Vec3::new(-1e-6, 0.0, 0.0), &tri, BackFaces::Hit, None)
+                .unwrap();
         match out {
             SweepOutcome::Hit(h) => {
                 assert!((h.normal.length() - 1.0).abs() < 1e-5, "{out:?}");
@@ -387,7 +389,7 @@ fn a_ray_from_deep_inside_a_huge_capsule_starts_inside() {
 #[test]
 fn a_sphere_on_the_line_of_a_slivers_long_edges_is_not_inside_it() {
     use crate::common::oracle::point_triangle;
-    use kollide::query::cast::{sweep_sphere, BackFaces, SweepOutcome};
+    use kollide::query::cast::{sweep, BackFaces, SweepOutcome, SweptShape};
     let c = 0.003_098_039_2_f32;
     let sliver = [Vec3::new(0.0, -1e-12, 0.0), Vec3::ZERO, Vec3::splat(c)];
     let (centre, radius) = (Vec3::splat(8.0), 8.0_f32);
@@ -395,16 +397,20 @@ fn a_sphere_on_the_line_of_a_slivers_long_edges_is_not_inside_it() {
     let gap = point_triangle(d(centre), d(sliver[0]), d(sliver[1]), d(sliver[2])) - f64::from(radius);
     assert!(gap > 5.8, "the oracle's gap: {gap}");
     // Moving away along (1, 1, 1): nothing is met.
-    let away = sweep_sphere(centre, radius, Vec3::splat(8.0), &[sliver], BackFaces::Hit).unwrap();
+    let away =
+        sweep(SweptShape::ball(centre, radius), Vec3::splat(8.0), &[sliver], BackFaces::Hit, None).unwrap();
     assert_eq!(away, SweepOutcome::Miss);
     // Moving towards it: the first contact is at the gap, on the corner nearest the path.
-    let toward = sweep_sphere(centre, radius, Vec3::splat(-8.0), &[sliver], BackFaces::Hit).unwrap();
+    let toward =
+        sweep(SweptShape::ball(centre, radius), Vec3::splat(-8.0), &[sliver], BackFaces::Hit, None).unwrap();
     let SweepOutcome::Hit(hit) = toward else { panic!("{toward:?}") };
     let travelled = f64::from(hit.toi) * d(Vec3::splat(8.0)).length();
     assert!((travelled - gap).abs() < 1e-5 * 8.0, "{hit:?}: travelled {travelled}, gap {gap}");
     // Beside a point-like triangle at its centre, that one is the overlap reported.
     let point = [Vec3::splat(8.0); 3];
-    let both = sweep_sphere(centre, radius, Vec3::splat(8.0), &[sliver, point], BackFaces::Hit).unwrap();
+    let both =
+        sweep(SweptShape::ball(centre, radius), Vec3::splat(8.0), &[sliver, point], BackFaces::Hit, None)
+            .unwrap();
     let SweepOutcome::StartedWithin { index, distance, .. } = both else { panic!("{both:?}") };
     assert_eq!((index, distance), (1, -8.0));
 }
@@ -549,7 +555,7 @@ fn a_long_ray_through_a_turned_flat_cone_hits_only_within_its_radius() {
 /// along it.
 #[test]
 fn tiny_balls_meeting_below_the_rounding_get_the_approach_as_normal() {
-    use kollide::composite::{composite_pair_cast, Compound};
+    use kollide::composite::{self, Compound};
     use kollide::math::{DQuat, Pose};
     use kollide::query::cast::{shape_cast, CastInput, CastOutput, CastStatus};
     use kollide::shape::{Ball, Convex3, Triangle};
@@ -588,7 +594,7 @@ fn tiny_balls_meeting_below_the_rounding_get_the_approach_as_normal() {
     let pose_b = Pose::new(DVec3::splat(tiny), turn);
     let (va, vb) = (DVec3::new(tiny, 8.0, 8.0), DVec3::splat(8.0));
     let input = CastInput::linear(va, vb, 1.1372549019607843);
-    let out = composite_pair_cast(&a, &pose_a, &b, &pose_b, &input).expect("a hit").value;
+    let out = composite::pair_shape_cast(&a, &pose_a, &b, &pose_b, &input).expect("a hit").value;
     judge(&out, vb - va, "the finding");
 
     // Plain balls, from radii far below the rounding of their positions up to just above
@@ -600,14 +606,14 @@ fn tiny_balls_meeting_below_the_rounding_get_the_approach_as_normal() {
             let input = CastInput::linear(DVec3::new(-4.0, 0.0, 0.0), DVec3::new(4.0, 0.0, 0.0), 1.0);
             let what = format!("f64 balls of radius {radius:e} from {place}");
             let (pa, pb) = (DPose3::from_translation(p), DPose3::from_translation(q));
-            judge(&shape_cast(&ball, &pa, &ball, &pb, &input), DVec3::X * 8.0, &what);
+            judge(&shape_cast(&ball, &pa, &ball, &pb, &input, None), DVec3::X * 8.0, &what);
             let swapped = CastInput::linear(input.motion_b.velocity, input.motion_a.velocity, 1.0);
-            judge(&shape_cast(&ball, &pb, &ball, &pa, &swapped), DVec3::NEG_X * 8.0, &what);
+            judge(&shape_cast(&ball, &pb, &ball, &pa, &swapped, None), DVec3::NEG_X * 8.0, &what);
             let ball32 = Ball::new((radius as f32).max(f32::MIN_POSITIVE));
             let input32 = CastInput::linear(Vec3::new(-4.0, 0.0, 0.0), Vec3::new(4.0, 0.0, 0.0), 1.0);
             let (pa, pb) = (Pose3::from_translation(p.as_vec3()), Pose3::from_translation(q.as_vec3()));
             judge(
-                &shape_cast(&ball32, &pa, &ball32, &pb, &input32),
+                &shape_cast(&ball32, &pa, &ball32, &pb, &input32, None),
                 Vec3::X * 8.0,
                 &format!("{what} in f32"),
             );

@@ -43,7 +43,7 @@ fn a_stalled_depth_at_1e17_in_f32_separates() {
     let ta = Vec3::new(1e17, 8.0, 2.937_422_8);
     let tb = Vec3::new(-0.244_186_31, 0.003_098_039_2, 0.003_098_039_2);
     let pose_a = Pose::try_new(ta, qa).unwrap();
-    let c = contact(&a, &pose_a, &b, &Pose::from_translation(tb), 0.0).unwrap();
+    let c = contact(&a, &pose_a, &b, &Pose::from_translation(tb), 0.0, None).unwrap();
     assert!(c.distance < 0.0 && (c.normal.length() - 1.0).abs() < 1e-5, "{c:?}");
     let pose64 = DPose3::try_new(
         ta.as_dvec3(),
@@ -81,14 +81,14 @@ fn a_stalled_depth_at_1e17_in_f32_separates() {
 fn a_segment_3e26_long_gets_a_unit_normal() {
     let a = Segment::new(Vec2::new(-9.17e9, 10.0), Vec2::new(1.8e9, -3.3e26));
     let b = Segment::new(Vec2::new(-1e10, 0.0), Vec2::new(-8e9, 0.0));
-    let c = contact(&a, &Pose2::IDENTITY, &b, &Pose2::IDENTITY, 0.0).unwrap();
+    let c = contact(&a, &Pose2::IDENTITY, &b, &Pose2::IDENTITY, 0.0, None).unwrap();
     assert!((c.normal.length() - 1.0).abs() < 1e-5, "{c:?}");
     let rounding = 64.0 * f32::EPSILON * 3.3e26;
     assert!(c.distance <= 0.0 && c.distance >= -10.0 - rounding, "{c:?}");
     use kollide::math::{DPose2, DVec2};
     let a = Segment::new(DVec2::new(-9.17e9, 10.0), DVec2::new(1.8e9, -3.3e26));
     let b = Segment::new(DVec2::new(-1e10, 0.0), DVec2::new(-8e9, 0.0));
-    let c = contact(&a, &DPose2::IDENTITY, &b, &DPose2::IDENTITY, 0.0).unwrap();
+    let c = contact(&a, &DPose2::IDENTITY, &b, &DPose2::IDENTITY, 0.0, None).unwrap();
     assert_eq!(c.status, ContactStatus::Converged);
     assert!((c.distance + 10.0).abs() < 1e-6 && (c.normal - DVec2::Y).length() < 1e-12, "{c:?}");
 }
@@ -132,7 +132,7 @@ fn a_ball_touching_a_huge_plates_edge_is_pushed_out_in_f32() {
     let q = Quat::from_xyzw(-0.5298525, 0.16805854, 0.16805854, 0.8141062).normalize();
     let pose_a = Pose::new(Vec3::new(1e17, 0.0, 8.0), Quat::IDENTITY);
     let pose_b = Pose::new(Vec3::splat(1e17), q);
-    let c = contact(&a, &pose_a, &b, &pose_b, 0.30980393).unwrap();
+    let c = contact(&a, &pose_a, &b, &pose_b, 0.30980393, None).unwrap();
     assert!(c.distance < 0.0, "{c:?}");
     // In f64: A's farthest point along n, B's nearest one after moving B out by the depth.
     let n = c.normal.as_dvec3().normalize();
@@ -176,7 +176,7 @@ fn a_needle_box_1e16_from_a_huge_hull_is_apart_in_f32() {
     let (needle, hull) = (Cuboid::new(he), ConvexHull::from_points(&points));
     let truth = polytope_distance_3d(&world(&pose_a, &corners(he)), &world(&pose_b, &points));
     assert!(truth > 1e16, "the oracle's gap: {truth:e}");
-    assert_eq!(contact(&needle, &pose_a, &hull, &pose_b, 0.0), None, "apart by {truth:e}: no contact");
+    assert_eq!(contact(&needle, &pose_a, &hull, &pose_b, 0.0, None), None, "apart by {truth:e}: no contact");
     assert!(!intersects(&needle, &pose_a, &hull, &pose_b));
     let d = distance(&needle, &pose_a, &hull, &pose_b);
     // f32 at 1e17: its rounding is 1e10; the bounds must hold the truth.
@@ -187,7 +187,7 @@ fn a_needle_box_1e16_from_a_huge_hull_is_apart_in_f32() {
     );
     // With a margin past the gap there is a contact, apart: at the distance when converged;
     // stalled (GJK on a needle whose width is below f32's rounding at 1e17), an upper bound.
-    let c = contact(&needle, &pose_a, &hull, &pose_b, 2e16).expect("within the margin");
+    let c = contact(&needle, &pose_a, &hull, &pose_b, 2e16, None).expect("within the margin");
     let cd = f64::from(c.distance);
     match c.status {
         ContactStatus::Converged => assert!((cd - truth).abs() <= 1e-3 * truth, "{c:?} vs {truth:e}"),
@@ -207,7 +207,7 @@ fn a_needle_box_1e16_from_a_huge_hull_is_apart_in_f32() {
 /// at 1e17 of that.
 #[test]
 fn touching_slivers_1e17_long_are_not_reported_deep_in_f32() {
-    use kollide::composite::{composite_contact, Composite, TriMesh};
+    use kollide::composite::{self, Composite, TriMesh};
     use kollide::math::Pose3;
     use kollide::shape::Triangle;
     let v = [
@@ -225,7 +225,7 @@ fn touching_slivers_1e17_long_are_not_reported_deep_in_f32() {
     let mesh64 = TriMesh::new(v.to_vec(), indices.clone());
     let pose64 = DPose3::try_new(DVec3::ZERO, DQuat::from_xyzw(q[0], q[1], q[2], q[3])).unwrap();
     let truth = (0..mesh64.part_count() as u32)
-        .filter_map(|i| contact(&mesh64.part(i), &DPose3::IDENTITY, &tri(far), &pose64, 0.0))
+        .filter_map(|i| contact(&mesh64.part(i), &DPose3::IDENTITY, &tri(far), &pose64, 0.0, None))
         .map(|c| c.distance)
         .fold(f64::INFINITY, f64::min);
     assert!(truth.abs() <= 1e-11, "f64 truth {truth}");
@@ -234,7 +234,7 @@ fn touching_slivers_1e17_long_are_not_reported_deep_in_f32() {
         Pose3::try_new(glam::Vec3::ZERO, Quat::from_xyzw(q[0] as f32, q[1] as f32, q[2] as f32, q[3] as f32))
             .unwrap();
     let tri32 = Triangle { a: far.as_vec3(), b: glam::Vec3::ZERO, c: glam::Vec3::ZERO };
-    let c = composite_contact(&mesh, &Pose3::IDENTITY, &tri32, &pose, 0.0).expect("they touch");
+    let c = composite::contact(&mesh, &Pose3::IDENTITY, &tri32, &pose, 0.0).expect("they touch");
     // f32's rounding at 1e17 is about 1e10; allow a hundred of it.
     let rounding = 100.0 * f64::from(f32::EPSILON) * 1e17;
     assert!(
@@ -260,7 +260,7 @@ fn touching_slivers_1e17_long_are_not_reported_deep_in_f32() {
 /// proven) or a miss, never a start within.
 #[test]
 fn a_turning_cast_past_the_float_range_does_not_start_within() {
-    use kollide::composite::{composite_pair_cast, HeightField, TriMesh};
+    use kollide::composite::{self, HeightField, TriMesh};
     use kollide::query::cast::{shape_cast, CastInput, CastStatus, Motion};
     use kollide::shape::{Ball, Triangle};
 
@@ -307,8 +307,9 @@ fn a_turning_cast_past_the_float_range_does_not_start_within() {
         max_toi: 0.18039215686274512,
         target_distance: 0.5,
     };
-    let out =
-        composite_pair_cast(&mesh, &pose_a, &field, &pose_b, &input).expect("parts overlap in time").value;
+    let out = composite::pair_shape_cast(&mesh, &pose_a, &field, &pose_b, &input)
+        .expect("parts overlap in time")
+        .value;
     assert!(matches!(out.status, CastStatus::Failed | CastStatus::Miss), "{out:?}");
     assert!(out.safe_toi >= 0.0 && out.safe_toi <= input.max_toi, "{out:?}");
 
@@ -316,7 +317,7 @@ fn a_turning_cast_past_the_float_range_does_not_start_within() {
     // whose nearest corner is 1e150 away, turning.
     let huge = Triangle::new(DVec3::ZERO, DVec3::new(0.0, 1e156, 0.0), DVec3::new(0.0, 0.0, 1e156));
     let at = DPose3::from_translation(DVec3::new(1e150, 0.0, 0.0));
-    let out = shape_cast(&Ball::new(1.0), &DPose3::IDENTITY, &huge, &at, &input);
+    let out = shape_cast(&Ball::new(1.0), &DPose3::IDENTITY, &huge, &at, &input, None);
     assert!(matches!(out.status, CastStatus::Failed | CastStatus::Miss), "{out:?}");
 }
 

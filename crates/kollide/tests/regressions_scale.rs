@@ -38,7 +38,7 @@ fn a_huge_ball_contains_a_far_small_one() {
     let small = Ball::new(1.0f32);
     let at = Pose3::from_translation(Vec3::new(0.0, 0.0, 1e20));
     assert!(intersects(&big, &Pose3::IDENTITY, &small, &at));
-    let c = contact(&big, &Pose3::IDENTITY, &small, &at, 0.0).expect("they overlap");
+    let c = contact(&big, &Pose3::IDENTITY, &small, &at, 0.0, None).expect("they overlap");
     assert!((c.distance + 1e30).abs() <= 1e24, "{c:?}");
     assert!((c.normal - Vec3::Z).length() < 1e-6, "{c:?}");
     let d = distance(&big, &Pose3::IDENTITY, &small, &at);
@@ -59,7 +59,7 @@ fn boxes_far_apart_never_overlap() {
     assert!(!intersects(&c, &Pose3::IDENTITY, &c, &far));
     let t = intersection_test(&e, &Pose3::IDENTITY, &c, &far);
     assert!(!t.intersects || t.status == GjkStatus::NonFiniteSupport, "{t:?}");
-    assert!(contact(&c, &Pose3::IDENTITY, &c, &far, 0.0).is_none_or(|c| c.distance > 0.0));
+    assert!(contact(&c, &Pose3::IDENTITY, &c, &far, 0.0, None).is_none_or(|c| c.distance > 0.0));
 }
 
 /// F4: circles and balls whose centres are 1e-22 apart in f32 (1e-160 in f64). The
@@ -71,20 +71,34 @@ fn nearly_coincident_centres_give_a_unit_normal() {
     let b = Ball::new(0.5f32);
     let b3 = Ball::new(0.5f32);
     for gap in [1e-22f32, 1e-30, 1e-38, 1e-44] {
-        let c =
-            contact(&b, &Pose2::IDENTITY, &b, &Pose2::from_translation(Vec2::new(gap, 0.0)), 0.0).unwrap();
+        let c = contact(&b, &Pose2::IDENTITY, &b, &Pose2::from_translation(Vec2::new(gap, 0.0)), 0.0, None)
+            .unwrap();
         assert!((c.normal.length() - 1.0).abs() < 1e-6, "gap {gap}: {c:?}");
         assert!(
             (c.distance + 1.0).abs() < 1e-6 && (c.point_a.length() - 0.5).abs() < 1e-6,
             "gap {gap}: {c:?}"
         );
-        let c = contact(&b3, &Pose3::IDENTITY, &b3, &Pose3::from_translation(Vec3::new(gap, 0.0, 0.0)), 0.0)
-            .unwrap();
+        let c = contact(
+            &b3,
+            &Pose3::IDENTITY,
+            &b3,
+            &Pose3::from_translation(Vec3::new(gap, 0.0, 0.0)),
+            0.0,
+            None,
+        )
+        .unwrap();
         assert!((c.normal - Vec3::X).length() < 1e-6, "gap {gap}: {c:?}");
     }
     let b = Ball::new(0.5f64);
-    let c = contact(&b, &DPose3::IDENTITY, &b, &DPose3::from_translation(DVec3::new(1e-160, 0.0, 0.0)), 0.0)
-        .unwrap();
+    let c = contact(
+        &b,
+        &DPose3::IDENTITY,
+        &b,
+        &DPose3::from_translation(DVec3::new(1e-160, 0.0, 0.0)),
+        0.0,
+        None,
+    )
+    .unwrap();
     assert!((c.normal - DVec3::X).length() < 1e-15, "{c:?}");
     // A segment 1e-22 long against a ball: its closest point is found on the segment's own
     // scale (the ball's centre sits on the segment's middle, 1e-23 to the side).
@@ -165,7 +179,7 @@ fn a_far_vertex_does_not_make_a_triangle_touch() {
     assert!(d.lower_bound as f64 <= truth && truth <= d.upper_bound as f64 + 1e-5, "{d:?}");
     assert!(d.lower_bound > 12.0, "the bounds are as tight as the near vertex allows: {d:?}");
     assert!(!intersects(&cube, &Pose3::IDENTITY, &t, &Pose3::IDENTITY));
-    assert!(contact(&cube, &Pose3::IDENTITY, &t, &Pose3::IDENTITY, 0.0).is_none());
+    assert!(contact(&cube, &Pose3::IDENTITY, &t, &Pose3::IDENTITY, 0.0, None).is_none());
 
     let cube = Cuboid::new(DVec3::ONE);
     let t = Triangle::new(
@@ -181,7 +195,7 @@ fn a_far_vertex_does_not_make_a_triangle_touch() {
     // Not certifiable as separated here (the separating direction must be known to 1e-17
     // against a 1e25 coordinate), so `intersects` may err on the side of contact, but no
     // penetration is made up.
-    assert!(contact(&cube, &DPose3::IDENTITY, &t, &DPose3::IDENTITY, 0.0).is_none());
+    assert!(contact(&cube, &DPose3::IDENTITY, &t, &DPose3::IDENTITY, 0.0, None).is_none());
 }
 
 /// The least push of an ellipsoid out of a capsule over all directions: the penetration
@@ -279,7 +293,7 @@ fn elongated_ellipsoids_get_a_separating_depth() {
         }
         let a = Rounded::try_new(Capsule::new(half, radius), round).unwrap();
         let b = Ellipsoid::new(DVec3::from(radii));
-        let c = contact(&a, &pa, &b, &pb, 0.0).unwrap_or_else(|| panic!("case {k}: they overlap"));
+        let c = contact(&a, &pa, &b, &pb, 0.0, None).unwrap_or_else(|| panic!("case {k}: they overlap"));
         // Within 1e-6 of the truth either way: EPA converged on the 1e8-long ellipsoid gets
         // 8.4999999 (1.3e-8 short, more than its 1e-10 on ordinary shapes; a push checked
         // along its normal within the square root of the tolerance is let stand).
@@ -299,7 +313,7 @@ fn elongated_ellipsoids_get_a_separating_depth() {
         };
         let a = Rounded::try_new(Capsule::new(half as f32, radius as f32), round as f32).unwrap();
         let b = Ellipsoid::new(DVec3::from(radii).as_vec3());
-        let c = contact(&a, &pose32(ta, qa), &b, &pose32(tb, qb), 0.0).expect("f32: they overlap");
+        let c = contact(&a, &pose32(ta, qa), &b, &pose32(tb, qb), 0.0, None).expect("f32: they overlap");
         assert!(
             (-c.distance as f64 - truth).abs() < 1e-3 * truth,
             "case {k}, f32: depth {} vs {truth}",
@@ -362,10 +376,11 @@ fn warm_starts_at_tiny_scales_stay_finite() {
             Pose3::new(near.translation * scale, near.rotation),
         );
         let mut cache = SimplexCache::default();
-        let _ = distance_cached(&a, &pa, &b, &near, &mut cache);
-        for (what, d) in
-            [("warm", distance_cached(&a, &pa, &b, &pb, &mut cache)), ("cold", distance(&a, &pa, &b, &pb))]
-        {
+        let _ = distance_cached(&a, &pa, &b, &near, &mut cache, None);
+        for (what, d) in [
+            ("warm", distance_cached(&a, &pa, &b, &pb, &mut cache, None)),
+            ("cold", distance(&a, &pa, &b, &pb)),
+        ] {
             let t = truth * scale as f64;
             assert!(d.point_a.is_finite() && d.point_b.is_finite(), "scale {scale}, {what}: {d:?}");
             assert!(
@@ -393,7 +408,7 @@ fn warm_starts_at_tiny_scales_stay_finite() {
 /// pair there).
 #[test]
 fn bounds_stay_ordered_far_from_the_origin() {
-    use kollide::composite::{composite_distance, ConcavePolygon};
+    use kollide::composite::{self, ConcavePolygon};
     use kollide::math::{DPose2, DVec2};
     use kollide::shape::Rounded;
     use rand::{Rng, SeedableRng};
@@ -408,7 +423,7 @@ fn bounds_stay_ordered_far_from_the_origin() {
         let pb = DPose2::from_angle(t + off, rng.random_range(0.0..6.3));
         let e = Ellipsoid::new(DVec2::new(rng.random_range(0.5..2.5), rng.random_range(0.5..1.5)));
         let b = Rounded::try_new(e, rng.random_range(0.0..3.0)).unwrap();
-        let d = composite_distance(&poly, &pa, &b, &pb).value;
+        let d = composite::distance(&poly, &pa, &b, &pb).value;
         assert!(d.lower_bound <= d.distance && d.distance <= d.upper_bound, "at {far:e}: {d:?}");
         let d = distance(&e, &pa, &Cuboid::new(DVec2::new(1.0, 2.0)), &pb);
         assert!(d.lower_bound <= d.distance && d.distance <= d.upper_bound, "convex, at {far:e}: {d:?}");
@@ -474,7 +489,7 @@ fn crossing_capsules_2e17_long_in_f32_get_the_common_perpendicular() {
             Quat::from_xyzw(0.5750937, 0.5750937, 0.5750937, 0.0883281).normalize(),
         );
         let pb = Pose3::from_translation(Vec3::splat(s));
-        let c = contact(&cap, &pa, &cap, &pb, 0.0).unwrap();
+        let c = contact(&cap, &pa, &cap, &pb, 0.0, None).unwrap();
         let perpendicular = (pa.rotation * Vec3::Y).cross(Vec3::Y).normalize();
         assert!((c.distance + 2.0 * s).abs() <= 1e-5 * s, "{s}: {c:?}");
         assert!(c.normal.dot(perpendicular).abs() > 1.0 - 1e-5, "{s}: {c:?}");
@@ -504,7 +519,7 @@ fn a_tiny_box_and_triangle_touch_with_finite_points_in_f32() {
             Triangle::new(Vec3::new(-1e-12, 0.0, 0.0) * k, Vec3::ZERO, Vec3::new(0.0, 1e-12, 1e-12) * k);
         let pa = Pose3::from_translation(Vec3::splat(2e-12 * k));
         let pb = Pose3::from_translation(Vec3::splat(1e-12 * k));
-        let c = contact(&cuboid, &pa, &tri, &pb, 0.0).expect("touching");
+        let c = contact(&cuboid, &pa, &tri, &pb, 0.0, None).expect("touching");
         assert!(c.distance.abs() <= 1e-18 * k, "scale {k}: {c:?}");
         assert!((c.normal - Vec3::NEG_X).length() < 1e-6, "scale {k}: {c:?}");
         for p in [c.point_a, c.point_b] {
@@ -687,7 +702,7 @@ fn a_tiny_touching_cylinder_gets_a_unit_contact_normal_in_f32() {
     let segment_as_triangle = Triangle::new(end, end, Vec3::new(-0.2495117, 0.0, 0.0));
     let cylinder = Cylinder::new(t, t);
     let pose = Pose3::from_translation(Vec3::splat(t));
-    let c = contact(&segment_as_triangle, &pose, &cylinder, &pose, 0.67).expect("touching");
+    let c = contact(&segment_as_triangle, &pose, &cylinder, &pose, 0.67, None).expect("touching");
     assert!((c.normal.length() - 1.0).abs() < 1e-6, "{c:?}");
     assert!(c.distance.abs() <= 1e-7, "{c:?}");
 }

@@ -6,11 +6,7 @@
 use crate::common::{rng, rotation};
 use glam::{DQuat, DVec2, DVec3, Vec3};
 use kollide::math::{DPose2, DPose3};
-use kollide::query::cast::{
-    sweep_circle, sweep_circle_traced, sweep_ellipse, sweep_ellipse_traced, sweep_ellipsoid,
-    sweep_ellipsoid_traced, sweep_sphere, sweep_sphere_traced, BackFaces, SweepOutcome, SweepStep, SweepTest,
-    SweepVerdict,
-};
+use kollide::query::cast::{sweep, BackFaces, SweepOutcome, SweepStep, SweepTest, SweepVerdict, SweptShape};
 use kollide::shape::Ellipsoid;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -22,7 +18,7 @@ fn a_ball_over_a_triangles_top_corner_records_each_feature() {
     let tri = [[DVec3::new(2.0, 0.0, -1.0), DVec3::new(2.0, 0.0, 1.0), DVec3::new(2.0, 0.5, 0.0)]];
     let (c, r, d) = (DVec3::new(0.0, 1.0, 0.0), 0.75, DVec3::new(4.0, 0.0, 0.0));
     let mut trace = Vec::new();
-    let out = sweep_sphere_traced(c, r, d, &tri, BackFaces::Hit, &mut trace).unwrap();
+    let out = sweep(SweptShape::ball(c, r), d, &tri, BackFaces::Hit, Some(&mut trace)).unwrap();
     let tests: Vec<(SweepTest, SweepVerdict)> = trace.iter().map(|s| (s.test, s.verdict)).collect();
     use SweepTest::{Edge, Face, Vertex};
     use SweepVerdict::{Hit, NoRoot, OffFeature};
@@ -62,13 +58,12 @@ fn skips_and_starts_are_recorded() {
     let far = [DVec3::new(-5.0, 9.0, -5.0), DVec3::new(5.0, 9.0, 0.0), DVec3::new(-5.0, 9.0, 5.0)];
     let mut trace = Vec::new();
     // Resting on the floor, rolling: the floor grazes; the roof 9 up is out of reach.
-    let out = sweep_sphere_traced(
-        DVec3::new(0.0, 0.5, 0.0),
-        0.5,
+    let out = sweep(
+        SweptShape::ball(DVec3::new(0.0, 0.5, 0.0), 0.5),
         DVec3::new(1.0, 0.0, 0.0),
         &[floor, far],
         BackFaces::Hit,
-        &mut trace,
+        Some(&mut trace),
     )
     .unwrap();
     assert_eq!(out, SweepOutcome::Miss);
@@ -80,22 +75,26 @@ fn skips_and_starts_are_recorded() {
     assert!(trace.iter().all(|s| s.index == 0));
     // Falling from below through a floor facing up, culled: skipped.
     trace.clear();
-    let out = sweep_sphere_traced(
-        DVec3::new(0.0, -2.0, 0.0),
-        0.5,
+    let out = sweep(
+        SweptShape::ball(DVec3::new(0.0, -2.0, 0.0), 0.5),
         DVec3::Y * 4.0,
         &[floor],
         BackFaces::Cull,
-        &mut trace,
+        Some(&mut trace),
     )
     .unwrap();
     assert_eq!(out, SweepOutcome::Miss);
     assert_eq!((trace[0].test, trace[0].verdict), (SweepTest::Culled, SweepVerdict::Skipped));
     // Sunk into the floor: overlapping.
     trace.clear();
-    let out =
-        sweep_sphere_traced(DVec3::new(0.0, 0.25, 0.0), 0.5, DVec3::X, &[floor], BackFaces::Hit, &mut trace)
-            .unwrap();
+    let out = sweep(
+        SweptShape::ball(DVec3::new(0.0, 0.25, 0.0), 0.5),
+        DVec3::X,
+        &[floor],
+        BackFaces::Hit,
+        Some(&mut trace),
+    )
+    .unwrap();
     assert!(matches!(out, SweepOutcome::StartedWithin { .. }));
     assert_eq!((trace[0].test, trace[0].verdict), (SweepTest::Start, SweepVerdict::Overlapping));
     // A leaning triangle whose box the swept box meets but whose plane (x - y = 3) the
@@ -103,7 +102,8 @@ fn skips_and_starts_are_recorded() {
     trace.clear();
     let wall = [DVec3::new(2.0, -1.0, -1.0), DVec3::new(2.0, -1.0, 1.0), DVec3::new(4.0, 1.0, 0.0)];
     let out =
-        sweep_sphere_traced(DVec3::ZERO, 0.5, DVec3::X * 2.2, &[wall], BackFaces::Hit, &mut trace).unwrap();
+        sweep(SweptShape::ball(DVec3::ZERO, 0.5), DVec3::X * 2.2, &[wall], BackFaces::Hit, Some(&mut trace))
+            .unwrap();
     assert_eq!(out, SweepOutcome::Miss);
     assert_eq!((trace[0].test, trace[0].verdict), (SweepTest::OutOfReach, SweepVerdict::Skipped));
 }
@@ -202,8 +202,8 @@ fn random_soups_record_roots_that_hold() {
         if case % 2 == 0 {
             let radius = r.random_range(0.05..0.6);
             let mut trace = Vec::new();
-            let out = sweep_sphere_traced(c, radius, d, &tris, back, &mut trace).unwrap();
-            assert_eq!(out, sweep_sphere(c, radius, d, &tris, back).unwrap(), "{what}");
+            let out = sweep(SweptShape::ball(c, radius), d, &tris, back, Some(&mut trace)).unwrap();
+            assert_eq!(out, sweep(SweptShape::ball(c, radius), d, &tris, back, None).unwrap(), "{what}");
             checked +=
                 check_steps(&tris, &trace, &out, |t, p| ((c + d * t - p).length() - radius).abs(), &what);
         } else {
@@ -213,8 +213,8 @@ fn random_soups_record_roots_that_hold() {
             let pose = DPose3::try_new(c, rot).unwrap();
             let e = Ellipsoid::new(radii);
             let mut trace = Vec::new();
-            let out = sweep_ellipsoid_traced(&e, &pose, d, &tris, back, &mut trace).unwrap();
-            assert_eq!(out, sweep_ellipsoid(&e, &pose, d, &tris, back).unwrap(), "{what}");
+            let out = sweep(SweptShape::ellipsoid(&e, &pose), d, &tris, back, Some(&mut trace)).unwrap();
+            assert_eq!(out, sweep(SweptShape::ellipsoid(&e, &pose), d, &tris, back, None).unwrap(), "{what}");
             // On the ellipsoid's surface: |diag(1 / radii) Rᵀ (p - centre)| = 1.
             let on = |t: f64, p: DVec3| ((rot.inverse() * (p - (c + d * t))) / radii).length() - 1.0;
             checked += check_steps(&tris, &trace, &out, |t, p| on(t, p).abs(), &what);
@@ -230,13 +230,12 @@ fn circles_and_ellipses_record_their_roots() {
     // right: the line's foot (2, 1) is beyond the end, which is hit.
     let seg = [[DVec2::new(2.0, -1.0), DVec2::new(2.0, 0.5)]];
     let mut trace = Vec::new();
-    let out = sweep_circle_traced(
-        DVec2::new(0.0, 1.0),
-        0.75,
+    let out = sweep(
+        SweptShape::ball(DVec2::new(0.0, 1.0), 0.75),
         DVec2::new(4.0, 0.0),
         &seg,
         BackFaces::Hit,
-        &mut trace,
+        Some(&mut trace),
     )
     .unwrap();
     let tests: Vec<_> = trace.iter().map(|s| (s.test, s.verdict)).collect();
@@ -264,16 +263,17 @@ fn circles_and_ellipses_record_their_roots() {
         let on = |t: f64, q: DVec2, surface: &dyn Fn(DVec2) -> f64| surface(q - (c + d * t));
         let (out, surface): (SweepOutcome<DVec2>, Box<dyn Fn(DVec2) -> f64>) = if case % 2 == 0 {
             let radius = r.random_range(0.05..0.6);
-            let out = sweep_circle_traced(c, radius, d, &segs, BackFaces::Hit, &mut trace).unwrap();
-            assert_eq!(out, sweep_circle(c, radius, d, &segs, BackFaces::Hit).unwrap());
+            let out = sweep(SweptShape::ball(c, radius), d, &segs, BackFaces::Hit, Some(&mut trace)).unwrap();
+            assert_eq!(out, sweep(SweptShape::ball(c, radius), d, &segs, BackFaces::Hit, None).unwrap());
             (out, Box::new(move |v: DVec2| v.length() - radius))
         } else {
             let radii = DVec2::new(r.random_range(0.05..0.6), r.random_range(0.05..0.6));
             let angle = r.random_range(0.0..6.3);
             let pose = DPose2::from_angle(c, angle);
             let e = Ellipsoid::new(radii);
-            let out = sweep_ellipse_traced(&e, &pose, d, &segs, BackFaces::Hit, &mut trace).unwrap();
-            assert_eq!(out, sweep_ellipse(&e, &pose, d, &segs, BackFaces::Hit).unwrap());
+            let out =
+                sweep(SweptShape::ellipsoid(&e, &pose), d, &segs, BackFaces::Hit, Some(&mut trace)).unwrap();
+            assert_eq!(out, sweep(SweptShape::ellipsoid(&e, &pose), d, &segs, BackFaces::Hit, None).unwrap());
             let (cos, sin) = (angle.cos(), angle.sin());
             (
                 out,
@@ -312,7 +312,7 @@ fn tracing_changes_no_answer_in_f32() {
         let c = Vec3::new(r.random_range(-2.5..2.5), r.random_range(-2.5..2.5), r.random_range(-2.5..2.5));
         let d = Vec3::new(r.random_range(-4.0..4.0), r.random_range(-4.0..4.0), r.random_range(-4.0..4.0));
         let mut trace = Vec::new();
-        let out = sweep_sphere_traced(c, 0.3, d, &tris, BackFaces::Hit, &mut trace).unwrap();
-        assert_eq!(out, sweep_sphere(c, 0.3, d, &tris, BackFaces::Hit).unwrap());
+        let out = sweep(SweptShape::ball(c, 0.3), d, &tris, BackFaces::Hit, Some(&mut trace)).unwrap();
+        assert_eq!(out, sweep(SweptShape::ball(c, 0.3), d, &tris, BackFaces::Hit, None).unwrap());
     }
 }

@@ -204,11 +204,12 @@ fn world_queries_match_brute_force_over_bodies() {
             let input = kollide::query::cast::CastInput::linear(DVec3::ZERO, v, 1.0);
             let first = w
                 .bodies()
-                .filter_map(|(_, s, p)| world::cast(s, p, &probe, &pose, &input))
+                .filter_map(|(_, s, p)| world::shape_cast(s, p, &probe, &pose, &input))
                 .filter(|a| a.value.status != kollide::query::cast::CastStatus::Failed)
                 .map(|a| a.value.toi)
                 .fold(f64::INFINITY, f64::min);
-            let got = w.cast(&probe, &pose, Motion::linear(v), 1.0).map_or(f64::INFINITY, |h| h.value.toi);
+            let got =
+                w.shape_cast(&probe, &pose, Motion::linear(v), 1.0).map_or(f64::INFINITY, |h| h.value.toi);
             assert!(got == first || (got - first).abs() <= 1e-6, "round {round}: cast {got} vs {first}");
         }
         // Contact pairs against all pairs of bodies.

@@ -16,10 +16,8 @@ use super::short;
 use super::svg::{nice_step, Page, Panel, Prim};
 use crate::space::Body;
 use kollide::math::{DVec2, DVec3, Rotation};
-use kollide::query::cast::{shape_cast_traced, CastInput, CastStep};
-use kollide::query::{
-    contact_traced, distance_traced, ContactTrace, GjkSettings, SatAxis, SatStep, SimplexCache,
-};
+use kollide::query::cast::{shape_cast, CastInput, CastStep};
+use kollide::query::{contact, distance_cached, ContactTrace, SatAxis, SatStep, SimplexCache};
 use kollide::shape::Support;
 
 /// The panels of a query's iterations on two convex bodies, one `(caption, prims)` each, or
@@ -161,7 +159,7 @@ pub(crate) fn cast_trace<V: Plane>(top: &crate::json::Obj) -> Result<CastTraced<
         );
     };
     let mut steps = Vec::new();
-    let _ = shape_cast_traced(ca, &a.pose, cb, &b.pose, &input, &mut steps);
+    let _ = shape_cast(ca, &a.pose, cb, &b.pose, &input, Some(&mut steps));
     if steps.is_empty() {
         return Err("--steps: this cast has no advancements to show (two balls meet in closed form; a pair that starts within the target is answered at once)".into());
     }
@@ -231,18 +229,9 @@ pub(crate) fn trace<'b, V: Plane>(
     };
     let mut trace = ContactTrace::default();
     if query == "contact" || query == "manifold" {
-        let _ = contact_traced(ca, &a.pose, cb, &b.pose, margin, &mut trace);
+        let _ = contact(ca, &a.pose, cb, &b.pose, margin, Some(&mut trace));
     } else {
-        let settings = GjkSettings::default();
-        let _ = distance_traced(
-            ca,
-            &a.pose,
-            cb,
-            &b.pose,
-            &mut SimplexCache::default(),
-            &settings,
-            &mut trace.gjk,
-        );
+        let _ = distance_cached(ca, &a.pose, cb, &b.pose, &mut SimplexCache::default(), Some(&mut trace.gjk));
     }
     if trace.gjk.is_empty() && trace.epa.is_empty() && trace.sat.is_empty() {
         return Err("--steps: this pair is answered in closed form (balls, capsules, segments): no iterations to show".into());

@@ -41,7 +41,7 @@ pub(crate) fn sweep_trace<V: Plane>(top: &Obj) -> Result<SweepTraced<V>, String>
     let items = soup_items::<V>(top).map_err(err)?;
     let mut steps = Vec::new();
     let soup = top.get(V::SOUP).map_err(err)?;
-    V::sweep(&mover, "mover", displacement, soup, V::SOUP, cull, Some(&mut steps)).map_err(err)?;
+    crate::space::sweep(&mover, "mover", displacement, soup, V::SOUP, cull, Some(&mut steps)).map_err(err)?;
     if steps.is_empty() {
         return Err(format!(
             "--steps: no {}'s box meets the swept mover's box: nothing was tested",

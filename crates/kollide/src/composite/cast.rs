@@ -7,7 +7,7 @@
 use super::query::{box_in, OnPart};
 use super::Composite;
 use crate::math::{at_least, Aabb, Pose, Real};
-use crate::query::cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Ray, RayHit, RayOutcome};
+use crate::query::cast::{CastInput, CastOutput, CastStatus, Ray, RayHit, RayOutcome};
 use crate::query::Space;
 use crate::shape::{local_bounding_box, Support, Transformed};
 
@@ -42,7 +42,7 @@ fn outcome_toi<V: Space>(o: &RayOutcome<V>) -> Option<V::Real> {
 /// terrains are surfaces: a ray starting on a triangle hits it at 0.
 ///
 /// ```
-/// use kollide::composite::{composite_ray_cast, TriMesh};
+/// use kollide::composite::{self, TriMesh};
 /// use kollide::query::cast::{Ray, RayOutcome};
 /// use kollide::math::{DPose3, DVec3};
 /// let floor = TriMesh::new(
@@ -50,13 +50,13 @@ fn outcome_toi<V: Space>(o: &RayOutcome<V>) -> Option<V::Real> {
 ///     vec![[0, 2, 1], [0, 3, 2]],
 /// );
 /// let down = Ray::new(DVec3::new(0.5, 2.0, -0.25), DVec3::NEG_Y);
-/// let hit = composite_ray_cast(&floor, &DPose3::IDENTITY, &down, 10.0).unwrap();
+/// let hit = composite::ray_cast(&floor, &DPose3::IDENTITY, &down, 10.0).unwrap();
 /// assert_eq!(hit.part, 0);
 /// let RayOutcome::Hit(h) = hit.value else { panic!() };
 /// assert!((h.toi - 2.0).abs() < 1e-12);
 /// ```
 #[must_use]
-pub fn composite_ray_cast<V: Space, C: Composite<V> + ?Sized>(
+pub fn ray_cast<V: Space, C: Composite<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     ray: &Ray<V>,
@@ -74,7 +74,7 @@ pub fn composite_ray_cast<V: Space, C: Composite<V> + ?Sized>(
 /// ([`RayOutcome::Inside`], at time 0); sorted by time, then by part. World frame.
 ///
 /// ```
-/// use kollide::composite::{composite_ray_hits, TriMesh};
+/// use kollide::composite::{self, TriMesh};
 /// use kollide::query::cast::Ray;
 /// use kollide::math::{DPose3, DVec3};
 /// // Two parallel floors, at y = 0 and y = 1.
@@ -83,11 +83,11 @@ pub fn composite_ray_cast<V: Space, C: Composite<V> + ?Sized>(
 ///     vec![v(-1.0, 0.0, -1.0), v(1.0, 0.0, -1.0), v(0.0, 0.0, 1.0), v(-1.0, 1.0, -1.0), v(1.0, 1.0, -1.0), v(0.0, 1.0, 1.0)],
 ///     vec![[0, 2, 1], [3, 5, 4]],
 /// );
-/// let hits = composite_ray_hits(&floors, &DPose3::IDENTITY, &kollide::query::cast::Ray::new(v(0.0, 5.0, 0.0), DVec3::NEG_Y), 100.0);
+/// let hits = composite::ray_hits(&floors, &DPose3::IDENTITY, &kollide::query::cast::Ray::new(v(0.0, 5.0, 0.0), DVec3::NEG_Y), 100.0);
 /// assert_eq!(hits.iter().map(|h| h.part).collect::<Vec<_>>(), [1, 0]);
 /// ```
 #[must_use]
-pub fn composite_ray_hits<V: Space, C: Composite<V> + ?Sized>(
+pub fn ray_hits<V: Space, C: Composite<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     ray: &Ray<V>,
@@ -100,7 +100,7 @@ pub fn composite_ray_hits<V: Space, C: Composite<V> + ?Sized>(
     let local = ray.to_local(pose_c);
     c.visit_ray(local.origin(), local.direction(), max_toi, |i| {
         let pose = c.part_pose(i).unwrap_or(Pose::IDENTITY);
-        let o = ray_cast(&c.part(i), &pose, &local, max_toi);
+        let o = crate::query::cast::ray_cast(&c.part(i), &pose, &local, max_toi);
         if !matches!(o, RayOutcome::Miss) {
             out.push(OnPart { part: i, value: outcome_to_world(pose_c, o) });
         }
@@ -129,7 +129,7 @@ pub fn composite_ray_hits<V: Space, C: Composite<V> + ?Sized>(
 /// `Failed` with the least proven `safe_toi`, since the hit may not be the first.
 ///
 /// ```
-/// use kollide::composite::{composite_shape_cast, TriMesh};
+/// use kollide::composite::{self, TriMesh};
 /// use kollide::query::cast::{CastInput, CastStatus};
 /// use kollide::shape::Cuboid;
 /// use kollide::math::{DPose3, DVec3};
@@ -139,13 +139,13 @@ pub fn composite_ray_hits<V: Space, C: Composite<V> + ?Sized>(
 /// );
 /// // A box dropped from 3 units up at speed 2.
 /// let input = CastInput::linear(DVec3::ZERO, DVec3::new(0.0, -2.0, 0.0), 10.0);
-/// let out = composite_shape_cast(&floor, &DPose3::IDENTITY, &Cuboid::new(DVec3::splat(0.5)),
+/// let out = composite::shape_cast(&floor, &DPose3::IDENTITY, &Cuboid::new(DVec3::splat(0.5)),
 ///     &DPose3::from_translation(DVec3::new(0.3, 3.0, 0.2)), &input).unwrap();
 /// assert_eq!(out.value.status, CastStatus::Hit);
 /// assert!((out.value.toi - 1.25).abs() < 1e-6);
 /// ```
 #[must_use]
-pub fn composite_shape_cast<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn shape_cast<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     b: &B,
@@ -165,11 +165,23 @@ pub fn composite_shape_cast<V: Space, C: Composite<V> + ?Sized, B: Support<V> + 
         let out = match c.part_pose(i) {
             // A turning composite carries its parts on arcs about its origin: the part is
             // cast as a shape of the composite's frame, moving with the composite.
-            Some(local) if turning_c => {
-                shape_cast(&Transformed { shape: c.part(i), pose: local }, pose_c, b, pose_b, &part_input)
-            }
+            Some(local) if turning_c => crate::query::cast::shape_cast(
+                &Transformed { shape: c.part(i), pose: local },
+                pose_c,
+                b,
+                pose_b,
+                &part_input,
+                None,
+            ),
             // Without turning every point of the composite has its velocity.
-            _ => shape_cast(&c.part(i), &super::query::part_pose(c, i, pose_c), b, pose_b, &part_input),
+            _ => crate::query::cast::shape_cast(
+                &c.part(i),
+                &super::query::part_pose(c, i, pose_c),
+                b,
+                pose_b,
+                &part_input,
+                None,
+            ),
         };
         match out.status {
             CastStatus::Miss => None,

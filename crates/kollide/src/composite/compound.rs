@@ -48,14 +48,14 @@ impl fmt::Display for CompoundError {
 impl std::error::Error for CompoundError {}
 
 /// Convex shapes, each placed by its own pose in the compound's **local frame**, in a
-/// [`Bvh`]. Queries answer through the parts ([`super::composite_distance`], ...), naming
+/// [`Bvh`]. Queries answer through the parts ([`super::distance`], ...), naming
 /// the part. The parts are solids: a shape inside one overlaps the compound.
 ///
 /// `S` is any convex shape type; [`Convex2`](crate::shape::Convex2) /
 /// [`Convex3`](crate::shape::Convex3) mix shapes chosen at run time.
 ///
 /// ```
-/// use kollide::composite::{composite_distance, Compound};
+/// use kollide::composite::{self, Compound};
 /// use kollide::shape::{Ball, Convex3, Cuboid, Cylinder};
 /// use kollide::math::{DPose3, DVec3};
 /// // A tree: a trunk and a crown.
@@ -63,7 +63,7 @@ impl std::error::Error for CompoundError {}
 ///     (DPose3::IDENTITY, Convex3::Cylinder(Cylinder::new(1.0, 0.2))),
 ///     (DPose3::from_translation(DVec3::new(0.0, 2.0, 0.0)), Convex3::Ball(Ball::new(1.0))),
 /// ]);
-/// let out = composite_distance(&tree, &DPose3::IDENTITY, &Ball::new(0.5), &DPose3::from_translation(DVec3::new(0.0, 4.0, 0.0)));
+/// let out = composite::distance(&tree, &DPose3::IDENTITY, &Ball::new(0.5), &DPose3::from_translation(DVec3::new(0.0, 4.0, 0.0)));
 /// assert_eq!(out.part, 1);
 /// assert!((out.value.distance - 0.5).abs() < 1e-12);
 /// ```

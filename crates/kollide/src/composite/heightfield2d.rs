@@ -14,11 +14,11 @@ const BLOCK: usize = 32;
 /// sample `i + 1`. Rays walk the cells they cross in order of x.
 ///
 /// ```
-/// use kollide::composite::{composite_distance, HeightField2d};
+/// use kollide::composite::{self, HeightField2d};
 /// use kollide::shape::Ball;
 /// use kollide::math::{DPose2, DVec2};
 /// let ground = HeightField2d::new(vec![0.0, 1.0, 0.0], DVec2::new(4.0, 1.0));
-/// let d = composite_distance(&ground, &DPose2::IDENTITY, &Ball::new(0.5), &DPose2::from_translation(DVec2::new(0.0, 3.0)));
+/// let d = composite::distance(&ground, &DPose2::IDENTITY, &Ball::new(0.5), &DPose2::from_translation(DVec2::new(0.0, 3.0)));
 /// assert!((d.value.distance - 1.5).abs() < 1e-12);
 /// ```
 #[derive(Clone, Debug)]

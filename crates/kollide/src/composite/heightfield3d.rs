@@ -19,16 +19,16 @@ const BLOCK: usize = 16;
 /// The grid is its own acceleration structure: rays walk the cells they cross in order
 /// (Amanatides and Woo's traversal, each cell pruned by its height range), boxes visit the
 /// cells under them, so a terrain costs its samples and little more. Queries go through
-/// the composite functions ([`super::composite_ray_cast`], ...), the triangles answered by
+/// the composite functions ([`super::ray_cast`], ...), the triangles answered by
 /// the convex queries, with the grid's adjacency keeping contacts off internal edges.
 ///
 /// ```
-/// use kollide::composite::{composite_ray_cast, HeightField};
+/// use kollide::composite::{self, HeightField};
 /// use kollide::query::cast::{Ray, RayOutcome};
 /// use kollide::math::{DPose3, DVec3};
 /// // 3x3 samples over 4 x 4 units, a bump of height 1 in the middle.
 /// let field = HeightField::new(vec![vec![0.0, 0.0, 0.0], vec![0.0, 1.0, 0.0], vec![0.0, 0.0, 0.0]], DVec3::new(4.0, 1.0, 4.0));
-/// let hit = composite_ray_cast(&field, &DPose3::IDENTITY, &Ray::new(DVec3::new(0.0, 5.0, 0.0), DVec3::NEG_Y), 10.0).unwrap();
+/// let hit = composite::ray_cast(&field, &DPose3::IDENTITY, &Ray::new(DVec3::new(0.0, 5.0, 0.0), DVec3::NEG_Y), 10.0).unwrap();
 /// let RayOutcome::Hit(h) = hit.value else { panic!() };
 /// assert!((h.toi - 4.0).abs() < 1e-12);
 /// ```

@@ -2,7 +2,7 @@
 //! candidate search, and the grid's implicit adjacency for the internal-edge rule.
 
 use super::internal_edges::{self, Neighbour};
-use super::sweep::{SegmentParts, TriangleParts};
+use super::sweep::SoupParts;
 use super::{Composite, HeightField, HeightField2d};
 use crate::math::{Aabb, Pose, Real, Vector2, Vector3};
 use crate::query::Space;
@@ -194,9 +194,10 @@ impl<V: Vector3 + Space> HeightField<V> {
     }
 }
 
-impl<V: Vector3 + Space> TriangleParts<V> for HeightField<V> {
+impl<V: Vector3 + Space> SoupParts<V> for HeightField<V> {
+    type Item = [V; 3];
     #[inline]
-    fn triangle_corners(&self, i: u32) -> [V; 3] {
+    fn soup_item(&self, i: u32) -> [V; 3] {
         let t = self.triangle(i);
         [t.a, t.b, t.c]
     }
@@ -319,9 +320,10 @@ impl<V: Vector2 + Space> Composite<V> for HeightField2d<V> {
     }
 }
 
-impl<V: Vector2 + Space> SegmentParts<V> for HeightField2d<V> {
+impl<V: Vector2 + Space> SoupParts<V> for HeightField2d<V> {
+    type Item = [V; 2];
     #[inline]
-    fn segment_ends(&self, i: u32) -> [V; 2] {
+    fn soup_item(&self, i: u32) -> [V; 2] {
         let s = self.segment(i);
         [s.a, s.b]
     }

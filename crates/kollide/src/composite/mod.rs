@@ -81,35 +81,26 @@ mod sweep;
 mod trimesh3d;
 
 pub(crate) use cast::earlier;
-pub use cast::{composite_ray_cast, composite_ray_hits, composite_shape_cast};
+pub use cast::{ray_cast, ray_hits, shape_cast};
 pub use compound::{Compound, CompoundError};
 pub use concave_polygon2d::ConcavePolygon;
-pub use concave_queries2d::{compound_contact, compound_distance, compound_intersects, compound_manifold};
 pub use heightfield2d::HeightField2d;
 pub use heightfield3d::HeightField;
 pub use heightfield_error::HeightFieldError;
-pub use pair::{
-    composite_pair_cast, composite_pair_contact, composite_pair_distance, composite_pair_intersects,
-    composite_pair_manifold, OnParts,
-};
+pub use pair::{pair_contact, pair_distance, pair_intersects, pair_manifold, pair_shape_cast, OnParts};
 pub use polyline2d::{Polyline, PolylineError};
-pub use query::{
-    composite_contact, composite_distance, composite_intersects, composite_manifold, OnPart, PartManifold,
-};
-pub use sweep::{
-    composite_sweep_circle, composite_sweep_ellipse, composite_sweep_ellipsoid, composite_sweep_sphere,
-    SegmentParts, TriangleParts,
-};
+pub use query::{contact, distance, intersects, manifold, OnPart, PartManifold};
+pub use sweep::{sweep, SoupParts};
 pub use trimesh3d::{TriMesh, TriMeshError};
 
 use crate::math::{Aabb, Pose, Real};
-use crate::query::cast::{ray_cast, Ray, RayOutcome};
+use crate::query::cast::{Ray, RayOutcome};
 use crate::shape::{Feature, Support};
 
 /// A shape made of convex parts, numbered `0..part_count()`, in its **local frame**.
 ///
 /// Implemented by every composite of this module; the queries of this module
-/// ([`composite_distance`], ...) are written once over it. The traversal methods have the
+/// ([`distance`], ...) are written once over it. The traversal methods have the
 /// contracts of [`Bvh`](crate::bvh::Bvh)'s methods of the same names.
 pub trait Composite<V: Space> {
     /// A part: a convex shape in the composite's local frame once placed by
@@ -168,7 +159,7 @@ pub trait Composite<V: Space> {
         let mut best: Option<(u32, RayOutcome<V>)> = None;
         self.cast_ray(ray.origin(), ray.direction(), max_toi, |i, limit| {
             let pose = self.part_pose(i).unwrap_or(Pose::IDENTITY);
-            let out = ray_cast(&self.part(i), &pose, ray, limit);
+            let out = crate::query::cast::ray_cast(&self.part(i), &pose, ray, limit);
             let toi = match out {
                 RayOutcome::Hit(h) => h.toi,
                 RayOutcome::Inside { .. } => V::Real::ZERO,

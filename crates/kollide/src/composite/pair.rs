@@ -3,10 +3,8 @@
 //!
 //! Poses and answers are in the **world frame**; answers name a part of each side.
 
-use super::cast::composite_shape_cast;
-use super::query::{
-    composite_contact, composite_distance, composite_intersects, composite_manifold, part_pose,
-};
+use super::cast::shape_cast;
+use super::query::{contact, distance, intersects, manifold, part_pose};
 use super::Composite;
 use crate::math::{Aabb, Pose, Real};
 use crate::query::cast::{CastInput, CastOutput, CastStatus};
@@ -32,7 +30,7 @@ fn box_of<V: Space, B: Composite<V> + ?Sized>(pose_a: &Pose<V>, b: &B, pose_b: &
 
 /// Whether two composites overlap, and the first pair of parts found overlapping.
 #[must_use]
-pub fn composite_pair_intersects<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+pub fn pair_intersects<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -41,7 +39,7 @@ pub fn composite_pair_intersects<V: Space, A: Composite<V> + ?Sized, B: Composit
     let bb = box_of(pose_a, b, pose_b);
     let mut found = None;
     a.visit_overlaps(&bb, |i| {
-        if let Some(j) = composite_intersects(b, pose_b, &a.part(i), &part_pose(a, i, pose_a)) {
+        if let Some(j) = intersects(b, pose_b, &a.part(i), &part_pose(a, i, pose_a)) {
             found = Some((i, j));
             return false;
         }
@@ -51,9 +49,9 @@ pub fn composite_pair_intersects<V: Space, A: Composite<V> + ?Sized, B: Composit
 }
 
 /// The distance between two composites: a best-first search over A's parts, each answered
-/// by [`composite_distance`] against B. `None` only for a composite without parts.
+/// by [`distance`] against B. `None` only for a composite without parts.
 #[must_use]
-pub fn composite_pair_distance<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+pub fn pair_distance<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -70,7 +68,7 @@ pub fn composite_pair_distance<V: Space, A: Composite<V> + ?Sized, B: Composite<
             if done {
                 return None;
             }
-            let on = composite_distance(b, pose_b, &a.part(i), &part_pose(a, i, pose_a));
+            let on = distance(b, pose_b, &a.part(i), &part_pose(a, i, pose_a));
             let out = on.value.flipped();
             lower = lower.min(out.lower_bound);
             let found = OnParts { part_a: i, part_b: on.part, value: out };
@@ -94,7 +92,7 @@ pub fn composite_pair_distance<V: Space, A: Composite<V> + ?Sized, B: Composite<
 
 /// The deepest contact between two composites within `margin`.
 #[must_use]
-pub fn composite_pair_contact<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+pub fn pair_contact<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -105,7 +103,7 @@ pub fn composite_pair_contact<V: Space, A: Composite<V> + ?Sized, B: Composite<V
     let bb = box_of(pose_a, b, pose_b).loosened(margin);
     let mut best: Option<OnParts<Contact<V>>> = None;
     a.visit_overlaps(&bb, |i| {
-        if let Some(on) = composite_contact(b, pose_b, &a.part(i), &part_pose(a, i, pose_a), margin) {
+        if let Some(on) = contact(b, pose_b, &a.part(i), &part_pose(a, i, pose_a), margin) {
             let c = on.value.flipped();
             if best.is_none_or(|o| c.distance < o.value.distance) {
                 best = Some(OnParts { part_a: i, part_b: on.part, value: c });
@@ -120,7 +118,7 @@ pub fn composite_pair_contact<V: Space, A: Composite<V> + ?Sized, B: Composite<V
 /// manifold of one part of A against B, merged over B's parts), with that part of A and
 /// the part of B of its deepest point. Empty when farther apart than `margin`.
 #[must_use]
-pub fn composite_pair_manifold<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+pub fn pair_manifold<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -132,7 +130,7 @@ pub fn composite_pair_manifold<V: Space, A: Composite<V> + ?Sized, B: Composite<
     let mut best = OnParts { part_a: 0, part_b: 0, value: Manifold::empty() };
     let depth = |m: &Manifold<V>| m.deepest().map_or(f64::INFINITY, |p| p.distance.to_f64());
     a.visit_overlaps(&bb, |i| {
-        let pm = composite_manifold(b, pose_b, &a.part(i), &part_pose(a, i, pose_a), margin);
+        let pm = manifold(b, pose_b, &a.part(i), &part_pose(a, i, pose_a), margin);
         if pm.manifold.is_empty() {
             return true;
         }
@@ -152,10 +150,10 @@ pub fn composite_pair_manifold<V: Space, A: Composite<V> + ?Sized, B: Composite<
 }
 
 /// The earliest time of impact between two composites: each part of B cast against A
-/// ([`composite_shape_cast`]), with the time limit shrunk to the best so far. Every part of
+/// ([`shape_cast`]), with the time limit shrunk to the best so far. Every part of
 /// B is tried (meant for small moving compounds). `None` when nothing is hit.
 #[must_use]
-pub fn composite_pair_cast<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
+pub fn pair_shape_cast<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -169,15 +167,11 @@ pub fn composite_pair_cast<V: Space, A: Composite<V> + ?Sized, B: Composite<V> +
     for j in 0..b.part_count() as u32 {
         let part_input = CastInput { max_toi: limit, ..*input };
         let on = match b.part_pose(j) {
-            // A turning B carries its parts on arcs about its origin (see composite_shape_cast).
-            Some(local) if turning_b => composite_shape_cast(
-                a,
-                pose_a,
-                &Transformed { shape: b.part(j), pose: local },
-                pose_b,
-                &part_input,
-            ),
-            _ => composite_shape_cast(a, pose_a, &b.part(j), &part_pose(b, j, pose_b), &part_input),
+            // A turning B carries its parts on arcs about its origin (see shape_cast).
+            Some(local) if turning_b => {
+                shape_cast(a, pose_a, &Transformed { shape: b.part(j), pose: local }, pose_b, &part_input)
+            }
+            _ => shape_cast(a, pose_a, &b.part(j), &part_pose(b, j, pose_b), &part_input),
         };
         let Some(on) = on else {
             continue;

@@ -1,7 +1,7 @@
 //! Polylines (2D): points joined in order, in a BVH, with the vertex rule that keeps
 //! contacts off the joints.
 
-use super::sweep::SegmentParts;
+use super::sweep::SoupParts;
 use super::Composite;
 use crate::bvh::Bvh;
 use crate::math::{Aabb, Pose, Real, Vector2};
@@ -57,11 +57,11 @@ impl std::error::Error for PolylineError {}
 /// so a circle rolling along a straight line of many segments never bumps at a joint.
 ///
 /// ```
-/// use kollide::composite::{composite_distance, Polyline};
+/// use kollide::composite::{self, Polyline};
 /// use kollide::shape::Ball;
 /// use kollide::math::{DPose2, DVec2};
 /// let ground = Polyline::new(vec![DVec2::new(-2.0, 0.0), DVec2::new(0.0, 0.0), DVec2::new(2.0, 1.0)]);
-/// let out = composite_distance(&ground, &DPose2::IDENTITY, &Ball::new(0.25), &DPose2::from_translation(DVec2::new(-1.0, 1.0)));
+/// let out = composite::distance(&ground, &DPose2::IDENTITY, &Ball::new(0.25), &DPose2::from_translation(DVec2::new(-1.0, 1.0)));
 /// assert_eq!(out.part, 0);
 /// assert!((out.value.distance - 0.75).abs() < 1e-12);
 /// ```
@@ -223,9 +223,10 @@ impl<V: Vector2 + Space> Composite<V> for Polyline<V> {
     }
 }
 
-impl<V: Vector2 + Space> SegmentParts<V> for Polyline<V> {
+impl<V: Vector2 + Space> SoupParts<V> for Polyline<V> {
+    type Item = [V; 2];
     #[inline]
-    fn segment_ends(&self, i: u32) -> [V; 2] {
+    fn soup_item(&self, i: u32) -> [V; 2] {
         [self.vertices[i as usize], self.vertices[i as usize + 1]]
     }
 }

@@ -12,8 +12,8 @@ use crate::query::manifold::clip3d::{reduce_indices, Candidate};
 use crate::query::manifold::{clip_contact, contact_along};
 use crate::query::Space;
 use crate::query::{
-    contact, distance, intersects, manifold, Contact, ContactId, ContactStatus, DistanceOutput, GjkStatus,
-    Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS,
+    Contact, ContactId, ContactStatus, DistanceOutput, GjkStatus, Manifold, ManifoldPoint,
+    MAX_MANIFOLD_POINTS,
 };
 use crate::shape::{bounding_box, Support};
 
@@ -62,7 +62,7 @@ fn everything<V: Space>() -> Aabb<V> {
 /// [`intersects`] on each part whose box meets B's box (in the composite's frame).
 ///
 /// ```
-/// use kollide::composite::{composite_intersects, TriMesh};
+/// use kollide::composite::{self, TriMesh};
 /// use kollide::shape::Ball;
 /// use kollide::math::{Pose3, Vec3};
 /// let floor = TriMesh::new(
@@ -70,11 +70,11 @@ fn everything<V: Space>() -> Aabb<V> {
 ///     vec![[0, 2, 1], [0, 3, 2]],
 /// );
 /// let ball = Ball::new(0.5);
-/// assert!(composite_intersects(&floor, &Pose3::IDENTITY, &ball, &Pose3::from_translation(Vec3::new(0.5, 0.4, 0.5))).is_some());
-/// assert!(composite_intersects(&floor, &Pose3::IDENTITY, &ball, &Pose3::from_translation(Vec3::new(0.5, 0.6, 0.5))).is_none());
+/// assert!(composite::intersects(&floor, &Pose3::IDENTITY, &ball, &Pose3::from_translation(Vec3::new(0.5, 0.4, 0.5))).is_some());
+/// assert!(composite::intersects(&floor, &Pose3::IDENTITY, &ball, &Pose3::from_translation(Vec3::new(0.5, 0.6, 0.5))).is_none());
 /// ```
 #[must_use]
-pub fn composite_intersects<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn intersects<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     b: &B,
@@ -83,7 +83,7 @@ pub fn composite_intersects<V: Space, C: Composite<V> + ?Sized, B: Support<V> + 
     let bb = box_in(b, &pose_c.inv_compose(pose_b)).unwrap_or_else(everything);
     let mut found = None;
     c.visit_overlaps(&bb, |i| {
-        if intersects(&c.part(i), &part_pose(c, i, pose_c), b, pose_b) {
+        if crate::query::intersects(&c.part(i), &part_pose(c, i, pose_c), b, pose_b) {
             found = Some(i);
             return false;
         }
@@ -105,18 +105,18 @@ pub fn composite_intersects<V: Space, C: Composite<V> + ?Sized, B: Support<V> + 
 /// gives an infinite distance with status `MaxIterations`.
 ///
 /// ```
-/// use kollide::composite::{composite_distance, TriMesh};
+/// use kollide::composite::{self, TriMesh};
 /// use kollide::shape::Ball;
 /// use kollide::math::{DPose3, DVec3};
 /// let floor = TriMesh::new(
 ///     vec![DVec3::new(-1.0, 0.0, -1.0), DVec3::new(1.0, 0.0, -1.0), DVec3::new(1.0, 0.0, 1.0), DVec3::new(-1.0, 0.0, 1.0)],
 ///     vec![[0, 2, 1], [0, 3, 2]],
 /// );
-/// let out = composite_distance(&floor, &DPose3::IDENTITY, &Ball::new(0.5), &DPose3::from_translation(DVec3::new(0.2, 2.0, 0.3)));
+/// let out = composite::distance(&floor, &DPose3::IDENTITY, &Ball::new(0.5), &DPose3::from_translation(DVec3::new(0.2, 2.0, 0.3)));
 /// assert!((out.value.distance - 1.5).abs() < 1e-12);
 /// ```
 #[must_use]
-pub fn composite_distance<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn distance<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     b: &B,
@@ -136,7 +136,7 @@ pub fn composite_distance<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?S
         if stop.is_some() {
             return None;
         }
-        let out = distance(&c.part(i), &part_pose(c, i, pose_c), b, pose_b);
+        let out = crate::query::distance(&c.part(i), &part_pose(c, i, pose_c), b, pose_b);
         iterations = iterations.saturating_add(out.iterations);
         lower = lower.min(out.lower_bound);
         if matches!(out.status, GjkStatus::Overlapping | GjkStatus::NonFiniteSupport) {
@@ -194,7 +194,7 @@ fn part_contact<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
 ) -> Option<Contact<V>> {
     let pose_p = part_pose(c, i, pose_c);
     let part = c.part(i);
-    let found = contact(&part, &pose_p, b, pose_b, margin)?;
+    let found = crate::query::contact(&part, &pose_p, b, pose_b, margin, None)?;
     // Apart, the part's closest points are the composite's own whenever the part is the
     // nearest (the one kept): its normal is then one the surface has. Only a penetrating
     // contact can take a direction through an internal edge.
@@ -258,7 +258,7 @@ fn to_world<V: Space>(pose: &Pose<V>, c: &CoreContact<V>) -> Contact<V> {
 /// (Apart, the nearest part's closest points are the surface's own, and so is their normal.)
 ///
 /// ```
-/// use kollide::composite::{composite_contact, TriMesh};
+/// use kollide::composite::{self, TriMesh};
 /// use kollide::shape::Cuboid;
 /// use kollide::math::{DPose3, DVec3};
 /// let floor = TriMesh::new(
@@ -267,12 +267,12 @@ fn to_world<V: Space>(pose: &Pose<V>, c: &CoreContact<V>) -> Contact<V> {
 /// );
 /// // A box sunk 0.01 into the floor across the diagonal seam:
 /// let cube = Cuboid::new(DVec3::splat(0.5));
-/// let c = composite_contact(&floor, &DPose3::IDENTITY, &cube, &DPose3::from_translation(DVec3::new(0.0, 0.49, 0.0)), 0.0).unwrap();
+/// let c = composite::contact(&floor, &DPose3::IDENTITY, &cube, &DPose3::from_translation(DVec3::new(0.0, 0.49, 0.0)), 0.0).unwrap();
 /// assert!((c.value.distance + 0.01).abs() < 1e-12);
 /// assert!((c.value.normal - DVec3::Y).length() < 1e-12);
 /// ```
 #[must_use]
-pub fn composite_contact<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn contact<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     b: &B,
@@ -344,14 +344,14 @@ impl<V: Space> PartManifold<V> {
 /// normal, in the **world frame** (as [`manifold`]), each with its part.
 ///
 /// Each part near B gives its manifold (taken along the surface's normal when the one found
-/// crosses an internal edge, as in [`composite_contact`]); the reference is the deepest, and
+/// crosses an internal edge, as in [`contact`]); the reference is the deepest, and
 /// the points of every part manifold whose normal is within about 2° of it join: a box
 /// resting across four triangles gets its four corners. Of those, the deepest point, the
 /// one farthest from it and the two spanning the largest area are kept. Empty when B is
 /// more than `margin` from every part.
 ///
 /// ```
-/// use kollide::composite::{composite_manifold, TriMesh};
+/// use kollide::composite::{self, TriMesh};
 /// use kollide::shape::Cuboid;
 /// use kollide::math::{DPose3, DVec3};
 /// let floor = TriMesh::new(
@@ -359,12 +359,12 @@ impl<V: Space> PartManifold<V> {
 ///     vec![[0, 2, 1], [0, 3, 2]],
 /// );
 /// let cube = Cuboid::new(DVec3::splat(0.5));
-/// let m = composite_manifold(&floor, &DPose3::IDENTITY, &cube, &DPose3::from_translation(DVec3::new(0.0, 0.49, 0.0)), 0.0);
+/// let m = composite::manifold(&floor, &DPose3::IDENTITY, &cube, &DPose3::from_translation(DVec3::new(0.0, 0.49, 0.0)), 0.0);
 /// assert_eq!(m.manifold.len(), 4);
 /// assert!(m.manifold.points().iter().all(|p| (p.distance + 0.01).abs() < 1e-12));
 /// ```
 #[must_use]
-pub fn composite_manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+pub fn manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
     b: &B,
@@ -404,7 +404,7 @@ fn part_manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
 ) -> Manifold<V> {
     let pose_p = part_pose(c, i, pose_c);
     let part = c.part(i);
-    let m = manifold(&part, &pose_p, b, pose_b, margin);
+    let m = crate::query::manifold(&part, &pose_p, b, pose_b, margin);
     let Some(deepest) = m.deepest().copied() else {
         return m;
     };
@@ -441,7 +441,7 @@ fn merge<V: Space, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, bool, Manifol
     let depth = |m: &Manifold<V>| m.deepest().map_or(f64::INFINITY, |p| p.distance.to_f64());
     let Some((_, _, reference)) = found.iter().min_by(|x, y| {
         // Penetrating before apart, then not through the inside, then the deepest (as
-        // composite_contact).
+        // contact).
         let rank = |f: &(u32, bool, Manifold<V>)| (depth(&f.2) >= 0.0, f.1);
         rank(x).cmp(&rank(y)).then(depth(&x.2).total_cmp(&depth(&y.2)))
     }) else {

@@ -2,25 +2,20 @@
 //! mesh or terrain (the segments of a polyline), through the composite's walk.
 
 use super::Composite;
-use crate::math::{Aabb, Pose, Real, Vector2, Vector3};
+use crate::math::{Aabb, Pose, Real};
 use crate::query::cast::{
-    check_ball, check_ellipsoid, drive_ball, drive_scaled, BackFaces, Candidates, SweepError, SweepOutcome,
+    check_ball, check_ellipsoid, drive_ball, drive_scaled, BackFaces, Candidates, SoupItem, SweepError,
+    SweepOutcome, SweptShape,
 };
 use crate::query::Space;
-use crate::shape::Ellipsoid;
 
-/// A composite whose parts are triangles (a mesh, a heightfield): what the swept sphere
-/// and ellipsoid need.
-pub trait TriangleParts<V: Vector3 + Space>: Composite<V> {
-    /// Triangle `i`'s corners, in the composite's local frame.
-    fn triangle_corners(&self, i: u32) -> [V; 3];
-}
-
-/// A composite whose parts are segments (a polyline, a 2D heightfield): what the swept
-/// circle and ellipse need.
-pub trait SegmentParts<V: Vector2 + Space>: Composite<V> {
-    /// Segment `i`'s ends, in the composite's local frame.
-    fn segment_ends(&self, i: u32) -> [V; 2];
+/// A composite whose parts are a sweep's soup items: triangles (a mesh, a heightfield) or
+/// segments (a polyline, a 2D heightfield). What [`sweep`] needs.
+pub trait SoupParts<V: Space>: Composite<V> {
+    /// The item type: `[V; 3]` (triangles) or `[V; 2]` (segments).
+    type Item: SoupItem<V>;
+    /// Part `i`'s corners, in the composite's local frame.
+    fn soup_item(&self, i: u32) -> Self::Item;
 }
 
 /// The walk of a composite as a sweep's candidates: items near to far along the swept box.
@@ -52,126 +47,60 @@ fn outcome_to_world<V: Space>(pose: &Pose<V>, o: SweepOutcome<V>) -> SweepOutcom
     }
 }
 
-/// [`sweep_sphere`](crate::query::cast::sweep_sphere) against the triangles of a mesh or
-/// terrain placed by `pose_c`: the sphere of `radius` at `center` moved by `displacement`
-/// (world frame), the answer's `index` naming the triangle. Only the triangles the
-/// sphere's swept box reaches are tested, near to far.
+/// [`sweep`](crate::query::cast::sweep) through the parts of a composite placed by
+/// `pose_c`: the triangles of a mesh or terrain, the segments of a polyline or 2D terrain.
+/// `shape` and `displacement` are in the world frame, and so is the answer; its `index`
+/// names the part. Only the parts the swept box reaches are tested, near to far.
 ///
 /// # Errors
-/// [`SweepError`] naming a bad centre, radius or displacement (the composite was checked
-/// when built).
+/// [`SweepError`] naming a bad centre, radius, pose, semi-axis or displacement (the
+/// composite was checked when built).
 ///
 /// ```
-/// use kollide::composite::{composite_sweep_sphere, TriMesh};
-/// use kollide::query::cast::{BackFaces, SweepFeature, SweepOutcome};
+/// use kollide::composite::{self, TriMesh};
+/// use kollide::query::cast::{BackFaces, SweepFeature, SweepOutcome, SweptShape};
 /// use kollide::math::{DPose3, DVec3};
 /// let floor = TriMesh::new(
 ///     vec![DVec3::new(-4.0, 0.0, -4.0), DVec3::new(4.0, 0.0, -4.0), DVec3::new(4.0, 0.0, 4.0), DVec3::new(-4.0, 0.0, 4.0)],
 ///     vec![[0, 2, 1], [0, 3, 2]],
 /// );
-/// let out = composite_sweep_sphere(&floor, &DPose3::IDENTITY, DVec3::new(1.0, 2.0, 0.5), 0.5,
-///     DVec3::new(0.0, -3.0, 0.0), BackFaces::Hit).unwrap();
+/// let ball = SweptShape::ball(DVec3::new(1.0, 2.0, 0.5), 0.5);
+/// let out = composite::sweep(&floor, &DPose3::IDENTITY, ball, DVec3::new(0.0, -3.0, 0.0), BackFaces::Hit).unwrap();
 /// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
 /// assert!((hit.toi - 0.5).abs() < 1e-12);
 /// assert_eq!(hit.feature, SweepFeature::Face);
 /// ```
-pub fn composite_sweep_sphere<V: Vector3 + Space, C: TriangleParts<V> + ?Sized>(
+pub fn sweep<V: Space, C: SoupParts<V> + ?Sized>(
     c: &C,
     pose_c: &Pose<V>,
-    center: V,
-    radius: V::Real,
+    shape: SweptShape<'_, V>,
     displacement: V,
     back_faces: BackFaces,
 ) -> Result<SweepOutcome<V>, SweepError> {
-    check_ball(center, radius, displacement)?;
-    let walk = Walk { composite: c, item: |c: &C, i| c.triangle_corners(i) };
-    let local = drive_ball(
-        pose_c.inverse_transform_point(center),
-        radius,
-        pose_c.inverse_transform_vector(displacement),
-        back_faces,
-        walk,
-        &mut (),
-    );
-    Ok(outcome_to_world(pose_c, local))
-}
-
-/// [`sweep_ellipsoid`](crate::query::cast::sweep_ellipsoid) against the triangles of a
-/// mesh or terrain placed by `pose_c` (world frame), the answer's `index` naming the
-/// triangle.
-///
-/// # Errors
-/// [`SweepError`] naming a bad pose, semi-axis or displacement.
-pub fn composite_sweep_ellipsoid<V: Vector3 + Space, C: TriangleParts<V> + ?Sized>(
-    c: &C,
-    pose_c: &Pose<V>,
-    ellipsoid: &Ellipsoid<V>,
-    pose: &Pose<V>,
-    displacement: V,
-    back_faces: BackFaces,
-) -> Result<SweepOutcome<V>, SweepError> {
-    check_ellipsoid(ellipsoid.radii, pose, displacement)?;
-    let walk = Walk { composite: c, item: |c: &C, i| c.triangle_corners(i) };
-    let local = drive_scaled(
-        ellipsoid.radii,
-        &pose_c.inv_compose(pose),
-        pose_c.inverse_transform_vector(displacement),
-        back_faces,
-        walk,
-        &mut (),
-    )?;
-    Ok(outcome_to_world(pose_c, local))
-}
-
-/// [`sweep_circle`](crate::query::cast::sweep_circle) against the segments of a polyline
-/// or 2D heightfield placed by `pose_c` (world frame), the answer's `index` naming the
-/// segment.
-///
-/// # Errors
-/// [`SweepError`] naming a bad centre, radius or displacement.
-pub fn composite_sweep_circle<V: Vector2 + Space, C: SegmentParts<V> + ?Sized>(
-    c: &C,
-    pose_c: &Pose<V>,
-    center: V,
-    radius: V::Real,
-    displacement: V,
-    back_faces: BackFaces,
-) -> Result<SweepOutcome<V>, SweepError> {
-    check_ball(center, radius, displacement)?;
-    let walk = Walk { composite: c, item: |c: &C, i| c.segment_ends(i) };
-    let local = drive_ball(
-        pose_c.inverse_transform_point(center),
-        radius,
-        pose_c.inverse_transform_vector(displacement),
-        back_faces,
-        walk,
-        &mut (),
-    );
-    Ok(outcome_to_world(pose_c, local))
-}
-
-/// [`sweep_ellipse`](crate::query::cast::sweep_ellipse) against the segments of a
-/// polyline or 2D heightfield placed by `pose_c` (world frame).
-///
-/// # Errors
-/// [`SweepError`] naming a bad pose, semi-axis or displacement.
-pub fn composite_sweep_ellipse<V: Vector2 + Space, C: SegmentParts<V> + ?Sized>(
-    c: &C,
-    pose_c: &Pose<V>,
-    ellipse: &Ellipsoid<V>,
-    pose: &Pose<V>,
-    displacement: V,
-    back_faces: BackFaces,
-) -> Result<SweepOutcome<V>, SweepError> {
-    check_ellipsoid(ellipse.radii, pose, displacement)?;
-    let walk = Walk { composite: c, item: |c: &C, i| c.segment_ends(i) };
-    let local = drive_scaled(
-        ellipse.radii,
-        &pose_c.inv_compose(pose),
-        pose_c.inverse_transform_vector(displacement),
-        back_faces,
-        walk,
-        &mut (),
-    )?;
+    let walk = Walk { composite: c, item: |c: &C, i| c.soup_item(i) };
+    let local = match shape {
+        SweptShape::Ball { center, radius } => {
+            check_ball(center, radius, displacement)?;
+            drive_ball(
+                pose_c.inverse_transform_point(center),
+                radius,
+                pose_c.inverse_transform_vector(displacement),
+                back_faces,
+                walk,
+                &mut (),
+            )
+        }
+        SweptShape::Ellipsoid { ellipsoid, pose } => {
+            check_ellipsoid(ellipsoid.radii, pose, displacement)?;
+            drive_scaled(
+                ellipsoid.radii,
+                &pose_c.inv_compose(pose),
+                pose_c.inverse_transform_vector(displacement),
+                back_faces,
+                walk,
+                &mut (),
+            )?
+        }
+    };
     Ok(outcome_to_world(pose_c, local))
 }

@@ -2,11 +2,11 @@
 //! keeps contacts off internal edges.
 
 use super::internal_edges::{self, Neighbour};
-use super::sweep::TriangleParts;
+use super::sweep::SoupParts;
 use super::Composite;
 use crate::bvh::{Bvh, BvhError};
 use crate::math::{Aabb, Pose, Vector3};
-use crate::query::cast::{ray_cast, Ray, RayOutcome};
+use crate::query::cast::{Ray, RayOutcome};
 use crate::query::Space;
 use crate::shape::{Feature, Triangle};
 use std::collections::HashMap;
@@ -382,7 +382,7 @@ impl<V: Vector3 + Space> Composite<V> for TriMesh<V> {
         let mut best: Option<(usize, RayOutcome<V>)> = None;
         self.bvh.cast_ray_slots(ray.origin(), ray.direction(), max_toi, |slot, limit| {
             let [a, b, c] = self.slot_corners[slot];
-            match ray_cast(&Triangle { a, b, c }, &Pose::IDENTITY, ray, limit) {
+            match crate::query::cast::ray_cast(&Triangle { a, b, c }, &Pose::IDENTITY, ray, limit) {
                 RayOutcome::Hit(h) => {
                     best = Some((slot, RayOutcome::Hit(h)));
                     Some(h.toi)
@@ -419,9 +419,10 @@ impl<V: Vector3 + Space> Composite<V> for TriMesh<V> {
     }
 }
 
-impl<V: Vector3 + Space> TriangleParts<V> for TriMesh<V> {
+impl<V: Vector3 + Space> SoupParts<V> for TriMesh<V> {
+    type Item = [V; 3];
     #[inline]
-    fn triangle_corners(&self, i: u32) -> [V; 3] {
+    fn soup_item(&self, i: u32) -> [V; 3] {
         self.corners(i)
     }
 }

@@ -14,5 +14,5 @@ mod slide;
 mod trace;
 
 pub use settings::{Character, MoverError, MoverSettings, UpRotation};
-pub use slide::{move_and_slide, move_and_slide_traced, Ground, MoveContact, MoveOutput, MoveStatus};
+pub use slide::{move_and_slide, Ground, MoveContact, MoveOutput, MoveStatus};
 pub use trace::{MovePhase, MoveStep, SlidePlane};

@@ -4,10 +4,10 @@ use super::feature::touched_feature;
 use super::planes::closest_allowed;
 use super::settings::{Character, MoverError, MoverSettings, UpRotation};
 use super::trace::{MovePhase, MoveStep, SlidePlane};
-use crate::composite::{composite_sweep_ellipsoid, composite_sweep_sphere, TriangleParts};
+use crate::composite::{self, SoupParts};
 use crate::math::{Aabb, Pose, Real, Vector3};
 use crate::query::cast::SweepFeature;
-use crate::query::cast::{BackFaces, CastInput, CastStatus, Motion, SweepError, SweepOutcome};
+use crate::query::cast::{BackFaces, CastInput, CastStatus, Motion, SweepError, SweepOutcome, SweptShape};
 use crate::query::Space;
 use crate::shape::Ellipsoid;
 use crate::world::RuntimeShape;
@@ -117,6 +117,13 @@ const RECOVERY_ROUNDS: usize = 4;
 ///
 /// The mover keeps no state between steps: the caller adds gravity to the displacement.
 ///
+/// With `trace`, each cast is appended there (world frame): the pushes out of an
+/// overlapping start, then for each slide iteration where the cast started, the motion
+/// cast, where it met what, the planes of the step, the motion wanted of the plane solve,
+/// the motion it allows and the one cast next; then the stairs' path, the snap to the
+/// ground and the looks for the ground ([`MoveStep`]). The answer does not depend on the
+/// trace; nothing is recorded when the input is refused.
+///
 /// ```
 /// use kollide::mover::{move_and_slide, Character, MoverSettings, MoveStatus};
 /// use kollide::world::{Shape3, World};
@@ -129,10 +136,19 @@ const RECOVERY_ROUNDS: usize = 4;
 /// let ball = Character::Ball { radius: 0.5 };
 /// let settings = MoverSettings::default();
 /// // Walk into the wall at 45 degrees while falling: slides along it, stays on the floor.
-/// let out = move_and_slide(&world, &ball, DVec3::new(0.0, 0.5, 0.0), DVec3::new(3.0, -0.1, 3.0), &settings).unwrap();
+/// let out = move_and_slide(&world, &ball, DVec3::new(0.0, 0.5, 0.0), DVec3::new(3.0, -0.1, 3.0), &settings, None).unwrap();
 /// assert!((out.position.x - 1.5).abs() < 0.01 && (out.position.z - 3.0).abs() < 1e-9);
 /// assert!(out.grounded());
 /// assert_eq!(out.status, MoveStatus::Moved);
+///
+/// // Traced: the wall is met when the ball is a skin short of it, half way across; the
+/// // rest of the motion is solved against the wall's plane, the slide along z.
+/// let mut trace = Vec::new();
+/// move_and_slide(&world, &ball, DVec3::new(0.0, 0.5, 0.0), DVec3::new(3.0, 0.0, 3.0), &settings, Some(&mut trace)).unwrap();
+/// let first = trace.iter().find(|s| s.phase == kollide::mover::MovePhase::Slide && s.contact.is_some()).unwrap();
+/// assert!((first.contact.unwrap().normal - DVec3::NEG_X).length() < 1e-9);
+/// let solved = first.solved.unwrap();
+/// assert!(solved.x.abs() < 1e-9 && solved.z > 1.4);
 /// ```
 ///
 /// # Errors
@@ -144,48 +160,9 @@ pub fn move_and_slide<V: Vector3 + Space + UpRotation>(
     position: V,
     displacement: V,
     settings: &MoverSettings<V>,
+    trace: Option<&mut Vec<MoveStep<V>>>,
 ) -> Result<MoveOutput<V>, MoverError> {
-    move_impl(world, character, position, displacement, settings, None)
-}
-
-/// [`move_and_slide`], recording each cast into `trace` (appended, world frame): the
-/// pushes out of an overlapping start, then for each slide iteration where the cast
-/// started, the motion cast, where it met what, the planes of the step, the motion wanted
-/// of the plane solve, the motion it allows and the one cast next; then the stairs' path,
-/// the snap to the ground and the looks for the ground ([`MoveStep`]). The answer is the
-/// same as [`move_and_slide`]'s.
-///
-/// ```
-/// use kollide::mover::{move_and_slide_traced, Character, MovePhase, MoverSettings};
-/// use kollide::world::{Shape3, World};
-/// use kollide::shape::Cuboid;
-/// use kollide::math::{DPose3, DVec3};
-/// let mut world = World::new();
-/// // A wall whose face is x = 2.
-/// world.insert(Shape3::from(Cuboid::new(DVec3::new(1.0, 5.0, 10.0))), DPose3::from_translation(DVec3::new(3.0, 0.0, 0.0))).unwrap();
-/// let ball = Character::Ball { radius: 0.5 };
-/// let mut trace = Vec::new();
-/// let out = move_and_slide_traced(&world, &ball, DVec3::ZERO, DVec3::new(3.0, 0.0, 3.0), &MoverSettings::default(), &mut trace).unwrap();
-/// let first = &trace.iter().find(|s| s.phase == MovePhase::Slide).unwrap();
-/// // The wall is met when the ball is a skin short of it, half way across; the rest of
-/// // the motion is solved against the wall's plane: the slide along z.
-/// assert!((first.contact.unwrap().normal - DVec3::NEG_X).length() < 1e-9);
-/// let solved = first.solved.unwrap();
-/// assert!(solved.x.abs() < 1e-9 && solved.z > 1.4);
-/// # let _ = out;
-/// ```
-///
-/// # Errors
-/// As [`move_and_slide`] (nothing is recorded then).
-pub fn move_and_slide_traced<V: Vector3 + Space + UpRotation>(
-    world: &World<V, Shape3<V>>,
-    character: &Character<V>,
-    position: V,
-    displacement: V,
-    settings: &MoverSettings<V>,
-    trace: &mut Vec<MoveStep<V>>,
-) -> Result<MoveOutput<V>, MoverError> {
-    move_impl(world, character, position, displacement, settings, Some(trace))
+    move_impl(world, character, position, displacement, settings, trace)
 }
 
 fn move_impl<V: Vector3 + Space + UpRotation>(
@@ -415,7 +392,7 @@ impl<V: Vector3 + Space + UpRotation> Step<'_, V> {
             max_toi: limit,
             target_distance: self.settings.skin,
         };
-        let hit = Shape3::cast(body, body_pose, &self.shape, pose, &input)?;
+        let hit = Shape3::shape_cast(body, body_pose, &self.shape, pose, &input)?;
         let out = hit.value;
         let toi = match out.status {
             CastStatus::Hit | CastStatus::StartedWithin => out.toi,
@@ -477,7 +454,7 @@ impl<V: Vector3 + Space + UpRotation> Step<'_, V> {
 
     /// The swept sphere (ball) or swept ellipsoid against a mesh's or terrain's triangles,
     /// its radii grown by the skin; `None` for a capsule (no closed form here).
-    fn sweep_parts<C: TriangleParts<V> + ?Sized>(
+    fn sweep_parts<C: SoupParts<V> + ?Sized>(
         &self,
         parts: &C,
         body_pose: &Pose<V>,
@@ -486,22 +463,23 @@ impl<V: Vector3 + Space + UpRotation> Step<'_, V> {
     ) -> Option<Result<SweepOutcome<V>, SweepError>> {
         let skin = self.settings.skin;
         match *self.character {
-            Character::Ball { radius } => Some(composite_sweep_sphere(
+            Character::Ball { radius } => Some(composite::sweep(
                 parts,
                 body_pose,
-                pose.translation,
-                radius + skin,
+                SweptShape::ball(pose.translation, radius + skin),
                 motion,
                 BackFaces::Hit,
             )),
-            Character::Ellipsoid { radii } => Some(composite_sweep_ellipsoid(
-                parts,
-                body_pose,
-                &Ellipsoid::new(radii + V::splat(skin)),
-                pose,
-                motion,
-                BackFaces::Hit,
-            )),
+            Character::Ellipsoid { radii } => {
+                let grown = Ellipsoid::new(radii + V::splat(skin));
+                Some(composite::sweep(
+                    parts,
+                    body_pose,
+                    SweptShape::ellipsoid(&grown, pose),
+                    motion,
+                    BackFaces::Hit,
+                ))
+            }
             Character::Capsule { .. } => None,
         }
     }

@@ -1,5 +1,5 @@
 //! What a traced step of the mover did, cast by cast: the record
-//! [`move_and_slide_traced`](super::move_and_slide_traced) fills.
+//! [`move_and_slide`](super::move_and_slide) fills when traced.
 
 use super::slide::MoveContact;
 use crate::math::Vector3;

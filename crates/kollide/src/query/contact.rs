@@ -145,6 +145,13 @@ impl<V: Space> CoreContact<V> {
 /// always a unit vector and nothing is NaN; see [`ContactStatus`] for what each status
 /// promises.
 ///
+/// **Trace.** With `trace`, the iterations are appended there (in A's local frame) so a
+/// picture or a viewer can replay how the contact was found: the separating-axis test's
+/// axes for boxes, polygons and hulls (each with both cores' projections and the best so
+/// far), then GJK's and EPA's iterations when they run. Pairs answered in closed form
+/// (balls, capsules, segments) and a box against a segment record nothing. The answer does
+/// not depend on the trace.
+///
 /// ```
 /// use kollide::query::{contact, ContactStatus};
 /// use kollide::shape::{Ball, Cuboid};
@@ -152,16 +159,43 @@ impl<V: Space> CoreContact<V> {
 /// let ball = Ball::new(0.5);
 /// let floor = Cuboid::new(DVec3::new(5.0, 1.0, 5.0));
 /// // A ball sunk 0.1 into the top of the floor:
-/// let c = contact(&floor, &DPose3::IDENTITY, &ball, &DPose3::from_translation(DVec3::new(0.0, 1.4, 0.0)), 0.0)
+/// let c = contact(&floor, &DPose3::IDENTITY, &ball, &DPose3::from_translation(DVec3::new(0.0, 1.4, 0.0)), 0.0, None)
 ///     .unwrap();
 /// assert_eq!(c.status, ContactStatus::Converged);
 /// assert!((c.distance + 0.1).abs() < 1e-12);
 /// assert!((c.normal - DVec3::Y).length() < 1e-12);
 /// // Farther apart than the margin: no contact.
-/// assert!(contact(&floor, &DPose3::IDENTITY, &ball, &DPose3::from_translation(DVec3::Y * 3.0), 0.5).is_none());
+/// assert!(contact(&floor, &DPose3::IDENTITY, &ball, &DPose3::from_translation(DVec3::Y * 3.0), 0.5, None).is_none());
+///
+/// // Traced: an ellipsoid sunk 0.2 into the floor. GJK found the cores overlapping; EPA
+/// // then measured the depth, its closest face's distance rising to it.
+/// use kollide::query::ContactTrace;
+/// let egg = kollide::shape::Ellipsoid::new(DVec3::new(0.5, 0.8, 0.5));
+/// let mut trace = ContactTrace::default();
+/// let pose = DPose3::from_translation(DVec3::new(0.0, 1.6, 0.0));
+/// let c = contact(&floor, &DPose3::IDENTITY, &egg, &pose, 0.0, Some(&mut trace)).unwrap();
+/// assert!((c.distance + 0.2).abs() < 1e-6);
+/// assert!(!trace.gjk.is_empty() && !trace.epa.is_empty());
+/// assert!((trace.epa.last().unwrap().lower - 0.2).abs() < 1e-6);
 /// ```
 #[must_use]
 pub fn contact<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+    trace: Option<&mut ContactTrace<V>>,
+) -> Option<Contact<V>> {
+    match trace {
+        None => contact_untraced(a, pose_a, b, pose_b, margin),
+        Some(trace) => contact_recorded(a, pose_a, b, pose_b, margin, trace),
+    }
+}
+
+/// [`contact`] without a trace.
+#[inline]
+fn contact_untraced<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -211,11 +245,11 @@ pub fn contact<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     contact_local(a, b, &pose_ab, margin).map(|c| c.to_world(pose_a))
 }
 
-/// What [`contact_traced`] records, in A's local frame: GJK's iterations on the cores, then
+/// What [`contact`] records when traced, in A's local frame: GJK's iterations on the cores, then
 /// EPA's when the cores overlap.
 #[derive(Clone, Debug, Default)]
 pub struct ContactTrace<V: Space> {
-    /// GJK's iterations (see [`crate::query::distance_traced`]).
+    /// GJK's iterations (see [`crate::query::distance_cached`]).
     pub gjk: Vec<GjkStep<V>>,
     /// EPA's iterations.
     pub epa: Vec<EpaStep<V>>,
@@ -223,29 +257,8 @@ pub struct ContactTrace<V: Space> {
     pub sat: Vec<SatStep<V>>,
 }
 
-/// [`contact`], recording its iterations into `trace` (appended) so a picture or a viewer
-/// can replay how the contact was found: the separating-axis test's axes for boxes,
-/// polygons and hulls (each with both cores' projections and the best so far), then GJK's
-/// and EPA's iterations when they run. The answer is [`contact`]'s. Pairs answered in
-/// closed form (balls, capsules, segments) and a box against a segment record nothing.
-///
-/// ```
-/// use kollide::query::{contact_traced, ContactTrace};
-/// use kollide::shape::{Cuboid, Ellipsoid};
-/// use kollide::math::{DPose3, DVec3};
-/// let floor = Cuboid::new(DVec3::new(5.0, 1.0, 5.0));
-/// let egg = Ellipsoid::new(DVec3::new(0.5, 0.8, 0.5));
-/// let mut trace = ContactTrace::default();
-/// let pose = DPose3::from_translation(DVec3::new(0.0, 1.6, 0.0));
-/// let c = contact_traced(&floor, &DPose3::IDENTITY, &egg, &pose, 0.0, &mut trace).unwrap();
-/// assert!((c.distance + 0.2).abs() < 1e-6);
-/// // GJK found the cores overlapping; EPA then measured the depth, its closest face's
-/// // distance rising to it.
-/// assert!(!trace.gjk.is_empty() && !trace.epa.is_empty());
-/// assert!((trace.epa.last().unwrap().lower - 0.2).abs() < 1e-6);
-/// ```
-#[must_use]
-pub fn contact_traced<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+/// [`contact`] with a trace.
+fn contact_recorded<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -254,7 +267,7 @@ pub fn contact_traced<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     trace: &mut ContactTrace<V>,
 ) -> Option<Contact<V>> {
     if let Algorithm::SegmentSegment { .. } = choose(a, pose_a, b, pose_b, Question::Contact) {
-        return contact(a, pose_a, b, pose_b, margin);
+        return contact_untraced(a, pose_a, b, pose_b, margin);
     }
     let pose_ab = pose_a.inv_compose(pose_b);
     let first_axis = trace.sat.len();

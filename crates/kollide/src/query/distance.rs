@@ -93,7 +93,25 @@ pub fn distance<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 /// [`distance`], warm-started from `cache` and leaving the final simplex in it.
 ///
 /// Pass an empty `SimplexCache::default()` the first time and the same cache for the same
-/// pair of shapes afterwards; see [`SimplexCache`] for when it helps.
+/// pair of shapes afterwards; see [`SimplexCache`] for when it helps. GJK runs with the
+/// cache's settings ([`SimplexCache::with_settings`]: tolerance, iteration cap).
+///
+/// With `trace`, every GJK iteration is appended there (in A's local frame) so a viewer or
+/// a picture can replay how the answer was reached. Closed-form pairs (balls, capsules,
+/// segments) record nothing. The answer does not depend on the trace.
+///
+/// ```
+/// use kollide::query::{distance_cached, SimplexCache};
+/// use kollide::shape::Cuboid;
+/// use kollide::math::{Pose2, Vec2};
+/// let square = Cuboid::new(Vec2::ONE);
+/// let mut steps = Vec::new();
+/// let out = distance_cached(&square, &Pose2::IDENTITY, &square, &Pose2::from_angle(Vec2::new(3.0, 0.5), 0.3),
+///                           &mut SimplexCache::default(), Some(&mut steps));
+/// assert_eq!(steps.len() as u32, out.iterations);
+/// // The upper bound |v| only shrinks (up to rounding):
+/// assert!(steps.windows(2).all(|s| s[1].upper <= s[0].upper * (1.0 + 1e-6)));
+/// ```
 #[must_use]
 pub fn distance_cached<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
@@ -101,50 +119,10 @@ pub fn distance_cached<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
     b: &B,
     pose_b: &Pose<V>,
     cache: &mut SimplexCache<V>,
+    trace: Option<&mut Vec<GjkStep<V>>>,
 ) -> DistanceOutput<V> {
-    distance_with(a, pose_a, b, pose_b, cache, &GjkSettings::default())
-}
-
-/// [`distance_cached`] with explicit GJK settings (tolerance, iteration cap).
-#[must_use]
-pub fn distance_with<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
-    a: &A,
-    pose_a: &Pose<V>,
-    b: &B,
-    pose_b: &Pose<V>,
-    cache: &mut SimplexCache<V>,
-    settings: &GjkSettings<V::Real>,
-) -> DistanceOutput<V> {
-    distance_impl(a, pose_a, b, pose_b, Some(cache), settings, None)
-}
-
-/// [`distance_with`], recording every GJK iteration into `trace` (appended; in A's local
-/// frame) so a viewer or a picture can replay how the answer was reached. Closed-form
-/// pairs (balls, capsules, segments) record nothing.
-///
-/// ```
-/// use kollide::query::{distance_traced, GjkSettings, SimplexCache};
-/// use kollide::shape::Cuboid;
-/// use kollide::math::{Pose2, Vec2};
-/// let square = Cuboid::new(Vec2::ONE);
-/// let mut steps = Vec::new();
-/// let out = distance_traced(&square, &Pose2::IDENTITY, &square, &Pose2::from_angle(Vec2::new(3.0, 0.5), 0.3),
-///                           &mut SimplexCache::default(), &GjkSettings::default(), &mut steps);
-/// assert_eq!(steps.len() as u32, out.iterations);
-/// // The upper bound |v| only shrinks (up to rounding):
-/// assert!(steps.windows(2).all(|s| s[1].upper <= s[0].upper * (1.0 + 1e-6)));
-/// ```
-#[must_use]
-pub fn distance_traced<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
-    a: &A,
-    pose_a: &Pose<V>,
-    b: &B,
-    pose_b: &Pose<V>,
-    cache: &mut SimplexCache<V>,
-    settings: &GjkSettings<V::Real>,
-    trace: &mut Vec<GjkStep<V>>,
-) -> DistanceOutput<V> {
-    distance_impl(a, pose_a, b, pose_b, Some(cache), settings, Some(trace))
+    let settings = cache.settings;
+    distance_impl(a, pose_a, b, pose_b, Some(cache), &settings, trace)
 }
 
 fn distance_impl<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(

@@ -15,10 +15,9 @@ pub(crate) mod sat;
 mod space;
 
 pub use cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Motion, Ray, RayHit, RayOutcome};
-pub use contact::{contact, contact_traced, Contact, ContactStatus, ContactTrace};
+pub use contact::{contact, Contact, ContactStatus, ContactTrace};
 pub use distance::{
-    distance, distance_cached, distance_traced, distance_with, intersection_test, intersects, DistanceOutput,
-    IntersectionOutput,
+    distance, distance_cached, intersection_test, intersects, DistanceOutput, IntersectionOutput,
 };
 pub use epa::EpaStep;
 pub use gjk::{GjkSettings, GjkStatus, GjkStep, SimplexCache};

@@ -42,7 +42,7 @@ const SCAN_LIMIT: usize = 16;
 /// ]);
 /// // The hexagon's bottom edge sunk 0.05 into the floor (world frame):
 /// let pose = DPose2::from_translation(DVec2::new(1.0, 0.75));
-/// let c = contact(&floor, &DPose2::IDENTITY, &hexagon, &pose, 0.0).unwrap();
+/// let c = contact(&floor, &DPose2::IDENTITY, &hexagon, &pose, 0.0, None).unwrap();
 /// assert!((c.distance + 0.05).abs() < 1e-12);
 /// assert!((c.normal - DVec2::Y).length() < 1e-12);
 /// let m = manifold(&floor, &DPose2::IDENTITY, &hexagon, &pose, 0.0);

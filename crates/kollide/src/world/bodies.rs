@@ -3,7 +3,7 @@
 
 use super::shape::{RuntimeShape, ShapeAnswer};
 use crate::bvh::{BroadPhase, ProxyId};
-use crate::math::{Aabb, Pose, Real};
+use crate::math::{Aabb, Pose, PoseError, Real};
 use crate::query::cast::{CastInput, CastOutput, Ray, RayOutcome};
 use crate::query::Space;
 use crate::query::{DistanceOutput, Manifold};
@@ -48,8 +48,9 @@ pub struct ContactPair<V: Space> {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum WorldError {
-    /// The pose is not finite or its rotation is not normalized.
-    BadPose,
+    /// The pose is not finite or its rotation is not normalized: the bad value, as
+    /// [`Pose::try_new`] names it.
+    BadPose(PoseError),
     /// The shape's box at that pose is not finite.
     NonFiniteBounds,
     /// No body with this id.
@@ -59,7 +60,7 @@ pub enum WorldError {
 impl fmt::Display for WorldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::BadPose => f.write_str("the pose is not finite or its rotation is not normalized"),
+            Self::BadPose(e) => write!(f, "bad pose: {e}"),
             Self::NonFiniteBounds => f.write_str("the shape's bounding box at this pose is not finite"),
             Self::NoSuchBody(id) => write!(f, "no body with id {}", id.0),
         }
@@ -158,7 +159,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     }
 
     fn checked_box(shape: &S, pose: &Pose<V>) -> Result<Aabb<V>, WorldError> {
-        Pose::try_new(pose.translation, pose.rotation).map_err(|_| WorldError::BadPose)?;
+        Pose::try_new(pose.translation, pose.rotation).map_err(WorldError::BadPose)?;
         let b = shape.aabb(pose);
         if b.is_finite() {
             Ok(b)
@@ -243,20 +244,20 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     /// angular velocity, world frame) within `max_toi`, the bodies standing still (as
     /// [`crate::query::cast::shape_cast`] with the body as A and the moving shape as B).
     #[must_use]
-    pub fn cast(
+    pub fn shape_cast(
         &self,
         shape: &S,
         pose: &Pose<V>,
         motion: crate::query::cast::Motion<V>,
         max_toi: V::Real,
     ) -> Option<WorldHit<CastOutput<V>>> {
-        self.cast_within(shape, pose, motion, max_toi, V::Real::ZERO)
+        self.shape_cast_within(shape, pose, motion, max_toi, V::Real::ZERO)
     }
 
-    /// [`World::cast`] to the first time the shape comes within `target_distance` of a body
+    /// [`World::shape_cast`] to the first time the shape comes within `target_distance` of a body
     /// (a mover's skin): the answer of the body that gets there first.
     #[must_use]
-    pub fn cast_within(
+    pub fn shape_cast_within(
         &self,
         shape: &S,
         pose: &Pose<V>,
@@ -284,7 +285,8 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         };
         let mut best: Option<WorldHit<CastOutput<V>>> = None;
         self.visit_swept(&start, dir, max_toi, |id, body_shape, body_pose, limit| {
-            let a = S::cast(body_shape, body_pose, shape, pose, &CastInput { max_toi: limit, ..input })?;
+            let a =
+                S::shape_cast(body_shape, body_pose, shape, pose, &CastInput { max_toi: limit, ..input })?;
             let t = a.value.toi;
             let better = best.as_ref().is_none_or(|b| crate::composite::earlier(&a.value, &b.value));
             if better {

@@ -84,12 +84,12 @@ pub fn ray_cast<V: Space, S: RuntimeShape<V>>(
 /// The earliest time of impact of two moving run-time shapes (as
 /// [`crate::query::cast::shape_cast`]); `None` for a miss. World frame.
 #[must_use]
-pub fn cast<V: Space, S: RuntimeShape<V>>(
+pub fn shape_cast<V: Space, S: RuntimeShape<V>>(
     a: &S,
     pose_a: &Pose<V>,
     b: &S,
     pose_b: &Pose<V>,
     input: &CastInput<V>,
 ) -> Option<ShapeAnswer<CastOutput<V>>> {
-    S::cast(a, pose_a, b, pose_b, input)
+    S::shape_cast(a, pose_a, b, pose_b, input)
 }

@@ -5,19 +5,17 @@
 //! The dispatch: two convex shapes go to the convex query (which still picks the closed
 //! form or the separating axes, since [`Convex2`] / [`Convex3`] delegate
 //! [`Support::primitive`]); a composite and a convex shape go to the composite query
-//! ([`composite_distance`](crate::composite::composite_distance), ...), with the answer
+//! ([`composite::distance`](crate::composite::distance), ...), with the answer
 //! flipped when the composite is B; two composites go through the parts of the first
-//! ([`composite_pair_distance`](crate::composite::composite_pair_distance), ...). The
+//! ([`composite::pair_distance`](crate::composite::pair_distance), ...). The
 //! order of the pair is handled here once, never by the caller.
 
-use crate::composite::{
-    composite_contact, composite_distance, composite_intersects, composite_manifold, composite_pair_cast,
-    composite_pair_contact, composite_pair_distance, composite_pair_intersects, composite_pair_manifold,
-    composite_ray_cast, composite_shape_cast, Compound, ConcavePolygon, HeightField, HeightField2d, Polyline,
-    TriMesh,
-};
+use crate::composite::{self, Compound, ConcavePolygon, HeightField, HeightField2d, Polyline, TriMesh};
 use crate::math::{Aabb, Pose, Vector2, Vector3};
-use crate::query::cast::{ray_cast, shape_cast, CastInput, CastOutput, CastStatus, Ray, RayOutcome};
+use crate::query::cast::{
+    ray_cast, shape_cast, BackFaces, CastInput, CastOutput, CastStatus, Ray, RayOutcome, SweepError,
+    SweepOutcome, SweptShape,
+};
 use crate::query::Space;
 use crate::query::{contact, distance, intersects, manifold, Contact, DistanceOutput, Manifold};
 use crate::shape::{bounding_box, Convex2, Convex3};
@@ -75,13 +73,28 @@ pub trait RuntimeShape<V: Space>: Clone + Send + Sync + 'static {
     /// The first hit of a ray (the part in `part_a`).
     fn ray_cast(&self, pose: &Pose<V>, ray: &Ray<V>, max_toi: V::Real) -> Option<ShapeAnswer<RayOutcome<V>>>;
     /// The earliest time of impact; `None` for a miss.
-    fn cast(
+    fn shape_cast(
         a: &Self,
         pose_a: &Pose<V>,
         b: &Self,
         pose_b: &Pose<V>,
         input: &CastInput<V>,
     ) -> Option<ShapeAnswer<CastOutput<V>>>;
+    /// The shape as the mover of a sweep, placed by `pose`: a ball or an ellipsoid (a circle
+    /// or an ellipse in 2D); `None` for any other shape.
+    fn as_swept<'a>(&'a self, pose: &'a Pose<V>) -> Option<SweptShape<'a, V>>;
+    /// Whether a sweep can go through the shape: a mesh or terrain (triangles) in 3D, a
+    /// polyline or terrain line (segments) in 2D.
+    fn is_soup(&self) -> bool;
+    /// [`composite::sweep`] of `mover` by `displacement` through the shape placed by `pose`
+    /// (world frame); `None` when the shape is not a soup (see [`RuntimeShape::is_soup`]).
+    fn sweep_through(
+        &self,
+        pose: &Pose<V>,
+        mover: SweptShape<'_, V>,
+        displacement: V,
+        back_faces: BackFaces,
+    ) -> Option<Result<SweepOutcome<V>, SweepError>>;
 }
 
 /// A 3D shape chosen at run time: any convex shape, a mesh, a terrain or a compound.
@@ -148,7 +161,7 @@ macro_rules! on_shape {
 
 /// The dispatch of [`RuntimeShape`] for one dimension's enum.
 macro_rules! impl_runtime_shape {
-    ($ty:ident, $bound:ident, [$($var:ident),+]) => {
+    ($ty:ident, $bound:ident, $convex:ident, [$($var:ident),+], soup [$($soup:ident),+]) => {
         impl<V: $bound + Space> RuntimeShape<V> for $ty<V> {
             fn aabb(&self, pose: &Pose<V>) -> Aabb<V> {
                 on_shape!($ty, self,
@@ -161,13 +174,13 @@ macro_rules! impl_runtime_shape {
                 on_shape!($ty, a,
                     convex sa => on_shape!($ty, b,
                         convex sb => intersects(sa, pose_a, sb, pose_b).then(|| ShapeAnswer::convex(())),
-                        composite cb => composite_intersects(cb, pose_b, sa, pose_a)
+                        composite cb => composite::intersects(cb, pose_b, sa, pose_a)
                             .map(|j| ShapeAnswer { value: (), part_a: None, part_b: Some(j) }),
                         [$($var),+]),
                     composite ca => on_shape!($ty, b,
-                        convex sb => composite_intersects(ca, pose_a, sb, pose_b)
+                        convex sb => composite::intersects(ca, pose_a, sb, pose_b)
                             .map(|i| ShapeAnswer { value: (), part_a: Some(i), part_b: None }),
-                        composite cb => composite_pair_intersects(ca, pose_a, cb, pose_b)
+                        composite cb => composite::pair_intersects(ca, pose_a, cb, pose_b)
                             .map(|(i, j)| ShapeAnswer { value: (), part_a: Some(i), part_b: Some(j) }),
                         [$($var),+]),
                     [$($var),+])
@@ -179,16 +192,16 @@ macro_rules! impl_runtime_shape {
                     convex sa => on_shape!($ty, b,
                         convex sb => Some(ShapeAnswer::convex(distance(sa, pose_a, sb, pose_b))),
                         composite cb => {
-                            let on = composite_distance(cb, pose_b, sa, pose_a);
+                            let on = composite::distance(cb, pose_b, sa, pose_a);
                             Some(ShapeAnswer { value: on.value.flipped(), part_a: None, part_b: Some(on.part) })
                         },
                         [$($var),+]),
                     composite ca => on_shape!($ty, b,
                         convex sb => {
-                            let on = composite_distance(ca, pose_a, sb, pose_b);
+                            let on = composite::distance(ca, pose_a, sb, pose_b);
                             Some(ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None })
                         },
-                        composite cb => composite_pair_distance(ca, pose_a, cb, pose_b)
+                        composite cb => composite::pair_distance(ca, pose_a, cb, pose_b)
                             .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part_a), part_b: Some(on.part_b) }),
                         [$($var),+]),
                     [$($var),+])
@@ -198,14 +211,14 @@ macro_rules! impl_runtime_shape {
                 -> Option<ShapeAnswer<Contact<V>>> {
                 on_shape!($ty, a,
                     convex sa => on_shape!($ty, b,
-                        convex sb => contact(sa, pose_a, sb, pose_b, margin).map(ShapeAnswer::convex),
-                        composite cb => composite_contact(cb, pose_b, sa, pose_a, margin)
+                        convex sb => contact(sa, pose_a, sb, pose_b, margin, None).map(ShapeAnswer::convex),
+                        composite cb => composite::contact(cb, pose_b, sa, pose_a, margin)
                             .map(|on| ShapeAnswer { value: on.value.flipped(), part_a: None, part_b: Some(on.part) }),
                         [$($var),+]),
                     composite ca => on_shape!($ty, b,
-                        convex sb => composite_contact(ca, pose_a, sb, pose_b, margin)
+                        convex sb => composite::contact(ca, pose_a, sb, pose_b, margin)
                             .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None }),
-                        composite cb => composite_pair_contact(ca, pose_a, cb, pose_b, margin)
+                        composite cb => composite::pair_contact(ca, pose_a, cb, pose_b, margin)
                             .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part_a), part_b: Some(on.part_b) }),
                         [$($var),+]),
                     [$($var),+])
@@ -223,17 +236,17 @@ macro_rules! impl_runtime_shape {
                     convex sa => on_shape!($ty, b,
                         convex sb => ShapeAnswer::convex(manifold(sa, pose_a, sb, pose_b, margin)),
                         composite cb => {
-                            let pm = composite_manifold(cb, pose_b, sa, pose_a, margin);
+                            let pm = composite::manifold(cb, pose_b, sa, pose_a, margin);
                             ShapeAnswer { part_a: None, part_b: deepest_part(&pm), value: pm.manifold.flipped() }
                         },
                         [$($var),+]),
                     composite ca => on_shape!($ty, b,
                         convex sb => {
-                            let pm = composite_manifold(ca, pose_a, sb, pose_b, margin);
+                            let pm = composite::manifold(ca, pose_a, sb, pose_b, margin);
                             ShapeAnswer { part_a: deepest_part(&pm), part_b: None, value: pm.manifold }
                         },
                         composite cb => {
-                            let on = composite_pair_manifold(ca, pose_a, cb, pose_b, margin);
+                            let on = composite::pair_manifold(ca, pose_a, cb, pose_b, margin);
                             let found = !on.value.is_empty();
                             ShapeAnswer {
                                 value: on.value,
@@ -251,37 +264,62 @@ macro_rules! impl_runtime_shape {
                         RayOutcome::Miss => None,
                         o => Some(ShapeAnswer::convex(o)),
                     },
-                    composite c => composite_ray_cast(c, pose, ray, max_toi)
+                    composite c => composite::ray_cast(c, pose, ray, max_toi)
                         .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None }),
                     [$($var),+])
             }
 
-            fn cast(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, input: &CastInput<V>)
+            fn shape_cast(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, input: &CastInput<V>)
                 -> Option<ShapeAnswer<CastOutput<V>>> {
                 let swapped = CastInput { motion_a: input.motion_b, motion_b: input.motion_a, ..*input };
                 on_shape!($ty, a,
                     convex sa => on_shape!($ty, b,
                         convex sb => {
-                            let out = shape_cast(sa, pose_a, sb, pose_b, input);
+                            let out = shape_cast(sa, pose_a, sb, pose_b, input, None);
                             (out.status != CastStatus::Miss).then(|| ShapeAnswer::convex(out))
                         },
-                        composite cb => composite_shape_cast(cb, pose_b, sa, pose_a, &swapped)
+                        composite cb => composite::shape_cast(cb, pose_b, sa, pose_a, &swapped)
                             .map(|on| ShapeAnswer { value: on.value.flipped(), part_a: None, part_b: Some(on.part) }),
                         [$($var),+]),
                     composite ca => on_shape!($ty, b,
-                        convex sb => composite_shape_cast(ca, pose_a, sb, pose_b, input)
+                        convex sb => composite::shape_cast(ca, pose_a, sb, pose_b, input)
                             .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None }),
-                        composite cb => composite_pair_cast(ca, pose_a, cb, pose_b, input)
+                        composite cb => composite::pair_shape_cast(ca, pose_a, cb, pose_b, input)
                             .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part_a), part_b: Some(on.part_b) }),
                         [$($var),+]),
                     [$($var),+])
+            }
+
+            fn as_swept<'a>(&'a self, pose: &'a Pose<V>) -> Option<SweptShape<'a, V>> {
+                match self {
+                    $ty::Convex($convex::Ball(b)) => Some(SweptShape::ball(pose.translation, b.radius)),
+                    $ty::Convex($convex::Ellipsoid(e)) => Some(SweptShape::ellipsoid(e, pose)),
+                    _ => None,
+                }
+            }
+
+            fn is_soup(&self) -> bool {
+                matches!(self, $($ty::$soup(_))|+)
+            }
+
+            fn sweep_through(
+                &self,
+                pose: &Pose<V>,
+                mover: SweptShape<'_, V>,
+                displacement: V,
+                back_faces: BackFaces,
+            ) -> Option<Result<SweepOutcome<V>, SweepError>> {
+                match self {
+                    $($ty::$soup(c) => Some(composite::sweep(&**c, pose, mover, displacement, back_faces)),)+
+                    _ => None,
+                }
             }
         }
     };
 }
 
-impl_runtime_shape!(Shape3, Vector3, [TriMesh, HeightField, Compound]);
-impl_runtime_shape!(Shape2, Vector2, [Polyline, HeightField, Compound, ConcavePolygon]);
+impl_runtime_shape!(Shape3, Vector3, Convex3, [TriMesh, HeightField, Compound], soup [TriMesh, HeightField]);
+impl_runtime_shape!(Shape2, Vector2, Convex2, [Polyline, HeightField, Compound, ConcavePolygon], soup [Polyline, HeightField]);
 
 /// `From` a concrete convex shape into the run-time enums.
 macro_rules! from_convex {

@@ -9,9 +9,7 @@ use kollide::query::Space;
 use super::common::{FromParts, RotF64};
 use glam::{DVec2, DVec3, Vec2, Vec3};
 use kollide::math::{Pose, Real};
-use kollide::query::cast::{
-    sweep_circle, sweep_ellipse, sweep_ellipsoid, sweep_sphere, BackFaces, SweepError, SweepOutcome,
-};
+use kollide::query::cast::{sweep, BackFaces, SweepError, SweepOutcome, SweptShape};
 use kollide::shape::Ellipsoid;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -70,7 +68,7 @@ macro_rules! dim3 {
                 items: &[Self::Item],
                 bf: BackFaces,
             ) -> Result<SweepOutcome<Self>, SweepError> {
-                sweep_sphere(c, r, d, items, bf)
+                sweep(SweptShape::ball(c, r), d, items, bf, None)
             }
             fn try_sweep_ell(
                 e: &Ellipsoid<Self>,
@@ -79,7 +77,7 @@ macro_rules! dim3 {
                 items: &[Self::Item],
                 bf: BackFaces,
             ) -> Result<SweepOutcome<Self>, SweepError> {
-                sweep_ellipsoid(e, pose, d, items, bf)
+                sweep(SweptShape::ellipsoid(e, pose), d, items, bf, None)
             }
         }
     };
@@ -101,7 +99,7 @@ macro_rules! dim2 {
                 items: &[Self::Item],
                 bf: BackFaces,
             ) -> Result<SweepOutcome<Self>, SweepError> {
-                sweep_circle(c, r, d, items, bf)
+                sweep(SweptShape::ball(c, r), d, items, bf, None)
             }
             fn try_sweep_ell(
                 e: &Ellipsoid<Self>,
@@ -110,7 +108,7 @@ macro_rules! dim2 {
                 items: &[Self::Item],
                 bf: BackFaces,
             ) -> Result<SweepOutcome<Self>, SweepError> {
-                sweep_ellipse(e, pose, d, items, bf)
+                sweep(SweptShape::ellipsoid(e, pose), d, items, bf, None)
             }
         }
     };

@@ -9,9 +9,8 @@
 //! - [`shape_cast`]: two convex shapes, each with its own [`Motion`] (linear and angular
 //!   velocity), over `[0, max_toi]`: the first time their distance falls to
 //!   `target_distance`.
-//! - [`sweep_sphere`], [`sweep_ellipsoid`] (3D) and [`sweep_circle`], [`sweep_ellipse`]
-//!   (2D): a moving sphere or ellipsoid against a soup of triangles (segments), exactly, with
-//!   the feature hit and the plane to slide along.
+//! - [`sweep`]: a moving sphere or ellipsoid (circle or ellipse in 2D) against a soup of
+//!   triangles (segments), exactly, with the feature hit and the plane to slide along.
 //!
 //! All inputs and answers are in the **world frame** unless a doc says otherwise.
 
@@ -33,12 +32,8 @@ mod touching;
 
 pub use motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 pub use ray::{ray_cast, ray_toi, Ray, RayError, RayHit, RayOutcome};
-pub use shape_cast::{shape_cast, shape_cast_traced};
-pub use sweep::{
-    sweep_circle, sweep_circle_traced, sweep_ellipse, sweep_ellipse_traced, sweep_ellipsoid,
-    sweep_ellipsoid_traced, sweep_sphere, sweep_sphere_traced, BackFaces, SweepFeature, SweepHit,
-    SweepOutcome,
-};
+pub use shape_cast::shape_cast;
+pub use sweep::{sweep, BackFaces, SoupItem, SweepFeature, SweepHit, SweepOutcome, SweptShape};
 pub use sweep_error::SweepError;
 pub use sweep_trace::{SweepStep, SweepTest, SweepVerdict};
 // For the composites, which walk their own candidates through the same sweep.

@@ -218,7 +218,7 @@ impl<V: Space> CastOutput<V> {
 }
 
 /// One advancement of a shape cast (recorded by
-/// [`shape_cast_traced`](crate::query::cast::shape_cast_traced)), in the world frame: the
+/// a traced [`shape_cast`](crate::query::cast::shape_cast)), in the world frame: the
 /// time reached, which the cast has proven free of contact before it, and the bodies' closest
 /// points and distance there as that step measured them.
 #[derive(Clone, Copy, Debug, PartialEq)]

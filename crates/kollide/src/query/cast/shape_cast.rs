@@ -66,6 +66,15 @@ use crate::shape::{Primitive, Support};
 /// a NaN or negative `target_distance` counts as 0; non-finite velocities give `Failed`
 /// with `safe_toi` 0. Never panics; nothing in the answer is NaN.
 ///
+/// **Trace.** With `trace`, each advancement is appended there (world frame): the time
+/// reached and the closest points there, so a picture or a viewer can replay how the time
+/// of impact was found. A translating pair records the GJK ray cast's iterations (van den
+/// Bergen's conservative advancement on the Minkowski difference: each one moves the time up
+/// to the plane of the latest support point, or refines the simplex at the same time); a
+/// turning pair records each distance query of the conservative advancement. Two balls (a
+/// closed form) and pairs that start within the target record nothing. The answer does not
+/// depend on the trace.
+///
 /// ```
 /// use kollide::query::cast::{shape_cast, CastInput, CastStatus};
 /// use kollide::shape::{Ball, Cuboid};
@@ -74,11 +83,20 @@ use crate::shape::{Primitive, Support};
 /// let floor = Cuboid::new(DVec3::new(10.0, 1.0, 10.0)); // top face at y = 1
 /// // The ball falls from y = 4 at 2 units per second: it touches the floor at t = 1.25.
 /// let input = CastInput::linear(DVec3::new(0.0, -2.0, 0.0), DVec3::ZERO, 10.0);
-/// let out = shape_cast(&ball, &DPose3::from_translation(DVec3::Y * 4.0), &floor, &DPose3::IDENTITY, &input);
+/// let out = shape_cast(&ball, &DPose3::from_translation(DVec3::Y * 4.0), &floor, &DPose3::IDENTITY, &input, None);
 /// assert_eq!(out.status, CastStatus::Hit);
 /// assert!((out.toi - 1.25).abs() < 1e-8);
 /// assert!((out.normal - DVec3::NEG_Y).length() < 1e-8); // from the ball towards the floor
 /// assert_eq!(out.face_normal, Some(DVec3::Y)); // the floor's top face
+///
+/// // Traced: an ellipsoid falling the same way. The times reached never go back, and the
+/// // last is the time of impact.
+/// let egg = kollide::shape::Ellipsoid::new(DVec3::new(0.5, 0.8, 0.5));
+/// let mut trace = Vec::new();
+/// let out = shape_cast(&egg, &DPose3::from_translation(DVec3::Y * 4.0), &floor, &DPose3::IDENTITY, &input, Some(&mut trace));
+/// assert!((out.toi - 1.1).abs() < 1e-6); // the egg's bottom (y = 3.2) falls 2.2 at 2 a second
+/// assert!(trace.windows(2).all(|w| w[0].time <= w[1].time));
+/// assert_eq!(trace.last().unwrap().time, out.toi);
 /// ```
 #[must_use]
 pub fn shape_cast<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
@@ -87,45 +105,9 @@ pub fn shape_cast<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     b: &B,
     pose_b: &Pose<V>,
     input: &CastInput<V>,
+    trace: Option<&mut Vec<CastStep<V>>>,
 ) -> CastOutput<V> {
-    cast_impl(a, pose_a, b, pose_b, input, None)
-}
-
-/// [`shape_cast`], recording each advancement into `trace` (appended, world frame): the
-/// time reached and the closest points there, so a picture or a viewer can replay how the
-/// time of impact was found. A translating pair records the GJK ray cast's iterations
-/// (van den Bergen's conservative advancement on the Minkowski difference: each one moves
-/// the time up to the plane of the latest support point, or refines the simplex at the
-/// same time); a turning pair records each distance query of the conservative advancement.
-/// Two balls (a closed form) and pairs that start within the target record nothing. The
-/// answer is [`shape_cast`]'s.
-///
-/// ```
-/// use kollide::query::cast::{shape_cast_traced, CastInput, CastStatus};
-/// use kollide::shape::{Cuboid, Ellipsoid};
-/// use kollide::math::{DPose3, DVec3};
-/// let egg = Ellipsoid::new(DVec3::new(0.5, 0.8, 0.5));
-/// let floor = Cuboid::new(DVec3::new(10.0, 1.0, 10.0)); // top face at y = 1
-/// let input = CastInput::linear(DVec3::new(0.0, -2.0, 0.0), DVec3::ZERO, 10.0);
-/// let mut trace = Vec::new();
-/// let start = DPose3::from_translation(DVec3::Y * 4.0);
-/// let out = shape_cast_traced(&egg, &start, &floor, &DPose3::IDENTITY, &input, &mut trace);
-/// assert_eq!(out.status, CastStatus::Hit);
-/// assert!((out.toi - 1.1).abs() < 1e-6); // the egg's bottom (y = 3.2) falls 2.2 at 2 a second
-/// // The times reached never go back, and the last is the time of impact.
-/// assert!(trace.windows(2).all(|w| w[0].time <= w[1].time));
-/// assert_eq!(trace.last().unwrap().time, out.toi);
-/// ```
-#[must_use]
-pub fn shape_cast_traced<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
-    a: &A,
-    pose_a: &Pose<V>,
-    b: &B,
-    pose_b: &Pose<V>,
-    input: &CastInput<V>,
-    trace: &mut Vec<CastStep<V>>,
-) -> CastOutput<V> {
-    cast_impl(a, pose_a, b, pose_b, input, Some(trace))
+    cast_impl(a, pose_a, b, pose_b, input, trace)
 }
 
 fn cast_impl<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
@@ -288,7 +270,7 @@ pub(super) fn start_state<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Siz
     // The margin reaches past the target by the cast's tolerance, so that a pair the cast
     // found within the band gets its contact (and always one: `distance` backs it up).
     let margin = if target.is_finite() { target * V::Real::TWO + V::Real::ONE } else { V::Real::MAX };
-    let (dist, normal, pa, pb, in_range) = match contact(a, pose_a, b, pose_b, margin) {
+    let (dist, normal, pa, pb, in_range) = match contact(a, pose_a, b, pose_b, margin, None) {
         Some(c) => (c.distance, c.normal, c.point_a, c.point_b, c.status != ContactStatus::NonFiniteSupport),
         None => {
             let d = distance(a, pose_a, b, pose_b);

@@ -4,7 +4,7 @@
 use super::numeric::unit_or_safe;
 use super::sweep_error::{check_ball, check_ellipsoid, check_soup, SweepError};
 use super::sweep_trace::{Probe, SweepStep, SweepTest, SweepVerdict};
-use crate::math::{Pose, Real, Rotation, Vector2, Vector3};
+use crate::math::{Pose, Real, Rotation};
 use crate::query::contact::Contact;
 use crate::query::Space;
 use crate::shape::Ellipsoid;
@@ -88,289 +88,177 @@ pub enum SweepOutcome<V: Space> {
     },
 }
 
-/// Sweeps the sphere of `radius` centred at `center` by `displacement` through `triangles`
-/// (all in the world frame) and returns the first contact.
+/// The shape a sweep moves, placed in the world: a ball (a sphere in 3D, a circle in 2D) or
+/// an ellipsoid (an ellipse in 2D).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SweptShape<'a, V: Space> {
+    /// The ball of `radius` centred at `center`.
+    Ball {
+        /// The centre at the start of the displacement.
+        center: V,
+        /// The radius (`>= 0`; 0 sweeps a point).
+        radius: V::Real,
+    },
+    /// The ellipsoid placed by `pose`: its centre is `pose.translation`, its semi-axes
+    /// `ellipsoid.radii` along the axes turned by `pose.rotation`.
+    Ellipsoid {
+        /// The shape.
+        ellipsoid: &'a Ellipsoid<V>,
+        /// Where it starts.
+        pose: &'a Pose<V>,
+    },
+}
+
+impl<'a, V: Space> SweptShape<'a, V> {
+    /// The ball of `radius` centred at `center`.
+    #[must_use]
+    pub fn ball(center: V, radius: V::Real) -> Self {
+        Self::Ball { center, radius }
+    }
+
+    /// The ellipsoid placed by `pose`.
+    #[must_use]
+    pub fn ellipsoid(ellipsoid: &'a Ellipsoid<V>, pose: &'a Pose<V>) -> Self {
+        Self::Ellipsoid { ellipsoid, pose }
+    }
+}
+
+/// Sweeps `shape` by `displacement` through `soup`, all in the world frame, and returns the
+/// first contact: the swept sphere or ellipsoid against triangles (`[V; 3]`, 3D), the swept
+/// circle or ellipse against segments (`[V; 2]`, 2D).
 ///
-/// The centre moves along `center + t * displacement` for `t` in `[0, 1]`. Each triangle is
-/// met by its face (the plane at distance `radius`, then a point-in-triangle test), an edge
-/// (the cylinder of `radius` about the edge line) or a corner (the sphere of `radius` about
-/// it), the tests overlapping at the seams so that no contact slips between two features;
-/// the earliest contact over all triangles wins, the lowest index on a tie (Fauerby 2003,
-/// "Improved collision detection and response"; Ericson, *Real-Time Collision Detection*,
-/// 5.5). Each root is taken from a stable quadratic written relative to its feature, so
-/// the time of impact is exact to a few rounding errors of the local coordinates, far from
-/// the origin too, and a sphere cannot pass through a seam however shallow the angle.
+/// **Balls.** The centre moves along `center + t * displacement` for `t` in `[0, 1]`. Each
+/// triangle is met by its face (the plane at distance `radius`, then a point-in-triangle
+/// test), an edge (the cylinder of `radius` about the edge line) or a corner (the sphere of
+/// `radius` about it), the tests overlapping at the seams so that no contact slips between
+/// two features; the earliest contact over all triangles wins, the lowest index on a tie
+/// (Fauerby 2003, "Improved collision detection and response"; Ericson, *Real-Time
+/// Collision Detection*, 5.5). Each root is taken from a stable quadratic written relative
+/// to its feature, so the time of impact is exact to a few rounding errors of the local
+/// coordinates, far from the origin too, and a sphere cannot pass through a seam however
+/// shallow the angle. In 2D a segment is met by its interior ([`SweepFeature::Face`]: the
+/// line at distance `radius`) or an end point ([`SweepFeature::Vertex`]).
+///
+/// **Ellipsoids** are answered as balls: a unit sphere swept in the space
+/// `x' = diag(1 / radii) Rᵀ (x - centre)` (Nettle, "Generic collision detection for games
+/// using ellipsoids"), which keeps times of impact and features; the point is mapped back
+/// to the world and the normal by the inverse transpose, so it is the normal of the
+/// ellipsoid's surface at the contact point (and the face normal for a face hit). Every
+/// rule below is measured in that space (the rounding band is relative to the ellipsoid's
+/// size). A [`SweepOutcome::StartedWithin`] reports the true signed distance and normal in
+/// the world (from [`crate::query::contact`] between the ellipsoid and the deepest item).
 ///
 /// **Touching and sliding.** Distances within a rounding band of `radius` count as touching
-/// (the band is `64 ε` times the local size: the radius plus the triangle's extent about
-/// the centre). A sphere touching a triangle at the start is reported as a hit at `toi` 0
-/// only when it moves into it; one moving away or along the surface gets nothing from that
-/// triangle, so a sphere resting on a floor slides over it (and over the seams between its
-/// triangles) but still stops at a wall. Likewise a path that only grazes an edge or a
-/// corner, coming no deeper than the band, is not a hit: the sphere then never sinks more
-/// than the band into anything.
+/// (the band is `64 ε` times the local size: the radius plus the item's extent about the
+/// centre). A ball touching an item at the start is reported as a hit at `toi` 0 only when
+/// it moves into it; one moving away or along the surface gets nothing from that item, so
+/// a sphere resting on a floor slides over it (and over the seams between its triangles)
+/// but still stops at a wall. Likewise a path that only grazes an edge or a corner, coming
+/// no deeper than the band, is not a hit: the ball then never sinks more than the band into
+/// anything.
 ///
-/// **Overlap at the start.** When the sphere already overlaps a triangle by more than the
-/// band, the answer is [`SweepOutcome::StartedWithin`] for the deepest one, whatever the
-/// motion: `distance` is the distance from the centre to the triangle minus the radius, and
-/// the normal points from the triangle's closest point to the centre (a centre lying on the
-/// triangle gets the face normal on the side the displacement comes from, the front when
-/// there is no displacement).
+/// **Overlap at the start.** When the ball already overlaps an item by more than the band,
+/// the answer is [`SweepOutcome::StartedWithin`] for the deepest one, whatever the motion:
+/// `distance` is the distance from the centre to the item minus the radius, and the normal
+/// points from the item's closest point to the centre (a centre lying on a triangle gets
+/// the face normal on the side the displacement comes from, the front when there is no
+/// displacement).
 ///
-/// **Back faces.** With [`BackFaces::Cull`] a triangle with an area is ignored altogether
-/// (faces, edges and corners, at the start too) when the centre starts behind its plane, or
-/// when a non-zero displacement does not go against its normal (`d · n >= 0`). Triangles
-/// without area have no front and are never culled.
+/// **Back faces.** The front of triangle `(a, b, c)` is the side `(b - a) × (c - a)` points
+/// to; the front of segment `(a, b)` is the side of `b - a` turned a quarter turn
+/// clockwise. With [`BackFaces::Cull`] an item with an area (a length in 2D) is ignored
+/// altogether (faces, edges and corners, at the start too) when the centre starts behind
+/// it, or when a non-zero displacement does not go against its normal (`d · n >= 0`).
+/// Items without area have no front and are never culled.
+///
+/// **Trace.** With `trace`, every test tried is appended there (world frame): for each item
+/// whose box the swept shape meets, whether it was culled or out of reach, what the start
+/// said, the face's root, and when the face does not answer each edge's and corner's root,
+/// with its verdict ([`SweepStep`]). For an ellipsoid the tests run on the unit sphere in
+/// its space, where the times are the same; the points are placed back in the world. The
+/// answer does not depend on the trace; without one nothing is recorded (no cost).
 ///
 /// **Degenerate input.** Triangles without area (collinear or repeated corners) still
-/// collide through their edges and corners. An empty slice, or a zero displacement away
-/// from everything, is a [`SweepOutcome::Miss`]. A radius of 0 sweeps a point (a ray
-/// through the faces; a point hitting a triangle exactly on an edge is then at the mercy of
-/// rounding). Inputs must be finite with squares that do not overflow. Never panics, never
-/// loops, nothing in the answer is NaN.
+/// collide through their edges and corners. An empty soup, or a zero displacement away from
+/// everything, is a [`SweepOutcome::Miss`]. A radius of 0 sweeps a point (a ray through the
+/// faces; a point hitting a triangle exactly on an edge is then at the mercy of rounding).
+/// Inputs must be finite with squares that do not overflow. Never panics, never loops,
+/// nothing in the answer is NaN.
 ///
 /// # Errors
-/// [`SweepError`] naming the bad value: a NaN or infinite centre or displacement, a radius
-/// that is negative or not finite, a triangle with a corner that is not finite (by its
-/// index; nothing is swept then).
+/// [`SweepError`] naming the bad value: a NaN or infinite centre, pose or displacement, a
+/// radius that is negative or not finite, a semi-axis that is not finite and `> 0` (an
+/// [`Ellipsoid`] built with [`Ellipsoid::try_new`] never has one), an item with a corner
+/// that is not finite (by its index; nothing is swept then, nothing recorded).
 ///
-/// Cost: one pass checking that every corner is finite (about 2 ns a triangle), a box test
-/// per triangle (the swept sphere's box, shrunk to the best hit so far), then about 16 ns
-/// for each triangle whose box meets it; on the bench's soup of 1,000 random triangles,
-/// where a few percent pass the box test, 4.6 ns per triangle on average, 3.6 of them the
-/// sweep (release build, `f32`, `cargo run --release -p kollide-bench -- soup`). A mesh
-/// validated once when built (the coming `TriMesh`) will not need the first pass.
+/// Cost: one pass checking that every corner is finite, a box test per item (the swept
+/// shape's box, shrunk to the best hit so far), then the exact tests for each item whose box
+/// meets it. Composites (meshes, terrain) are swept through their hierarchy by
+/// [`crate::composite::sweep`], with no finiteness pass.
 ///
 /// ```
-/// use kollide::query::cast::{sweep_sphere, BackFaces, SweepFeature, SweepOutcome};
-/// use kollide::math::DVec3;
+/// use kollide::query::cast::{sweep, BackFaces, SweepFeature, SweepOutcome, SweptShape};
+/// use kollide::shape::Ellipsoid;
+/// use kollide::math::{DPose2, DPose3, DVec2, DVec3};
 /// // A floor of two triangles (front up) and a ball of radius 0.5 dropped from height 2.
 /// let floor = [
 ///     [DVec3::new(-5.0, 0.0, -5.0), DVec3::new(-5.0, 0.0, 5.0), DVec3::new(5.0, 0.0, 5.0)],
 ///     [DVec3::new(-5.0, 0.0, -5.0), DVec3::new(5.0, 0.0, 5.0), DVec3::new(5.0, 0.0, -5.0)],
 /// ];
-/// let out = sweep_sphere(DVec3::new(1.0, 2.0, 0.5), 0.5, DVec3::new(0.0, -3.0, 0.0), &floor, BackFaces::Hit).unwrap();
+/// let ball = SweptShape::ball(DVec3::new(1.0, 2.0, 0.5), 0.5);
+/// let out = sweep(ball, DVec3::new(0.0, -3.0, 0.0), &floor, BackFaces::Hit, None).unwrap();
 /// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
 /// assert!((hit.toi - 0.5).abs() < 1e-12); // 1.5 of the 3 units down
 /// assert_eq!(hit.feature, SweepFeature::Face);
 /// assert!((hit.point - DVec3::new(1.0, 0.0, 0.5)).length() < 1e-12);
 /// assert!((hit.normal - DVec3::Y).length() < 1e-12);
 /// // Resting on the floor and rolling along it: nothing to report.
-/// let rolling = sweep_sphere(DVec3::new(1.0, 0.5, 0.5), 0.5, DVec3::new(3.0, 0.0, 1.0), &floor, BackFaces::Hit).unwrap();
+/// let resting = SweptShape::ball(DVec3::new(1.0, 0.5, 0.5), 0.5);
+/// let rolling = sweep(resting, DVec3::new(3.0, 0.0, 1.0), &floor, BackFaces::Hit, None).unwrap();
 /// assert_eq!(rolling, SweepOutcome::Miss);
-/// ```
-pub fn sweep_sphere<V: Vector3 + Space>(
-    center: V,
-    radius: V::Real,
-    displacement: V,
-    triangles: &[[V; 3]],
-    back_faces: BackFaces,
-) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_ball(center, radius, displacement, triangles, back_faces, &mut ())
-}
-
-/// Sweeps the ellipsoid placed by `pose` by `displacement` through `triangles` (all in the
-/// world frame) and returns the first contact.
 ///
-/// The ellipsoid's centre is `pose.translation`, its semi-axes `ellipsoid.radii` along the
-/// axes turned by `pose.rotation`. It is answered as [`sweep_sphere`] on a unit sphere in
-/// the space `x' = diag(1 / radii) Rᵀ (x - centre)` (Nettle, "Generic collision detection
-/// for games using ellipsoids"), which keeps times of impact and features; the point is
-/// mapped back to the world and the normal by the inverse transpose, so it is the normal of
-/// the ellipsoid's surface at the contact point (and the face normal for a face hit). All
-/// the rules of [`sweep_sphere`] apply, measured in that space (the rounding band is
-/// relative to the ellipsoid's size). A [`SweepOutcome::StartedWithin`] reports the true
-/// signed distance and normal in the world (from [`crate::query::contact`] between the
-/// ellipsoid and the deepest triangle).
-///
-/// **Degenerate input.** As for [`sweep_sphere`].
-///
-/// # Errors
-/// [`SweepError`] naming the bad value: a semi-axis that is not finite and `> 0` (an
-/// [`Ellipsoid`] built with [`Ellipsoid::try_new`] never has one), a pose or displacement
-/// that is not finite, a triangle with a corner that is not finite.
-///
-/// Cost: the swept ellipsoid's box test per triangle, then the triangles whose box meets it
-/// are mapped into the unit sphere's space and swept as for [`sweep_sphere`] (5 ns per
-/// triangle on average on the bench's soup with the finiteness pass, 3 without; release
-/// build, `f32`).
-///
-/// ```
-/// use kollide::query::cast::{sweep_ellipsoid, BackFaces, SweepOutcome};
-/// use kollide::shape::Ellipsoid;
-/// use kollide::math::{DPose3, DVec3};
-/// let floor = [[DVec3::new(-5.0, 0.0, -5.0), DVec3::new(0.0, 0.0, 5.0), DVec3::new(5.0, 0.0, -5.0)]];
-/// // Semi-axes 1 (x), 0.5 (y), 2 (z), centre 3 above the floor, falling 4.
-/// let e = Ellipsoid::new(DVec3::new(1.0, 0.5, 2.0));
+/// // An ellipsoid of semi-axes 1 (x), 0.5 (y), 2 (z), centre 3 above the floor, falling 4:
+/// // its lowest point, 0.5 below the centre, lands after 2.5.
+/// let egg = Ellipsoid::new(DVec3::new(1.0, 0.5, 2.0));
 /// let pose = DPose3::from_translation(DVec3::new(0.0, 3.0, 0.0));
-/// let out = sweep_ellipsoid(&e, &pose, DVec3::new(0.0, -4.0, 0.0), &floor, BackFaces::Hit).unwrap();
-/// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
-/// assert!((hit.toi - 2.5 / 4.0).abs() < 1e-12); // the lowest point, 0.5 below the centre
+/// let mut steps = Vec::new();
+/// let out = sweep(SweptShape::ellipsoid(&egg, &pose), DVec3::new(0.0, -4.0, 0.0), &floor, BackFaces::Hit, Some(&mut steps));
+/// let SweepOutcome::Hit(hit) = out.unwrap() else { panic!() };
+/// assert!((hit.toi - 2.5 / 4.0).abs() < 1e-12);
 /// assert!((hit.normal - DVec3::Y).length() < 1e-12);
-/// ```
-pub fn sweep_ellipsoid<V: Vector3 + Space>(
-    ellipsoid: &Ellipsoid<V>,
-    pose: &Pose<V>,
-    displacement: V,
-    triangles: &[[V; 3]],
-    back_faces: BackFaces,
-) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_scaled(ellipsoid.radii, pose, displacement, triangles, back_faces, &mut ())
-}
-
-/// Sweeps the circle of `radius` centred at `center` by `displacement` through `segments`
-/// (all in the world frame) and returns the first contact.
+/// assert!(!steps.is_empty()); // the tests tried, item by item
 ///
-/// The 2D [`sweep_sphere`], with the same rules: each segment is met by its interior
-/// ([`SweepFeature::Face`]: the line at distance `radius`, then the parameter on the
-/// segment) or an end point ([`SweepFeature::Vertex`]); touching at the start counts only
-/// when moving in; grazes within the rounding band are not hits; overlap at the start is
-/// [`SweepOutcome::StartedWithin`] for the deepest segment. The front of segment `(a, b)`
-/// is the side of `b - a` turned a quarter turn clockwise, which is what
-/// [`BackFaces::Cull`] keeps; a segment of length 0 is a point, collided by its end point,
-/// never culled.
-///
-/// # Errors
-/// As [`sweep_sphere`]: [`SweepError`] naming the bad value.
-///
-/// ```
-/// use kollide::query::cast::{sweep_circle, BackFaces, SweepFeature, SweepOutcome};
-/// use kollide::math::DVec2;
-/// // A wall along x = 2 (front towards -x), a circle of radius 0.5 moving right by 4.
+/// // In 2D: a wall along x = 2 (front towards -x), a circle of radius 0.5 moving right by 4;
+/// // coming from the back, a culled wall lets it through.
 /// let wall = [[DVec2::new(2.0, 1.0), DVec2::new(2.0, -1.0)]];
-/// let out = sweep_circle(DVec2::ZERO, 0.5, DVec2::new(4.0, 0.0), &wall, BackFaces::Cull).unwrap();
+/// let out = sweep(SweptShape::ball(DVec2::ZERO, 0.5), DVec2::new(4.0, 0.0), &wall, BackFaces::Cull, None).unwrap();
 /// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
 /// assert!((hit.toi - 1.5 / 4.0).abs() < 1e-12);
-/// assert_eq!(hit.feature, SweepFeature::Face);
 /// assert!((hit.normal - DVec2::NEG_X).length() < 1e-12);
-/// // Coming from the back, a culled wall lets the circle through.
-/// let back = sweep_circle(DVec2::new(4.0, 0.0), 0.5, DVec2::new(-4.0, 0.0), &wall, BackFaces::Cull).unwrap();
-/// assert_eq!(back, SweepOutcome::Miss);
+/// let back = SweptShape::ball(DVec2::new(4.0, 0.0), 0.5);
+/// assert_eq!(sweep(back, DVec2::new(-4.0, 0.0), &wall, BackFaces::Cull, None).unwrap(), SweepOutcome::Miss);
 /// ```
-pub fn sweep_circle<V: Vector2 + Space>(
-    center: V,
-    radius: V::Real,
+pub fn sweep<V: Space, T: SoupItem<V>>(
+    shape: SweptShape<'_, V>,
     displacement: V,
-    segments: &[[V; 2]],
+    soup: &[T],
     back_faces: BackFaces,
+    trace: Option<&mut Vec<SweepStep<V>>>,
 ) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_ball(center, radius, displacement, segments, back_faces, &mut ())
-}
-
-/// Sweeps the ellipse placed by `pose` by `displacement` through `segments` (all in the
-/// world frame) and returns the first contact.
-///
-/// The 2D [`sweep_ellipsoid`]: a unit circle swept in the space
-/// `x' = diag(1 / radii) Rᵀ (x - centre)` with the rules of [`sweep_circle`], the point
-/// mapped back and the normal by the inverse transpose; a
-/// [`SweepOutcome::StartedWithin`] carries the world signed distance and normal.
-///
-/// # Errors
-/// As [`sweep_ellipsoid`]: [`SweepError`] naming the bad value.
-///
-/// ```
-/// use kollide::query::cast::{sweep_ellipse, BackFaces, SweepFeature, SweepOutcome};
-/// use kollide::shape::Ellipsoid;
-/// use kollide::math::{DPose2, DVec2};
-/// // An ellipse of semi-axes 2 and 1 turned a quarter turn (so 2 along y), falling on y = 0.
-/// let ground = [[DVec2::new(5.0, 0.0), DVec2::new(-5.0, 0.0)]];
-/// let e = Ellipsoid::new(DVec2::new(2.0, 1.0));
-/// let pose = DPose2::from_angle(DVec2::new(0.0, 3.0), core::f64::consts::FRAC_PI_2);
-/// let out = sweep_ellipse(&e, &pose, DVec2::new(0.0, -2.0), &ground, BackFaces::Hit).unwrap();
-/// let SweepOutcome::Hit(hit) = out else { panic!("{out:?}") };
-/// assert!((hit.toi - 0.5).abs() < 1e-12);
-/// assert_eq!(hit.feature, SweepFeature::Face);
-/// assert!((hit.point - DVec2::ZERO).length() < 1e-12);
-/// ```
-pub fn sweep_ellipse<V: Vector2 + Space>(
-    ellipse: &Ellipsoid<V>,
-    pose: &Pose<V>,
-    displacement: V,
-    segments: &[[V; 2]],
-    back_faces: BackFaces,
-) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_scaled(ellipse.radii, pose, displacement, segments, back_faces, &mut ())
-}
-
-/// [`sweep_sphere`], recording every test it tries into `trace` (appended, world frame):
-/// for each triangle whose box the swept sphere meets, whether it was culled or out of
-/// reach, what the start said, the face plane's root, and when the face does not answer,
-/// each edge's and each corner's root, with its verdict ([`SweepStep`]). The answer is the
-/// same as [`sweep_sphere`]'s; only the recording costs.
-///
-/// # Errors
-/// As [`sweep_sphere`] (nothing is recorded then).
-///
-/// ```
-/// use kollide::query::cast::{sweep_sphere_traced, BackFaces, SweepTest, SweepVerdict};
-/// use kollide::math::DVec3;
-/// // A ball rolling towards a small triangle standing in its way, missing its face and
-/// // meeting its top edge.
-/// let tri = [[DVec3::new(2.0, 0.0, -1.0), DVec3::new(2.0, 0.0, 1.0), DVec3::new(2.0, 0.5, 0.0)]];
-/// let mut trace = Vec::new();
-/// sweep_sphere_traced(DVec3::new(0.0, 1.0, 0.0), 0.75, DVec3::new(4.0, 0.0, 0.0), &tri, BackFaces::Hit, &mut trace).unwrap();
-/// assert_eq!(trace[0].test, SweepTest::Face);
-/// assert_eq!(trace[0].verdict, SweepVerdict::OffFeature); // the plane's foot is above the triangle
-/// assert!(trace.iter().any(|s| s.verdict == SweepVerdict::Hit)); // an edge or a corner
-/// ```
-pub fn sweep_sphere_traced<V: Vector3 + Space>(
-    center: V,
-    radius: V::Real,
-    displacement: V,
-    triangles: &[[V; 3]],
-    back_faces: BackFaces,
-    trace: &mut Vec<SweepStep<V>>,
-) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_ball(center, radius, displacement, triangles, back_faces, trace)
-}
-
-/// [`sweep_ellipsoid`], recording every test it tries into `trace` as
-/// [`sweep_sphere_traced`] does. The tests run on the unit sphere in the ellipsoid's
-/// space, where the times are the same; the points are placed back in the world.
-///
-/// # Errors
-/// As [`sweep_ellipsoid`].
-pub fn sweep_ellipsoid_traced<V: Vector3 + Space>(
-    ellipsoid: &Ellipsoid<V>,
-    pose: &Pose<V>,
-    displacement: V,
-    triangles: &[[V; 3]],
-    back_faces: BackFaces,
-    trace: &mut Vec<SweepStep<V>>,
-) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_scaled(ellipsoid.radii, pose, displacement, triangles, back_faces, trace)
-}
-
-/// [`sweep_circle`], recording every test it tries into `trace` as [`sweep_sphere_traced`]
-/// does (a segment's interior is its face, its ends its vertices).
-///
-/// # Errors
-/// As [`sweep_circle`].
-pub fn sweep_circle_traced<V: Vector2 + Space>(
-    center: V,
-    radius: V::Real,
-    displacement: V,
-    segments: &[[V; 2]],
-    back_faces: BackFaces,
-    trace: &mut Vec<SweepStep<V>>,
-) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_ball(center, radius, displacement, segments, back_faces, trace)
-}
-
-/// [`sweep_ellipse`], recording every test it tries into `trace` as
-/// [`sweep_ellipsoid_traced`] does.
-///
-/// # Errors
-/// As [`sweep_ellipse`].
-pub fn sweep_ellipse_traced<V: Vector2 + Space>(
-    ellipse: &Ellipsoid<V>,
-    pose: &Pose<V>,
-    displacement: V,
-    segments: &[[V; 2]],
-    back_faces: BackFaces,
-    trace: &mut Vec<SweepStep<V>>,
-) -> Result<SweepOutcome<V>, SweepError> {
-    sweep_scaled(ellipse.radii, pose, displacement, segments, back_faces, trace)
+    match (shape, trace) {
+        (SweptShape::Ball { center, radius }, None) => {
+            sweep_ball(center, radius, displacement, soup, back_faces, &mut ())
+        }
+        (SweptShape::Ball { center, radius }, Some(t)) => {
+            sweep_ball(center, radius, displacement, soup, back_faces, t)
+        }
+        (SweptShape::Ellipsoid { ellipsoid, pose }, None) => {
+            sweep_scaled(ellipsoid.radii, pose, displacement, soup, back_faces, &mut ())
+        }
+        (SweptShape::Ellipsoid { ellipsoid, pose }, Some(t)) => {
+            sweep_scaled(ellipsoid.radii, pose, displacement, soup, back_faces, t)
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -398,7 +286,7 @@ pub(super) fn flat_slack<R: Real>(cond: R) -> R {
 /// The moving sphere, in the frame the items are in (the world for a sphere, the unit
 /// sphere's space for an ellipsoid).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Mover<V: Space> {
+pub struct Mover<V: Space> {
     pub center: V,
     pub radius: V::Real,
     pub disp: V,
@@ -441,7 +329,7 @@ impl<V: Space> Mover<V> {
 
 /// What one triangle (segment) says about the sweep, in the mover's frame.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Item<V: Space> {
+pub enum Item<V: Space> {
     /// No contact within the time limit given.
     Nothing,
     /// Overlapping at the start by `depth` (> the band), normal from the item to the centre.
@@ -475,19 +363,28 @@ pub(super) fn unit_scale<R: Real>(size: R) -> R {
     R::from_f64(2.0f64.powi((-e).clamp(-120, 120)))
 }
 
-/// A triangle (3D) or segment (2D) of a soup.
-pub(crate) trait SoupItem<V: Space>: Copy {
+/// An item of a soup a [`sweep`] goes through: a triangle `[V; 3]` in 3D, a segment
+/// `[V; 2]` in 2D, its corners in the world frame.
+///
+/// Sealed (implemented for those two arrays only); its methods are the per-item tests.
+pub trait SoupItem<V: Space>: Copy {
+    #[doc(hidden)]
     /// The corners' component-wise minimum and maximum.
     fn bounds(&self) -> (V, V);
+    #[doc(hidden)]
     /// Every corner finite.
     fn is_finite(&self) -> bool;
+    #[doc(hidden)]
     /// The corners.
     fn corners(&self) -> &[V];
+    #[doc(hidden)]
     /// The item with `f` applied to each corner.
     fn map(&self, f: impl Fn(V) -> V) -> Self;
+    #[doc(hidden)]
     /// The earliest contact of the mover with this item at a time `<= limit` (a negative
     /// limit asks only whether it overlaps at the start), each test reported to `probe`.
     fn sweep<P: Probe<V>>(&self, mover: &Mover<V>, limit: V::Real, probe: &mut P) -> Item<V>;
+    #[doc(hidden)]
     /// The world contact between the ellipsoid at `pose` and this item (world frame).
     fn contact(&self, ellipsoid: &Ellipsoid<V>, pose: &Pose<V>) -> Option<Contact<V>>;
 }

@@ -40,7 +40,7 @@ impl<V: Vector2 + Space> SoupItem<V> for [V; 2] {
     }
     fn contact(&self, ellipse: &Ellipsoid<V>, pose: &Pose<V>) -> Option<Contact<V>> {
         let [a, b] = *self;
-        contact(ellipse, pose, &Segment { a, b }, &Pose::IDENTITY, V::Real::ZERO)
+        contact(ellipse, pose, &Segment { a, b }, &Pose::IDENTITY, V::Real::ZERO, None)
     }
 }
 

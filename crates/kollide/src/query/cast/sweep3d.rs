@@ -41,7 +41,7 @@ impl<V: Vector3 + Space> SoupItem<V> for [V; 3] {
     }
     fn contact(&self, ellipsoid: &Ellipsoid<V>, pose: &Pose<V>) -> Option<Contact<V>> {
         let [a, b, c] = *self;
-        contact(ellipsoid, pose, &Triangle { a, b, c }, &Pose::IDENTITY, V::Real::ZERO)
+        contact(ellipsoid, pose, &Triangle { a, b, c }, &Pose::IDENTITY, V::Real::ZERO, None)
     }
 }
 

@@ -5,7 +5,7 @@ use crate::math::{Pose, Real, Rotation};
 use crate::query::Space;
 use core::fmt;
 
-/// Why a sweep ([`super::sweep_sphere`] and its siblings) refused its input. Each variant
+/// Why a sweep ([`super::sweep`], [`crate::composite::sweep`]) refused its input. Each variant
 /// names the value; nothing is swept when any is bad (a soup with a broken triangle is not
 /// half-answered).
 #[derive(Clone, Copy, Debug, PartialEq)]

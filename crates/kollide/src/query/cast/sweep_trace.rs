@@ -1,5 +1,5 @@
 //! What the swept sphere (circle, ellipsoid, ellipse) tried, item by item: the record the
-//! `_traced` sweeps fill, and the probe the per-item tests report to.
+//! traced [`super::sweep`] fills, and the probe the per-item tests report to.
 
 use crate::query::Space;
 
@@ -65,7 +65,7 @@ pub struct SweepStep<V: Space> {
 }
 
 /// What the per-item tests report to: nothing (`()`, compiled away) or a list of steps.
-pub(crate) trait Probe<V: Space> {
+pub trait Probe<V: Space> {
     /// Whether anything is recorded (lets a test skip work done only for the record).
     const ON: bool;
     /// One test of the current item; points in the item's frame.

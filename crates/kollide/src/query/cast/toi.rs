@@ -112,7 +112,7 @@ pub(crate) fn rotational<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Size
     let mut last_distance = zero;
 
     // Within the target at time 0 and not approaching: move on to a time they are apart.
-    let first = distance_cached(a, pose_a, b, pose_b, &mut cache);
+    let first = distance_cached(a, pose_a, b, pose_b, &mut cache, None);
     iterations += 1;
     if first.status == crate::query::GjkStatus::NonFiniteSupport
         || !(first.distance.is_finite() && spin.is_finite())
@@ -150,7 +150,7 @@ pub(crate) fn rotational<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Size
             return failed(t, last_distance, iterations);
         }
         let (pa, pb) = (ma.pose_at(pose_a, t), mb.pose_at(pose_b, t));
-        let d = distance_cached(a, &pa, b, &pb, &mut cache);
+        let d = distance_cached(a, &pa, b, &pb, &mut cache, None);
         iterations += 1;
         if d.status == crate::query::GjkStatus::NonFiniteSupport || !d.distance.is_finite() {
             return failed(t, last_distance, iterations);
@@ -233,7 +233,7 @@ fn escape<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     let mut cache = SimplexCache::default();
     for n in 1..=MAX_ESCAPE_STEPS {
         let t = h.min(max_toi);
-        let d = distance_cached(a, &ma.pose_at(pose_a, t), b, &mb.pose_at(pose_b, t), &mut cache);
+        let d = distance_cached(a, &ma.pose_at(pose_a, t), b, &mb.pose_at(pose_b, t), &mut cache, None);
         if d.lower_bound > threshold {
             return Some((t, n));
         }

@@ -161,5 +161,5 @@ fn deeper<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
             return cores.upper_bound - radii < level;
         }
     }
-    contact(a, pose_a, b, pose_b, V::Real::ZERO).is_some_and(|c| c.distance < level)
+    contact(a, pose_a, b, pose_b, V::Real::ZERO, None).is_some_and(|c| c.distance < level)
 }

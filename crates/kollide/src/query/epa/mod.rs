@@ -147,7 +147,7 @@ impl<'a, V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized> Cores<'a, V, 
     }
 }
 
-/// One EPA iteration as recorded by [`crate::query::contact_traced`], in A's local frame
+/// One EPA iteration as recorded by a traced [`crate::query::contact`], in A's local frame
 /// (the frame GJK and EPA work in): the polytope around the origin, its face closest to the
 /// origin (whose distance is a lower bound on the cores' penetration depth along its
 /// normal) and the support point found along that normal.

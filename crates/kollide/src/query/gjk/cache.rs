@@ -4,6 +4,7 @@ use crate::query::Space;
 use crate::shape::NO_HINT;
 
 use super::simplex::{Simplex, SimplexVertex};
+use super::GjkSettings;
 
 /// What GJK remembers between two queries on the **same pair of shapes**, so the next query
 /// starts from the last answer instead of from scratch (Box2D's `b2SimplexCache`).
@@ -26,7 +27,7 @@ use super::simplex::{Simplex, SimplexVertex};
 /// let mut cache = SimplexCache::default();
 /// for step in 0..10 {
 ///     let pose_b = Pose3::from_translation(Vec3::new(3.0 + 0.01 * step as f32, 0.5, 0.0));
-///     let out = distance_cached(&cube, &Pose3::IDENTITY, &cube, &pose_b, &mut cache);
+///     let out = distance_cached(&cube, &Pose3::IDENTITY, &cube, &pose_b, &mut cache, None);
 ///     assert!((out.distance - (1.0 + 0.01 * step as f32)).abs() < 1e-5);
 /// }
 /// ```
@@ -44,18 +45,40 @@ pub struct SimplexCache<V: Space> {
     pub(crate) b: [V; 4],
     pub(crate) hint_a: u32,
     pub(crate) hint_b: u32,
+    /// How GJK runs for this pair.
+    pub(crate) settings: GjkSettings<V::Real>,
 }
 
 impl<V: Space> Default for SimplexCache<V> {
     fn default() -> Self {
-        Self { count: 0, a: [V::ZERO; 4], b: [V::ZERO; 4], hint_a: NO_HINT, hint_b: NO_HINT }
+        Self {
+            count: 0,
+            a: [V::ZERO; 4],
+            b: [V::ZERO; 4],
+            hint_a: NO_HINT,
+            hint_b: NO_HINT,
+            settings: GjkSettings::default(),
+        }
     }
 }
 
 impl<V: Space> SimplexCache<V> {
-    /// Empties the cache (the next query starts cold).
+    /// An empty cache whose queries run GJK with `settings` (the default cache uses
+    /// `GjkSettings::default()`).
+    #[must_use]
+    pub fn with_settings(settings: GjkSettings<V::Real>) -> Self {
+        Self { settings, ..Self::default() }
+    }
+
+    /// The settings GJK runs with for this pair.
+    #[must_use]
+    pub fn settings(&self) -> GjkSettings<V::Real> {
+        self.settings
+    }
+
+    /// Empties the cache (the next query starts cold); the settings stay.
     pub fn clear(&mut self) {
-        *self = Self::default();
+        *self = Self::with_settings(self.settings);
     }
 
     /// `true` when the cache holds no simplex.

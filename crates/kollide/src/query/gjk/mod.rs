@@ -70,7 +70,7 @@ impl<R: Real> Default for GjkSettings<R> {
     }
 }
 
-/// One GJK iteration as recorded by [`crate::query::distance_traced`], in A's local frame:
+/// One GJK iteration as recorded by a traced [`crate::query::distance_cached`], in A's local frame:
 /// the simplex it started from, its closest point `v`, the new support point `w` of the
 /// Minkowski difference of the cores in direction `-v`, and the bounds on the core distance
 /// after it (before rounding slack).

@@ -246,7 +246,7 @@ impl<V: Space> ManifoldCache<V> {
         self.axis_in_a = V::ZERO;
         if m.is_empty() {
             self.kept = false;
-            let d = distance_cached(a, pose_a, b, pose_b, &mut self.simplex);
+            let d = distance_cached(a, pose_a, b, pose_b, &mut self.simplex, None);
             if d.lower_bound > margin && d.lower_bound.is_finite() {
                 let axis = pose_a.inverse_transform_vector(d.normal);
                 if axis.is_finite_vec() && (axis.length_squared() - V::Real::ONE).abs() < V::Real::HALF {

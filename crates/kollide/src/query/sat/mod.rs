@@ -40,7 +40,7 @@ pub enum SatAxis {
 }
 
 /// One axis the separating-axis test tried (recorded by
-/// [`contact_traced`](crate::query::contact_traced)), in A's frame.
+/// a traced [`contact`](crate::query::contact)), in A's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SatStep<V: Space> {
     /// Which axis.
