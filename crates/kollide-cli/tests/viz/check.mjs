@@ -1,19 +1,23 @@
 // The viewer pages of `kollide viz` in a real browser (headless Chromium via playwright-core).
-// Usage: node check.mjs SHOTS_DIR PAGE.html...
+// Usage: KOLLIDE_CHROMIUM=/usr/bin/chromium KOLLIDE_PLAYWRIGHT_DIR=DIR node check.mjs SHOTS_DIR PAGE.html...
+// (playwright-core is loaded from DIR/node_modules, or found by node's own lookup without it).
 // For each page: open it from the file system with the network cut off, wait for the scene
 // to be drawn, check that no error was reported (page errors, console errors, the viewer's
 // own data-error), take a screenshot and count its pixels that are not the background, move
 // the slider to the last frame and check that the page drew that frame, then drag to orbit and
 // check that the picture changed. Prints one line per page; exits 1 if any check fails.
-import { chromium } from "playwright-core";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
 import fs from "node:fs";
 
+const { chromium } = process.env.KOLLIDE_PLAYWRIGHT_DIR
+  ? createRequire(path.join(path.resolve(process.env.KOLLIDE_PLAYWRIGHT_DIR), "package.json"))("playwright-core")
+  : await import("playwright-core");
 const [shots, ...pages] = process.argv.slice(2);
 fs.mkdirSync(shots, { recursive: true });
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  executablePath: process.env.KOLLIDE_CHROMIUM || "/usr/bin/chromium",
   args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
     "--disable-background-networking", "--no-first-run"],
 });
