@@ -131,6 +131,47 @@ fn a_move_scene_is_a_frame_per_step_where_kollide_move_put_the_character() {
     assert!(viz::move_run("{\"world\": 3}", None, false).unwrap_err().0.contains("world"));
 }
 
+#[test]
+fn ordinals_read_as_english() {
+    let cases = [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (10, "10th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+        (14, "14th"),
+        (21, "21st"),
+        (22, "22nd"),
+        (23, "23rd"),
+        (100, "100th"),
+        (101, "101st"),
+        (111, "111th"),
+        (112, "112th"),
+        (1013, "1013th"),
+        (1021, "1021st"),
+    ];
+    for (n, want) in cases {
+        assert_eq!(viz::ordinal(n), want);
+    }
+}
+
+/// The demo's walks are longer than [`viz::MAX_FRAMES`] steps: every 2nd step is a frame,
+/// and the caption says so in English.
+#[test]
+fn the_demo_page_says_which_steps_are_frames() {
+    let dw = kollide_demo::build();
+    let runs = kollide_demo::run(&dw);
+    let longest = runs.iter().map(|r| r.steps.len()).max().unwrap();
+    assert!((viz::MAX_FRAMES + 1..=2 * viz::MAX_FRAMES).contains(&longest), "{longest} steps");
+    let d = data(&viz::demo(&dw, &runs));
+    let caption = d["caption"].as_str().unwrap();
+    assert!(caption.contains("; every 2nd step is a frame."), "{caption}");
+    assert_eq!(d["frames"].as_array().unwrap().len(), longest.div_ceil(2));
+}
+
 /// The pages in headless Chromium (driven by `tests/viz/check.mjs` through playwright-core).
 /// Nothing is installed here: the test finds the tools (see [`browser_tools`]) and, without
 /// them, prints why it skipped; with `KOLLIDE_BROWSER_TESTS=1` (as `.ci/run` sets after
