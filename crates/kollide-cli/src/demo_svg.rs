@@ -22,6 +22,8 @@ const BRIDGE: &str = "#8d8d8d";
 const BLOCK: &str = "#5c5c70";
 const TREE: &str = "#1b5e20";
 const TRUNK: &str = "#4e342e";
+/// The profile's jump marks.
+const JUMP: &str = "#b91c1c";
 
 fn feature_colour(f: SweepFeature) -> &'static str {
     match f {
@@ -396,6 +398,29 @@ pub fn profile(dw: &DemoWorld, run: &Run) -> String {
         r##"<polyline id="bottom" points="{}" fill="none" stroke="#1d4ed8" stroke-width="1" stroke-dasharray="4 3"/>"##,
         line(&|r| r[1] - below)
     );
+    // The script's jumps, so that their humps do not read as glitches: a mark where the
+    // walker took off, and "jump" over the hump's top (the highest centre in the 1.5 s after).
+    let _ = writeln!(s, r#"<g id="jumps" font-size="13" fill="{JUMP}" text-anchor="middle">"#);
+    for &j in &run.jumps {
+        let Some(row) = rows.get(j) else { continue };
+        let (from_d, from_y) = if j == 0 { (0.0, run.start.y) } else { (rows[j - 1][0], rows[j - 1][1]) };
+        let top = rows[j..rows.len().min(j + 90)].iter().fold(*row, |a, r| if r[1] > a[1] { *r } else { a });
+        let (fx, fy, tx, ty) = (sx(from_d), sy(from_y), sx(top[0]), sy(top[1]));
+        let _ = writeln!(
+            s,
+            r#"<g class="jump" data-step="{}"><path d="M {:.1} {:.1} L {fx:.1} {:.1} L {:.1} {:.1} Z"/><line x1="{tx:.1}" y1="{:.1}" x2="{tx:.1}" y2="{:.1}" stroke="{JUMP}" stroke-dasharray="2 2"/><text x="{tx:.1}" y="{:.1}">jump</text></g>"#,
+            j + 1,
+            fx - 4.0,
+            fy + 3.0,
+            fy - 5.0,
+            fx + 4.0,
+            fy + 3.0,
+            ty - 4.0,
+            ty - 14.0,
+            ty - 18.0
+        );
+    }
+    let _ = writeln!(s, "</g>");
     // Legend.
     let lx = w - 150.0;
     for (k, (name, colour, dash)) in
@@ -411,6 +436,19 @@ pub fn profile(dw: &DemoWorld, run: &Run) -> String {
         );
         let _ = writeln!(s, r#"<text x="{}" y="{}" font-size="13">{name}</text>"#, lx + 34.0, ly + 4.0);
     }
+    let ly = margin + 66.0;
+    let _ = writeln!(
+        s,
+        r#"<path d="M {} {} L {} {} L {} {} Z" fill="{JUMP}"/><text x="{}" y="{}" font-size="13">jump (take-off)</text>"#,
+        lx + 10.0,
+        ly + 3.0,
+        lx + 14.0,
+        ly - 5.0,
+        lx + 18.0,
+        ly + 3.0,
+        lx + 34.0,
+        ly + 4.0
+    );
     let _ = writeln!(s, "</svg>");
     s
 }

@@ -318,3 +318,33 @@ fn the_demo_top_view_marks_the_ends_and_the_trunks() {
     assert!(top_text.contains("tree trunk") && top_text.contains("tree crown"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each demo profile labels the script's jumps, at the steps where the walker jumped (all of
+/// the script's: each comes when the walker is on the ground).
+#[test]
+fn the_demo_profiles_label_the_scripted_jumps() {
+    use roxmltree::{Document, Node};
+    let dir = std::env::temp_dir().join(format!("kollide-demo-jumps-{}", std::process::id()));
+    let run = kollide(&["demo", "--out", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let dw = kollide_demo::build();
+    let script_jumps = [kollide_demo::ball_walk(&dw).1.jumps, kollide_demo::ellipsoid_walk(&dw, 0.8).1.jumps];
+    for (r, script) in kollide_demo::run(&dw).iter().zip(script_jumps) {
+        assert_eq!(r.jumps, script, "{}", r.name);
+        let text = read(&format!("demo-profile-{}.svg", r.name));
+        let doc = Document::parse(&text).unwrap();
+        let marks: Vec<Node> = doc.descendants().filter(|n| n.attribute("class") == Some("jump")).collect();
+        let steps: Vec<usize> =
+            marks.iter().map(|n| n.attribute("data-step").unwrap().parse().unwrap()).collect();
+        assert_eq!(steps, r.jumps.iter().map(|j| j + 1).collect::<Vec<_>>(), "{}", r.name);
+        for m in &marks {
+            assert!(
+                m.descendants().any(|n| n.has_tag_name("text") && n.text() == Some("jump")),
+                "{}",
+                r.name
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -79,6 +79,9 @@ pub struct Run {
     pub inputs: Vec<(DVec3, DVec3)>,
     /// Each step's output.
     pub steps: Vec<MoveOutput<DVec3>>,
+    /// The steps (indices into `steps`) at which it jumped: the script's jump steps at
+    /// which it was on the ground.
+    pub jumps: Vec<usize>,
     /// Seconds spent in `move_and_slide`.
     pub seconds: f64,
 }
@@ -244,6 +247,7 @@ pub fn walk(
     let mut inputs = Vec::new();
     let mut seconds = 0.0;
     let mut grounded = false;
+    let mut jumps = Vec::new();
     for &(wx, wz) in &script.waypoints {
         let (mut best, mut since) = (f64::INFINITY, 0usize);
         loop {
@@ -254,6 +258,7 @@ pub fn walk(
             }
             if script.jumps.contains(&steps.len()) && grounded {
                 vy = JUMP;
+                jumps.push(steps.len());
             }
             vy -= GRAVITY * DT;
             let d = to / dist * (WALK * DT) + DVec3::Y * (vy * DT);
@@ -279,7 +284,7 @@ pub fn walk(
             }
         }
     }
-    Run { name, character, start, inputs, steps, seconds }
+    Run { name, character, start, inputs, steps, jumps, seconds }
 }
 
 /// The mover settings of the demo.
