@@ -235,3 +235,116 @@ fn the_demo_world_runs_and_writes_its_pictures() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The demo's top view reads truthfully, checked on the SVG's structure: the paths lie over
+/// the face contacts, each path's start and end are marked where it starts and ends and
+/// labelled off every body and each other, and a tree shows its trunk solid and its crown
+/// faint.
+#[test]
+fn the_demo_top_view_marks_the_ends_and_the_trunks() {
+    use roxmltree::{Document, Node};
+    let dir = std::env::temp_dir().join(format!("kollide-demo-marks-{}", std::process::id()));
+    let run = kollide(&["demo", "--out", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let num =
+        |n: Node, a: &str| -> f64 { n.attribute(a).unwrap_or_else(|| panic!("no {a}")).parse().unwrap() };
+    let top_text = read("demo-top.svg");
+    let top = Document::parse(&top_text).unwrap();
+    let by_id = |id: &str| {
+        top.descendants().find(|n| n.attribute("id") == Some(id)).unwrap_or_else(|| panic!("no #{id}"))
+    };
+    let class = |c: &'static str| top.descendants().filter(move |n| n.attribute("class") == Some(c));
+    // Boxes (left, top, right, bottom) a label must not cover: the bodies and tree crowns.
+    let mut bodies: Vec<[f64; 4]> = Vec::new();
+    for kind in ["house", "bridge", "block"] {
+        for p in class(kind) {
+            let pts: Vec<f64> =
+                p.attribute("points").unwrap().split([' ', ',']).map(|v| v.parse().unwrap()).collect();
+            let (xs, ys): (Vec<f64>, Vec<f64>) = pts.chunks(2).map(|c| (c[0], c[1])).unzip();
+            let (lo, hi) = (
+                |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min),
+                |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            );
+            bodies.push([lo(&xs), lo(&ys), hi(&xs), hi(&ys)]);
+        }
+    }
+    let trees: Vec<Node> = class("tree").collect();
+    assert_eq!(trees.len(), 5);
+    for tree in &trees {
+        let circle = |c: &str| tree.children().find(|n| n.attribute("class") == Some(c)).unwrap();
+        let (trunk, crown) = (circle("trunk"), circle("crown"));
+        assert_eq!((num(trunk, "cx"), num(trunk, "cy")), (num(crown, "cx"), num(crown, "cy")));
+        let ratio = num(trunk, "r") / num(crown, "r");
+        assert!((ratio - kollide_demo::TRUNK_RADIUS / kollide_demo::CROWN_RADIUS).abs() < 0.01, "{ratio}");
+        assert!(trunk.attribute("fill-opacity").is_none(), "the trunk is solid");
+        assert!(num(crown, "fill-opacity") < 0.3, "the crown is faint");
+        let (cx, cy, r) = (num(crown, "cx"), num(crown, "cy"), num(crown, "r"));
+        bodies.push([cx - r, cy - r, cx + r, cy + r]);
+    }
+    let mut labels: Vec<[f64; 4]> = Vec::new();
+    for name in ["ball", "ellipsoid"] {
+        let path = by_id(&format!("path-{name}"));
+        assert!(
+            by_id(&format!("contacts-{name}")).range().start < path.range().start,
+            "{name}: the path is under the dots"
+        );
+        let pts: Vec<f64> =
+            path.attribute("points").unwrap().split([' ', ',']).map(|v| v.parse().unwrap()).collect();
+        let (first, last) = ((pts[0], pts[1]), (pts[pts.len() - 2], pts[pts.len() - 1]));
+        let start = by_id(&format!("start-{name}"));
+        assert_eq!((num(start, "cx"), num(start, "cy")), first, "{name} start");
+        let end = by_id(&format!("end-{name}"));
+        let centre = (num(end, "x") + num(end, "width") / 2.0, num(end, "y") + num(end, "height") / 2.0);
+        assert!(
+            (centre.0 - last.0).abs() < 0.1 && (centre.1 - last.1).abs() < 0.1,
+            "{name} end: {centre:?} vs {last:?}"
+        );
+        for which in ["start", "end"] {
+            let text = format!("{name} {which}");
+            let label = class("label")
+                .find(|n| n.text() == Some(text.as_str()))
+                .unwrap_or_else(|| panic!("no label {text:?}"));
+            // The text's box, generously: 0.6 em a letter, the font size above the baseline.
+            let (x, y, size) = (num(label, "x"), num(label, "y"), 14.0);
+            labels.push([x, y - size, x + 0.6 * size * text.len() as f64, y + 3.0]);
+        }
+    }
+    let overlap = |a: &[f64; 4], b: &[f64; 4]| a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+    for (i, l) in labels.iter().enumerate() {
+        assert!(!bodies.iter().any(|b| overlap(l, b)), "label {i} {l:?} covers a body");
+        assert!(!labels[..i].iter().any(|m| overlap(l, m)), "label {i} {l:?} covers another label");
+    }
+    assert!(top_text.contains("tree trunk") && top_text.contains("tree crown"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each demo profile labels the script's jumps, at the steps where the walker jumped (all of
+/// the script's: each comes when the walker is on the ground).
+#[test]
+fn the_demo_profiles_label_the_scripted_jumps() {
+    use roxmltree::{Document, Node};
+    let dir = std::env::temp_dir().join(format!("kollide-demo-jumps-{}", std::process::id()));
+    let run = kollide(&["demo", "--out", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let dw = kollide_demo::build();
+    let script_jumps = [kollide_demo::ball_walk(&dw).1.jumps, kollide_demo::ellipsoid_walk(&dw, 0.8).1.jumps];
+    for (r, script) in kollide_demo::run(&dw).iter().zip(script_jumps) {
+        assert_eq!(r.jumps, script, "{}", r.name);
+        let text = read(&format!("demo-profile-{}.svg", r.name));
+        let doc = Document::parse(&text).unwrap();
+        let marks: Vec<Node> = doc.descendants().filter(|n| n.attribute("class") == Some("jump")).collect();
+        let steps: Vec<usize> =
+            marks.iter().map(|n| n.attribute("data-step").unwrap().parse().unwrap()).collect();
+        assert_eq!(steps, r.jumps.iter().map(|j| j + 1).collect::<Vec<_>>(), "{}", r.name);
+        for m in &marks {
+            assert!(
+                m.descendants().any(|n| n.has_tag_name("text") && n.text() == Some("jump")),
+                "{}",
+                r.name
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -31,11 +31,25 @@ const DT: f64 = 1.0 / 60.0;
 const GRAVITY: f64 = 9.81;
 const WALK: f64 = 4.0;
 const JUMP: f64 = 5.0;
+/// A tree's trunk: a cylinder of this radius (m), standing on the tree's base.
+pub const TRUNK_RADIUS: f64 = 0.3;
+const TRUNK_HALF_HEIGHT: f64 = 1.5;
+/// A tree's crown: a cone of this base radius (m), apex up, its base 2.5 m above the tree's
+/// base (over the trunk's top half metre).
+pub const CROWN_RADIUS: f64 = 1.6;
+const CROWN_HALF_HEIGHT: f64 = 2.0;
+const CROWN_CENTRE: f64 = 4.5;
+/// How deep a tree's base is sunk below the ground at its centre (m).
+const TREE_SUNK: f64 = 0.3;
+/// The height of a tree crown's base above the ground at the tree's centre (m): below it,
+/// only the trunk is in the way.
+pub const CROWN_CLEARANCE: f64 = CROWN_CENTRE - CROWN_HALF_HEIGHT - TREE_SUNK;
 
 /// What a top view draws of a body: a footprint polygon (x, z) and its kind.
 #[derive(Clone, Debug)]
 pub struct Footprint {
-    /// `house`, `block`, `bridge` or `tree` (a tree's outline is its centre).
+    /// `house`, `block`, `bridge` or `tree` (a tree's outline is its centre; its trunk and
+    /// crown are [`TRUNK_RADIUS`] and [`CROWN_RADIUS`] around it).
     pub kind: &'static str,
     /// The corners seen from above, (x, z).
     pub outline: Vec<(f64, f64)>,
@@ -65,6 +79,9 @@ pub struct Run {
     pub inputs: Vec<(DVec3, DVec3)>,
     /// Each step's output.
     pub steps: Vec<MoveOutput<DVec3>>,
+    /// The steps (indices into `steps`) at which it jumped: the script's jump steps at
+    /// which it was on the ground.
+    pub jumps: Vec<usize>,
     /// Seconds spent in `move_and_slide`.
     pub seconds: f64,
 }
@@ -141,13 +158,13 @@ pub fn build() -> DemoWorld {
     add_box(&mut dw, "block", -56.0, 0.0, DVec3::new(3.0, 1.5, 3.0), 0.0);
     bridge(&mut dw, (-40.0, 0.0), (-6.0, 0.0));
     for &(x, z) in &[(30.0, -10.0), (36.0, -18.0), (26.0, -20.0), (40.0, -4.0), (32.0, 2.0)] {
-        let trunk = Convex3::Cylinder(Cylinder::new(1.5, 0.3));
-        let crown = Convex3::Cone(Cone::new(2.0, 1.6));
+        let trunk = Convex3::Cylinder(Cylinder::new(TRUNK_HALF_HEIGHT, TRUNK_RADIUS));
+        let crown = Convex3::Cone(Cone::new(CROWN_HALF_HEIGHT, CROWN_RADIUS));
         let tree = Compound::new(vec![
-            (DPose3::from_translation(DVec3::new(0.0, 1.5, 0.0)), trunk),
-            (DPose3::from_translation(DVec3::new(0.0, 4.5, 0.0)), crown),
+            (DPose3::from_translation(DVec3::new(0.0, TRUNK_HALF_HEIGHT, 0.0)), trunk),
+            (DPose3::from_translation(DVec3::new(0.0, CROWN_CENTRE, 0.0)), crown),
         ]);
-        let y = dw.terrain_height(x, z) - 0.3;
+        let y = dw.terrain_height(x, z) - TREE_SUNK;
         dw.world
             .insert(Shape3::Compound(Arc::new(tree)), DPose3::from_translation(DVec3::new(x, y, z)))
             .expect("tree");
@@ -228,6 +245,7 @@ pub fn walk(
     let mut inputs = Vec::new();
     let mut seconds = 0.0;
     let mut grounded = false;
+    let mut jumps = Vec::new();
     for &(wx, wz) in &script.waypoints {
         let (mut best, mut since) = (f64::INFINITY, 0usize);
         loop {
@@ -238,6 +256,7 @@ pub fn walk(
             }
             if script.jumps.contains(&steps.len()) && grounded {
                 vy = JUMP;
+                jumps.push(steps.len());
             }
             vy -= GRAVITY * DT;
             let d = to / dist * (WALK * DT) + DVec3::Y * (vy * DT);
@@ -263,7 +282,7 @@ pub fn walk(
             }
         }
     }
-    Run { name, character, start, inputs, steps, seconds }
+    Run { name, character, start, inputs, steps, jumps, seconds }
 }
 
 /// The mover settings of the demo.

@@ -192,6 +192,20 @@ pub fn demo(dw: &kollide_demo::DemoWorld, walked: &[kollide_demo::Run]) -> Strin
     page(&runs::scene(&dw.world, &walks, title))
 }
 
+/// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st, 22nd,
+/// ..., 101st, 111th.
+#[must_use]
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// The HTML page of a scene: the template with the data and the viewer inlined.
 fn page(scene: &Scene) -> String {
     // "<" never occurs in JSON outside strings; escaped inside them, the data cannot close

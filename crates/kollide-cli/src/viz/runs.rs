@@ -48,7 +48,7 @@ pub fn scene(world: &World<DVec3, Shape3<DVec3>>, walks: &[Walk], title: String)
          bodies orange, the terrain sand{}.",
         names.join(" and "),
         if walks.len() == 1 { "" } else { "s" },
-        if every > 1 { format!("; every {every}th step is a frame") } else { String::new() }
+        if every > 1 { format!("; every {} step is a frame", super::ordinal(every)) } else { String::new() }
     );
     for i in (0..longest).step_by(every) {
         let mut frame = Frame::default();

@@ -75,12 +75,12 @@
 
   const canvas = $("view"), ctx = canvas.getContext("2d");
   let width = 0, height = 0;
+  // The canvas fills the part of the window the page's layout leaves it (CSS); its drawing
+  // buffer follows that size, in device pixels.
   function resize() {
     const ratio = window.devicePixelRatio || 1;
-    width = Math.max(320, Math.min(window.innerWidth - 24, 1400));
-    height = Math.round(width * 0.6);
-    canvas.style.width = width + "px";
-    canvas.style.height = height + "px";
+    width = Math.max(1, canvas.clientWidth);
+    height = Math.max(1, canvas.clientHeight);
     canvas.width = Math.round(width * ratio);
     canvas.height = Math.round(height * ratio);
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
@@ -300,7 +300,8 @@
     else if (e.key === "ArrowLeft") show(current - 1);
     else if (e.key === "f") { box = bounds(scene.refit ? current : undefined); cam = home(); draw(); }
   });
-  window.addEventListener("resize", () => { resize(); draw(); });
+  // A new window size, or the text around the view taking more or fewer lines.
+  new ResizeObserver(() => { resize(); draw(); }).observe(canvas);
   resize();
   draw();
 })();
