@@ -6,7 +6,8 @@
 //!
 //! Two drivers: `fuzz/` at the repository's root runs each function under libFuzzer
 //! (`cargo +nightly fuzz run NAME`), and this crate's test `replay` runs every input kept in
-//! `corpus/NAME/` on stable Rust, so CI guards every finding without nightly.
+//! `regressions/NAME/` (past findings, by name) and `corpus/NAME/` (the corpus, cut to a
+//! budget by coverage) on stable Rust, so CI guards every finding without nightly.
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

@@ -2,7 +2,7 @@
 //! walk): each test replays the kept input through its target and tells the story. The
 //! other findings have regression tests of their own in `crates/kollide/tests/`
 //! (`regressions*.rs`, each saying "found by the fuzz target ..."); every finding's input is
-//! also in `corpus/`, replayed by `replay.rs`.
+//! also in `regressions/<target>/`, replayed by `replay.rs`.
 
 use std::path::Path;
 
@@ -22,11 +22,11 @@ fn replay(target: fn(&[u8]), file: &str) {
 #[test]
 fn mover_contact_normals_are_unit_far_from_the_origin_in_f32() {
     for file in [
-        "corpus/mover/finding-0214892bcd44",
-        "corpus/mover/finding-4a6015e91dba",
-        "corpus/mover/finding-633d1c5c765b",
-        "corpus/mover/finding-b1e71c7727ea",
-        "corpus/mover/finding-d6574d9c591f",
+        "regressions/mover/finding-0214892bcd44",
+        "regressions/mover/finding-4a6015e91dba",
+        "regressions/mover/finding-633d1c5c765b",
+        "regressions/mover/finding-b1e71c7727ea",
+        "regressions/mover/finding-d6574d9c591f",
     ] {
         replay(kollide_fuzz::mover, file);
     }
@@ -41,5 +41,5 @@ fn mover_contact_normals_are_unit_far_from_the_origin_in_f32() {
 /// steers GJK there, comes from the harness's construction.)
 #[test]
 fn an_overlap_of_needle_hulls_reports_a_point_of_both() {
-    replay(kollide_fuzz::queries, "corpus/queries/overlap-of-needle-hulls-flat-simplex-f64");
+    replay(kollide_fuzz::queries, "regressions/queries/overlap-of-needle-hulls-flat-simplex-f64");
 }

@@ -1,7 +1,7 @@
 //! The fuzz findings not fixed yet (`open/<target>/`, described in `OPEN.md`): each input
 //! still breaks a promise. Ignored so CI stays green; run them with
 //! `cargo test --release -p kollide-fuzz --test open_findings -- --ignored`. A finding that
-//! now keeps its promises moves to `corpus/` (and gets its regression test).
+//! now keeps its promises moves to `regressions/` (and gets its regression test).
 
 use std::path::Path;
 

@@ -791,7 +791,7 @@ fn assert_inside_unit_face_planes(pts: &[DVec3], hull: &ConvexHull<DVec3>, what:
 #[test]
 fn points_a_few_subnormal_ulps_apart_beside_ordinary_ones() {
     // The fuzz input as it came (points at 2.2e-308 that differ by 1e-320; input in
-    // `crates/kollide-fuzz/corpus/shapes/`).
+    // `crates/kollide-fuzz/regressions/shapes/`).
     #[rustfmt::skip]
     let points: Vec<P> = vec![
         [8.0, 8.0, 2.2250738585072014e-308],

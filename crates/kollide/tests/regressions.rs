@@ -416,7 +416,7 @@ fn a_segment_through_a_concave_polygon_penetrates_it() {
 }
 
 /// A polygon of f32 points 1e-23 across left one of its points, the origin, 6e-24 outside
-/// (8% of its size; fuzz target `shapes`, input in `crates/kollide-fuzz/corpus/shapes/`).
+/// (8% of its size; fuzz target `shapes`, input in `crates/kollide-fuzz/regressions/shapes/`).
 ///
 /// The monotone chain's turn test multiplied coordinate differences in f32: products of
 /// 1e-46 are subnormal there (the smallest normal f32 is 1.2e-38), rounded to a few bits,
@@ -447,7 +447,7 @@ fn a_tiny_f32_polygon_holds_all_its_points() {
 }
 
 /// An f64 polygon with subnormal coordinates beside ordinary ones dropped a corner (fuzz
-/// target `shapes`, input in `crates/kollide-fuzz/corpus/shapes/`): the exact predicate's
+/// target `shapes`, input in `crates/kollide-fuzz/regressions/shapes/`): the exact predicate's
 /// products of a subnormal and a number below 1 fell under the subnormal grid, rounded to
 /// 0, and a left turn read as none. Such products are now summed as integers.
 ///
@@ -466,7 +466,7 @@ fn a_polygon_with_a_subnormal_coordinate_keeps_its_corners() {
 
 /// A triangle-like polygon with a fourth corner 2.4e-100 from another (an edge 2.4e-100
 /// long beside edges of 2 to 20) was found not to intersect a polygon it overlapped by
-/// 0.93 (fuzz target `queries`; input in `crates/kollide-fuzz/corpus/queries/`). The
+/// 0.93 (fuzz target `queries`; input in `crates/kollide-fuzz/regressions/queries/`). The
 /// polygon SAT walks from a start vertex downhill along each normal; over the tiny edge the
 /// two dot products are equal in f64, and the walk stopped there, short of the minimum.
 /// Equal values are now walked over. Truth: brute-force SAT in f64 over every edge normal of
@@ -527,7 +527,7 @@ fn a_polygon_with_an_edge_of_1e_100_overlaps_by_its_depth() {
 
 /// A polygon with corners at -1e308 and 1e308 (finite, but its edge vectors are not) got a
 /// NaN edge normal, and its own points read as outside it (fuzz target `shapes`; input in
-/// `crates/kollide-fuzz/corpus/shapes/`). The edge's direction is now taken from the
+/// `crates/kollide-fuzz/regressions/shapes/`). The edge's direction is now taken from the
 /// halves of its corners when the difference overflows. Truth: the normal of the edge from
 /// (1e154, 1e308) to (-1e308, -1e308) is that of the direction (-1, -2) (up to 1e154 in
 /// 1e308), turned clockwise: (-2, 1) / √5.

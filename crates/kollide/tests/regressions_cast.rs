@@ -173,7 +173,7 @@ fn a_turning_compound_carries_its_parts_on_arcs() {
 }
 
 /// A 2D ray hit a sliver triangle 7.7 units away from it (found by the fuzz target `casts`
-/// on a compound; `crates/kollide-fuzz/corpus/casts/`).
+/// on a compound; `crates/kollide-fuzz/regressions/casts/`).
 ///
 /// The triangle is 2 long and 1e-12 thick (its third corner 1e-12 off the line of the
 /// other two), in f32. The solid 2D triangle was clipped by its three edge lines, which

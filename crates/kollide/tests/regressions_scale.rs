@@ -501,7 +501,7 @@ fn crossing_capsules_2e17_long_in_f32_get_the_common_perpendicular() {
 
 /// A box and a triangle 1e-12 across in f32, touching: the contact had NaN points and a
 /// normal 0.9926 long, reported `Converged` (found by the fuzz target `queries`, on a
-/// compound's part; `crates/kollide-fuzz/corpus/queries/`).
+/// compound's part; `crates/kollide-fuzz/regressions/queries/`).
 ///
 /// EPA's face normals are cross products of differences of support points (1e-24 here)
 /// and their validity test compares squares of those with products of squared edges: the
@@ -536,7 +536,7 @@ fn a_tiny_box_and_triangle_touch_with_finite_points_in_f32() {
 /// A tetrahedron hull with one corner at 1e-12 beside corners up to 18 units out, against
 /// an ellipsoid 1e-12 across next to that corner (f32): `Overlapping`, with both witness
 /// points 750 units from either shape (fuzz target `queries`, input in
-/// `crates/kollide-fuzz/corpus/queries/`).
+/// `crates/kollide-fuzz/regressions/queries/`).
 ///
 /// GJK's last triangle mixed the 1e-12 corner with the far ones; its weights came out
 /// (493, 1, 3.9), all positive but summing to 498, and the witnesses `Σ λ a` landed

@@ -146,7 +146,7 @@ mod tests {
     }
 
     /// A heightfield 3e-11 across in f32 gave manifold normals 1.03 to 1.17 long (fuzz
-    /// target `queries`; its inputs are in `crates/kollide-fuzz/corpus/queries/`): the
+    /// target `queries`; its inputs are in `crates/kollide-fuzz/regressions/queries/`): the
     /// face normal divided a cross product (1e-22) by the root of its subnormal square.
     #[test]
     fn tiny_triangles_have_unit_face_normals_in_f32() {
