@@ -101,7 +101,9 @@ fn main() {
                 .map(|c| (c.dist, c.normal1));
             println!(
                 "box {k}: kollide {} n {:?} part {}, least raw {least}, parry {q:?}",
-                c.value.distance, c.value.normal, c.part
+                c.value.distance,
+                c.value.normal,
+                c.part_a.unwrap()
             );
         }
     }

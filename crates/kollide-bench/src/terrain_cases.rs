@@ -60,7 +60,7 @@ fn rays(rng: &mut BenchRng) -> Vec<(Vec3, Vec3)> {
         .collect()
 }
 
-fn toi(o: Option<kollide::composite::OnPart<RayOutcome<Vec3>>>) -> Option<f32> {
+fn toi(o: Option<kollide::composite::Found<RayOutcome<Vec3>>>) -> Option<f32> {
     o.map(|h| match h.value {
         RayOutcome::Hit(h) => h.toi,
         _ => 0.0,

@@ -193,7 +193,7 @@ fn triangle_numbers_follow_the_contract() {
         10.0,
     )
     .unwrap();
-    assert_eq!(hit.part, 10);
+    assert_eq!(hit.part_a.unwrap(), 10);
     let hit = composite::ray_cast(
         &field,
         &DPose3::IDENTITY,
@@ -201,7 +201,7 @@ fn triangle_numbers_follow_the_contract() {
         10.0,
     )
     .unwrap();
-    assert_eq!(hit.part, 11);
+    assert_eq!(hit.part_a.unwrap(), 11);
     // The normals point up.
     let t = field.triangle(10);
     assert!((t.b - t.a).cross(t.c - t.a).y > 0.0);

@@ -128,7 +128,7 @@ fn ball_distance_and_overlap_match_brute_force() {
         assert!(out.value.lower_bound <= expected + tol && expected <= out.value.upper_bound + tol);
         if expected > 0.0 {
             // The part named is one of the nearest triangles.
-            let t = tris[out.part as usize];
+            let t = tris[out.part_a.unwrap() as usize];
             assert!((point_triangle(center, t[0], t[1], t[2]) - truth).abs() <= tol, "case {case}: part");
         }
         let overlaps = truth <= radius;
@@ -273,7 +273,7 @@ fn rays_first_and_all_hits_match_brute_force() {
                     "case {case}: toi {} vs {first}",
                     h.toi
                 );
-                let t = tris[on.part as usize];
+                let t = tris[on.part_a.unwrap() as usize];
                 assert!(ray_triangle(o, d, &t).is_some_and(|x| (x - first).abs() <= 1e-9 * (1.0 + first)));
                 hits += 1;
             }

@@ -702,7 +702,7 @@ fn a_huge_ball_on_a_segments_line_is_as_deep_as_the_nearest_segment() {
             (c.value.distance - want).abs() <= 1e-12 * r,
             "radius {r}: distance {}, want {want} (part {})",
             c.value.distance,
-            c.part
+            c.part_a.unwrap()
         );
     }
 }

@@ -241,7 +241,7 @@ fn touching_slivers_1e17_long_are_not_reported_deep_in_f32() {
         (f64::from(c.value.distance) - truth).abs() <= rounding,
         "f32 contact {:?} (part {}), f64 truth {truth}",
         c.value,
-        c.part
+        c.part_a.unwrap()
     );
 }
 

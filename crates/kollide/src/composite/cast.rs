@@ -4,8 +4,9 @@
 //! Poses, rays and answers are in the **world frame**; the walks run in the composite's
 //! local frame (the ray or the motion is mapped there once). `None` means nothing is hit.
 
-use super::query::{box_in, OnPart};
+use super::query::box_in;
 use super::Composite;
+use super::Found;
 use crate::math::{at_least, Aabb, Pose, Real};
 use crate::query::cast::{CastInput, CastOutput, CastStatus, Ray, RayHit, RayOutcome};
 use crate::query::Space;
@@ -51,7 +52,7 @@ fn outcome_toi<V: Space>(o: &RayOutcome<V>) -> Option<V::Real> {
 /// );
 /// let down = Ray::new(DVec3::new(0.5, 2.0, -0.25), DVec3::NEG_Y);
 /// let hit = composite::ray_cast(&floor, &DPose3::IDENTITY, &down, 10.0).unwrap();
-/// assert_eq!(hit.part, 0);
+/// assert_eq!(hit.part_a, Some(0));
 /// let RayOutcome::Hit(h) = hit.value else { panic!() };
 /// assert!((h.toi - 2.0).abs() < 1e-12);
 /// ```
@@ -61,12 +62,12 @@ pub fn ray_cast<V: Space, C: Composite<V> + ?Sized>(
     pose_c: &Pose<V>,
     ray: &Ray<V>,
     max_toi: V::Real,
-) -> Option<OnPart<RayOutcome<V>>> {
+) -> Option<Found<RayOutcome<V>>> {
     if !at_least(max_toi, V::Real::ZERO) {
         return None;
     }
     let local = ray.to_local(pose_c);
-    c.first_ray_hit(&local, max_toi).map(|(part, o)| OnPart { part, value: outcome_to_world(pose_c, o) })
+    c.first_ray_hit(&local, max_toi).map(|(part, o)| Found::on_part(part, outcome_to_world(pose_c, o)))
 }
 
 /// Every part the ray meets within `[0, max_toi]`, with where it enters each
@@ -84,7 +85,7 @@ pub fn ray_cast<V: Space, C: Composite<V> + ?Sized>(
 ///     vec![[0, 2, 1], [3, 5, 4]],
 /// );
 /// let hits = composite::ray_hits(&floors, &DPose3::IDENTITY, &kollide::query::cast::Ray::new(v(0.0, 5.0, 0.0), DVec3::NEG_Y), 100.0);
-/// assert_eq!(hits.iter().map(|h| h.part).collect::<Vec<_>>(), [1, 0]);
+/// assert_eq!(hits.iter().map(|h| h.part_a).collect::<Vec<_>>(), [Some(1), Some(0)]);
 /// ```
 #[must_use]
 pub fn ray_hits<V: Space, C: Composite<V> + ?Sized>(
@@ -92,7 +93,7 @@ pub fn ray_hits<V: Space, C: Composite<V> + ?Sized>(
     pose_c: &Pose<V>,
     ray: &Ray<V>,
     max_toi: V::Real,
-) -> Vec<OnPart<RayOutcome<V>>> {
+) -> Vec<Found<RayOutcome<V>>> {
     let mut out = Vec::new();
     if !at_least(max_toi, V::Real::ZERO) {
         return out;
@@ -102,13 +103,13 @@ pub fn ray_hits<V: Space, C: Composite<V> + ?Sized>(
         let pose = c.part_pose(i).unwrap_or(Pose::IDENTITY);
         let o = crate::query::cast::ray_cast(&c.part(i), &pose, &local, max_toi);
         if !matches!(o, RayOutcome::Miss) {
-            out.push(OnPart { part: i, value: outcome_to_world(pose_c, o) });
+            out.push(Found::on_part(i, outcome_to_world(pose_c, o)));
         }
         true
     });
     out.sort_by(|x, y| {
-        let key = |h: &OnPart<RayOutcome<V>>| outcome_toi(&h.value).map_or(f64::INFINITY, |t| t.to_f64());
-        key(x).total_cmp(&key(y)).then(x.part.cmp(&y.part))
+        let key = |h: &Found<RayOutcome<V>>| outcome_toi(&h.value).map_or(f64::INFINITY, |t| t.to_f64());
+        key(x).total_cmp(&key(y)).then(x.part_a.cmp(&y.part_a))
     });
     out
 }
@@ -151,14 +152,14 @@ pub fn shape_cast<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     b: &B,
     pose_b: &Pose<V>,
     input: &CastInput<V>,
-) -> Option<OnPart<CastOutput<V>>> {
+) -> Option<Found<CastOutput<V>>> {
     let zero = V::Real::ZERO;
     if !at_least(input.max_toi, zero) {
         return None;
     }
     let target = if input.target_distance > zero { input.target_distance } else { zero };
-    let mut best: Option<OnPart<CastOutput<V>>> = None;
-    let mut failed: Option<OnPart<CastOutput<V>>> = None;
+    let mut best: Option<Found<CastOutput<V>>> = None;
+    let mut failed: Option<Found<CastOutput<V>>> = None;
     let turning_c = V::angular_speed(input.motion_a.angular_velocity) > zero;
     let mut offer = |i: u32, limit: V::Real| -> Option<V::Real> {
         let part_input = CastInput { max_toi: limit, ..*input };
@@ -187,13 +188,13 @@ pub fn shape_cast<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
             CastStatus::Miss => None,
             CastStatus::Failed => {
                 if failed.as_ref().is_none_or(|f| out.safe_toi < f.value.safe_toi) {
-                    failed = Some(OnPart { part: i, value: out });
+                    failed = Some(Found::on_part(i, out));
                 }
                 None
             }
             CastStatus::Hit | CastStatus::StartedWithin => {
                 if best.as_ref().is_none_or(|b| earlier(&out, &b.value)) {
-                    best = Some(OnPart { part: i, value: out });
+                    best = Some(Found::on_part(i, out));
                     return Some(out.toi);
                 }
                 None

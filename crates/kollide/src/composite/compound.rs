@@ -64,7 +64,7 @@ impl std::error::Error for CompoundError {}
 ///     (DPose3::from_translation(DVec3::new(0.0, 2.0, 0.0)), Convex3::Ball(Ball::new(1.0))),
 /// ]);
 /// let out = composite::distance(&tree, &DPose3::IDENTITY, &Ball::new(0.5), &DPose3::from_translation(DVec3::new(0.0, 4.0, 0.0)));
-/// assert_eq!(out.part, 1);
+/// assert_eq!(out.part_a, Some(1));
 /// assert!((out.value.distance - 0.5).abs() < 1e-12);
 /// ```
 #[derive(Clone, Debug)]

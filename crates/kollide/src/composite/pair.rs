@@ -5,23 +5,12 @@
 
 use super::cast::shape_cast;
 use super::query::{contact, distance, intersects, manifold, part_pose};
-use super::Composite;
+use super::{Composite, Found};
 use crate::math::{Aabb, Pose, Real};
 use crate::query::cast::{CastInput, CastOutput, CastStatus};
 use crate::query::Space;
 use crate::query::{Contact, DistanceOutput, GjkStatus, Manifold};
 use crate::shape::Transformed;
-
-/// An answer between two composites and the part of each it came from.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct OnParts<T> {
-    /// The part of the first composite.
-    pub part_a: u32,
-    /// The part of the second composite.
-    pub part_b: u32,
-    /// The answer.
-    pub value: T,
-}
 
 /// B's box in A's frame (conservative when turned).
 fn box_of<V: Space, B: Composite<V> + ?Sized>(pose_a: &Pose<V>, b: &B, pose_b: &Pose<V>) -> Aabb<V> {
@@ -56,9 +45,9 @@ pub fn pair_distance<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Size
     pose_a: &Pose<V>,
     b: &B,
     pose_b: &Pose<V>,
-) -> Option<OnParts<DistanceOutput<V>>> {
+) -> Option<Found<DistanceOutput<V>>> {
     let bb = box_of(pose_a, b, pose_b);
-    let mut best: Option<OnParts<DistanceOutput<V>>> = None;
+    let mut best: Option<Found<DistanceOutput<V>>> = None;
     let mut lower = V::Real::INFINITY;
     let mut done = false;
     a.nearest(
@@ -71,7 +60,7 @@ pub fn pair_distance<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Size
             let on = distance(b, pose_b, &a.part(i), &part_pose(a, i, pose_a));
             let out = on.value.flipped();
             lower = lower.min(out.lower_bound);
-            let found = OnParts { part_a: i, part_b: on.part, value: out };
+            let found = Found { value: out, part_a: Some(i), part_b: on.part_a, body: () };
             if matches!(out.status, GjkStatus::Overlapping | GjkStatus::NonFiniteSupport) {
                 best = Some(found);
                 done = true;
@@ -98,15 +87,15 @@ pub fn pair_contact<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Sized
     b: &B,
     pose_b: &Pose<V>,
     margin: V::Real,
-) -> Option<OnParts<Contact<V>>> {
+) -> Option<Found<Contact<V>>> {
     let margin = margin.max(V::Real::ZERO);
     let bb = box_of(pose_a, b, pose_b).loosened(margin);
-    let mut best: Option<OnParts<Contact<V>>> = None;
+    let mut best: Option<Found<Contact<V>>> = None;
     a.visit_overlaps(&bb, |i| {
         if let Some(on) = contact(b, pose_b, &a.part(i), &part_pose(a, i, pose_a), margin) {
             let c = on.value.flipped();
             if best.is_none_or(|o| c.distance < o.value.distance) {
-                best = Some(OnParts { part_a: i, part_b: on.part, value: c });
+                best = Some(Found { value: c, part_a: Some(i), part_b: on.part_a, body: () });
             }
         }
         true
@@ -124,10 +113,10 @@ pub fn pair_manifold<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Size
     b: &B,
     pose_b: &Pose<V>,
     margin: V::Real,
-) -> OnParts<Manifold<V>> {
+) -> Found<Manifold<V>> {
     let margin = margin.max(V::Real::ZERO);
     let bb = box_of(pose_a, b, pose_b).loosened(margin);
-    let mut best = OnParts { part_a: 0, part_b: 0, value: Manifold::empty() };
+    let mut best = Found::new(Manifold::empty());
     let depth = |m: &Manifold<V>| m.deepest().map_or(f64::INFINITY, |p| p.distance.to_f64());
     a.visit_overlaps(&bb, |i| {
         let pm = manifold(b, pose_b, &a.part(i), &part_pose(a, i, pose_a), margin);
@@ -142,7 +131,8 @@ pub fn pair_manifold<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Size
                 .enumerate()
                 .min_by(|x, y| x.1.distance.to_f64().total_cmp(&y.1.distance.to_f64()))
                 .map_or(0, |(k, _)| k);
-            best = OnParts { part_a: i, part_b: pm.parts[k], value: pm.manifold.flipped() };
+            best =
+                Found { value: pm.manifold.flipped(), part_a: Some(i), part_b: Some(pm.parts[k]), body: () };
         }
         true
     });
@@ -159,9 +149,9 @@ pub fn pair_shape_cast<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Si
     b: &B,
     pose_b: &Pose<V>,
     input: &CastInput<V>,
-) -> Option<OnParts<CastOutput<V>>> {
-    let mut best: Option<OnParts<CastOutput<V>>> = None;
-    let mut failed: Option<OnParts<CastOutput<V>>> = None;
+) -> Option<Found<CastOutput<V>>> {
+    let mut best: Option<Found<CastOutput<V>>> = None;
+    let mut failed: Option<Found<CastOutput<V>>> = None;
     let mut limit = input.max_toi;
     let turning_b = V::angular_speed(input.motion_b.angular_velocity) > V::Real::ZERO;
     for j in 0..b.part_count() as u32 {
@@ -176,7 +166,7 @@ pub fn pair_shape_cast<V: Space, A: Composite<V> + ?Sized, B: Composite<V> + ?Si
         let Some(on) = on else {
             continue;
         };
-        let found = OnParts { part_a: on.part, part_b: j, value: on.value };
+        let found = Found { value: on.value, part_a: on.part_a, part_b: Some(j), body: () };
         match on.value.status {
             CastStatus::Failed => {
                 if failed.as_ref().is_none_or(|f| on.value.safe_toi < f.value.safe_toi) {

@@ -62,7 +62,7 @@ impl std::error::Error for PolylineError {}
 /// use kollide::math::{DPose2, DVec2};
 /// let ground = Polyline::new(vec![DVec2::new(-2.0, 0.0), DVec2::new(0.0, 0.0), DVec2::new(2.0, 1.0)]);
 /// let out = composite::distance(&ground, &DPose2::IDENTITY, &Ball::new(0.25), &DPose2::from_translation(DVec2::new(-1.0, 1.0)));
-/// assert_eq!(out.part, 0);
+/// assert_eq!(out.part_a, Some(0));
 /// assert!((out.value.distance - 0.75).abs() < 1e-12);
 /// ```
 #[derive(Clone, Debug)]

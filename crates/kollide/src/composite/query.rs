@@ -5,7 +5,7 @@
 //! second (`b` placed by `pose_b`); poses and answers are in the **world frame**, with the
 //! conventions of the convex query of the same name (normals from the composite towards B).
 
-use super::Composite;
+use super::{Composite, Found};
 use crate::math::{Aabb, Pose, Real};
 use crate::query::contact::CoreContact;
 use crate::query::manifold::clip3d::{reduce_indices, Candidate};
@@ -16,16 +16,6 @@ use crate::query::{
     MAX_MANIFOLD_POINTS,
 };
 use crate::shape::{bounding_box, Support};
-
-/// A query's answer and the part of the composite it came from (a triangle's index in a
-/// mesh or heightfield, a segment's in a polyline, a part's in a compound).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct OnPart<T> {
-    /// The part.
-    pub part: u32,
-    /// The answer, as the convex query gives it.
-    pub value: T,
-}
 
 /// Normals closer than this cosine (about 2°) count as one direction when the manifolds
 /// of several parts are merged.
@@ -121,13 +111,13 @@ pub fn distance<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_c: &Pose<V>,
     b: &B,
     pose_b: &Pose<V>,
-) -> OnPart<DistanceOutput<V>> {
+) -> Found<DistanceOutput<V>> {
     let bb = box_in(b, &pose_c.inv_compose(pose_b));
-    let mut best: Option<OnPart<DistanceOutput<V>>> = None;
+    let mut best: Option<Found<DistanceOutput<V>>> = None;
     let mut lower = V::Real::INFINITY;
     let mut iterations = 0u32;
     let mut unsure: Option<(V::Real, GjkStatus)> = None;
-    let mut stop: Option<OnPart<DistanceOutput<V>>> = None;
+    let mut stop: Option<Found<DistanceOutput<V>>> = None;
     let gap = |node: &Aabb<V>| match bb {
         Some(bb) => node.gap_squared(&bb).sqrt(),
         None => V::Real::ZERO,
@@ -140,7 +130,7 @@ pub fn distance<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
         iterations = iterations.saturating_add(out.iterations);
         lower = lower.min(out.lower_bound);
         if matches!(out.status, GjkStatus::Overlapping | GjkStatus::NonFiniteSupport) {
-            stop = Some(OnPart { part: i, value: out });
+            stop = Some(Found::on_part(i, out));
             // A value of 0 prunes every remaining box.
             return Some(V::Real::ZERO);
         }
@@ -148,7 +138,7 @@ pub fn distance<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
             unsure = Some((out.lower_bound, out.status));
         }
         if best.is_none_or(|o| out.distance < o.value.distance) {
-            best = Some(OnPart { part: i, value: out });
+            best = Some(Found::on_part(i, out));
             return Some(out.distance);
         }
         None
@@ -158,19 +148,16 @@ pub fn distance<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
         return s;
     }
     let Some(best) = best else {
-        return OnPart {
-            part: 0,
-            value: DistanceOutput {
-                distance: V::Real::INFINITY,
-                lower_bound: V::Real::ZERO,
-                upper_bound: V::Real::INFINITY,
-                point_a: pose_c.translation,
-                point_b: pose_b.translation,
-                normal: V::ZERO,
-                iterations,
-                status: GjkStatus::MaxIterations,
-            },
-        };
+        return Found::new(DistanceOutput {
+            distance: V::Real::INFINITY,
+            lower_bound: V::Real::ZERO,
+            upper_bound: V::Real::INFINITY,
+            point_a: pose_c.translation,
+            point_b: pose_b.translation,
+            normal: V::ZERO,
+            iterations,
+            status: GjkStatus::MaxIterations,
+        });
     };
     let status = match unsure {
         Some((l, s)) if l < best.value.distance => s,
@@ -178,7 +165,7 @@ pub fn distance<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     };
     let value =
         DistanceOutput { lower_bound: lower.min(best.value.lower_bound), iterations, status, ..best.value };
-    OnPart { part: best.part, value }
+    Found { value, ..best }
 }
 
 /// The contact of part `i` with B, world frame, taken along the composite's own normal when
@@ -278,7 +265,7 @@ pub fn contact<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     b: &B,
     pose_b: &Pose<V>,
     margin: V::Real,
-) -> Option<OnPart<Contact<V>>> {
+) -> Option<Found<Contact<V>>> {
     let margin = margin.max(V::Real::ZERO);
     let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
     // The deepest contact, preferring those that do not push B out through the inside, but
@@ -286,13 +273,13 @@ pub fn contact<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     // crosses must not make the pair apart (found by the fuzz target `queries`).
     // (apart, through the inside): the rank, lower first.
     type Rank = (bool, bool);
-    let mut best: Option<(Rank, OnPart<Contact<V>>)> = None;
+    let mut best: Option<(Rank, Found<Contact<V>>)> = None;
     c.visit_overlaps(&bb, |i| {
         let Some(found) = part_contact(c, i, pose_c, b, pose_b, margin) else {
             return true;
         };
         if found.status == ContactStatus::NonFiniteSupport {
-            best = Some(((false, false), OnPart { part: i, value: found }));
+            best = Some(((false, false), Found::on_part(i, found)));
             return false;
         }
         let rank = (
@@ -301,7 +288,7 @@ pub fn contact<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
         );
         let key = (rank, found.distance.to_f64());
         if best.as_ref().is_none_or(|(r, o)| key < (*r, o.value.distance.to_f64())) {
-            best = Some((rank, OnPart { part: i, value: found }));
+            best = Some((rank, Found::on_part(i, found)));
         }
         true
     });

@@ -1,8 +1,9 @@
 //! A world of bodies (a run-time shape and a pose each) in the broad phase's dynamic tree,
 //! answering queries against all of them and the contact pairs of a frame.
 
-use super::shape::{RuntimeShape, ShapeAnswer};
+use super::shape::RuntimeShape;
 use crate::bvh::{BroadPhase, ProxyId};
+use crate::composite::Found;
 use crate::math::{Aabb, Pose, PoseError, Real};
 use crate::query::cast::{CastInput, CastOutput, Ray, RayOutcome};
 use crate::query::Space;
@@ -13,26 +14,6 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BodyId(pub u32);
 
-/// An answer from a world query: the body, the part of its shape (for a composite), and
-/// the query's value (world frame; the body is A, the shape asked about is B).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WorldHit<T> {
-    /// The body.
-    pub body: BodyId,
-    /// The part of the body's shape, when it is a composite.
-    pub part: Option<u32>,
-    /// The part of the shape asked about, when it is a composite.
-    pub part_other: Option<u32>,
-    /// The answer.
-    pub value: T,
-}
-
-impl<T> WorldHit<T> {
-    fn new(body: BodyId, a: ShapeAnswer<T>) -> Self {
-        Self { body, part: a.part_a, part_other: a.part_b, value: a.value }
-    }
-}
-
 /// The contact of two bodies in a frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPair<V: Space> {
@@ -41,7 +22,7 @@ pub struct ContactPair<V: Space> {
     /// The other body.
     pub b: BodyId,
     /// Their manifold (normal from A to B), with the parts of its deepest point.
-    pub manifold: ShapeAnswer<Manifold<V>>,
+    pub manifold: Found<Manifold<V>>,
 }
 
 /// Why a body could not be added or moved.
@@ -224,8 +205,8 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
 
     /// The first body the ray meets within `[0, max_toi]` (in units of its direction).
     #[must_use]
-    pub fn ray_cast(&self, ray: &Ray<V>, max_toi: V::Real) -> Option<WorldHit<RayOutcome<V>>> {
-        let mut best: Option<WorldHit<RayOutcome<V>>> = None;
+    pub fn ray_cast(&self, ray: &Ray<V>, max_toi: V::Real) -> Option<Found<RayOutcome<V>, BodyId>> {
+        let mut best: Option<Found<RayOutcome<V>, BodyId>> = None;
         self.broad.tree().cast_ray(ray.origin(), ray.direction(), max_toi, |proxy, limit| {
             let (id, body) = self.live(proxy)?;
             let a = body.shape.ray_cast(&body.pose, ray, limit)?;
@@ -234,7 +215,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
                 RayOutcome::Inside { .. } => V::Real::ZERO,
                 RayOutcome::Miss => return None,
             };
-            best = Some(WorldHit::new(id, a));
+            best = Some(a.with_body(id));
             Some(toi)
         });
         best
@@ -250,7 +231,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         pose: &Pose<V>,
         motion: crate::query::cast::Motion<V>,
         max_toi: V::Real,
-    ) -> Option<WorldHit<CastOutput<V>>> {
+    ) -> Option<Found<CastOutput<V>, BodyId>> {
         self.shape_cast_within(shape, pose, motion, max_toi, V::Real::ZERO)
     }
 
@@ -264,7 +245,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         motion: crate::query::cast::Motion<V>,
         max_toi: V::Real,
         target_distance: V::Real,
-    ) -> Option<WorldHit<CastOutput<V>>> {
+    ) -> Option<Found<CastOutput<V>, BodyId>> {
         let start = shape.aabb(pose);
         let turning = V::angular_speed(motion.angular_velocity) > V::Real::ZERO;
         let (start, dir) = if turning {
@@ -283,14 +264,14 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
             max_toi,
             target_distance,
         };
-        let mut best: Option<WorldHit<CastOutput<V>>> = None;
+        let mut best: Option<Found<CastOutput<V>, BodyId>> = None;
         self.visit_swept(&start, dir, max_toi, |id, body_shape, body_pose, limit| {
             let a =
                 S::shape_cast(body_shape, body_pose, shape, pose, &CastInput { max_toi: limit, ..input })?;
             let t = a.value.toi;
             let better = best.as_ref().is_none_or(|b| crate::composite::earlier(&a.value, &b.value));
             if better {
-                best = Some(WorldHit::new(id, a));
+                best = Some(a.with_body(id));
                 return Some(t);
             }
             None
@@ -328,13 +309,13 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
 
     /// Every body the shape at `pose` overlaps (touching counts), with the parts found.
     #[must_use]
-    pub fn overlaps(&self, shape: &S, pose: &Pose<V>) -> Vec<WorldHit<()>> {
+    pub fn overlaps(&self, shape: &S, pose: &Pose<V>) -> Vec<Found<(), BodyId>> {
         let b = shape.aabb(pose);
         let mut out = Vec::new();
         self.broad.tree().visit_overlaps(&b, |proxy| {
             if let Some((id, body)) = self.live(proxy) {
                 if let Some(a) = S::intersects(&body.shape, &body.pose, shape, pose) {
-                    out.push(WorldHit::new(id, a));
+                    out.push(a.with_body(id));
                 }
             }
             true
@@ -351,9 +332,9 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         shape: &S,
         pose: &Pose<V>,
         max_distance: V::Real,
-    ) -> Option<WorldHit<DistanceOutput<V>>> {
+    ) -> Option<Found<DistanceOutput<V>, BodyId>> {
         let b = shape.aabb(pose);
-        let mut best: Option<WorldHit<DistanceOutput<V>>> = None;
+        let mut best: Option<Found<DistanceOutput<V>, BodyId>> = None;
         self.broad.tree().nearest(
             max_distance,
             |node| node.gap_squared(&b).sqrt(),
@@ -362,7 +343,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
                 let a = S::distance(&body.shape, &body.pose, shape, pose)?;
                 let d = a.value.distance;
                 if d < limit || (d <= limit && best.is_none()) {
-                    best = Some(WorldHit::new(id, a));
+                    best = Some(a.with_body(id));
                     return Some(d);
                 }
                 None

@@ -3,14 +3,15 @@
 //! closest-body queries against all of them, and the contact pairs of a frame.
 //!
 //! The functions here take two run-time shapes in either order (convex or composite) and
-//! name the parts their answers came from ([`ShapeAnswer`]).
+//! name the parts their answers came from ([`Found`]).
 
 use crate::query::Space;
 mod bodies;
 mod shape;
 
-pub use bodies::{BodyId, ContactPair, World, WorldError, WorldHit};
-pub use shape::{RuntimeShape, Shape2, Shape3, ShapeAnswer};
+pub use crate::composite::Found;
+pub use bodies::{BodyId, ContactPair, World, WorldError};
+pub use shape::{RuntimeShape, Shape2, Shape3};
 
 use crate::math::Pose;
 use crate::query::cast::{CastInput, CastOutput, Ray, RayOutcome};
@@ -24,7 +25,7 @@ pub fn intersects<V: Space, S: RuntimeShape<V>>(
     pose_a: &Pose<V>,
     b: &S,
     pose_b: &Pose<V>,
-) -> Option<ShapeAnswer<()>> {
+) -> Option<Found<()>> {
     S::intersects(a, pose_a, b, pose_b)
 }
 
@@ -37,7 +38,7 @@ pub fn distance<V: Space, S: RuntimeShape<V>>(
     pose_a: &Pose<V>,
     b: &S,
     pose_b: &Pose<V>,
-) -> Option<ShapeAnswer<DistanceOutput<V>>> {
+) -> Option<Found<DistanceOutput<V>>> {
     S::distance(a, pose_a, b, pose_b)
 }
 
@@ -51,7 +52,7 @@ pub fn contact<V: Space, S: RuntimeShape<V>>(
     b: &S,
     pose_b: &Pose<V>,
     margin: V::Real,
-) -> Option<ShapeAnswer<Contact<V>>> {
+) -> Option<Found<Contact<V>>> {
     S::contact(a, pose_a, b, pose_b, margin)
 }
 
@@ -65,7 +66,7 @@ pub fn manifold<V: Space, S: RuntimeShape<V>>(
     b: &S,
     pose_b: &Pose<V>,
     margin: V::Real,
-) -> ShapeAnswer<Manifold<V>> {
+) -> Found<Manifold<V>> {
     S::manifold(a, pose_a, b, pose_b, margin)
 }
 
@@ -77,7 +78,7 @@ pub fn ray_cast<V: Space, S: RuntimeShape<V>>(
     pose: &Pose<V>,
     ray: &Ray<V>,
     max_toi: V::Real,
-) -> Option<ShapeAnswer<RayOutcome<V>>> {
+) -> Option<Found<RayOutcome<V>>> {
     shape.ray_cast(pose, ray, max_toi)
 }
 
@@ -90,6 +91,6 @@ pub fn shape_cast<V: Space, S: RuntimeShape<V>>(
     b: &S,
     pose_b: &Pose<V>,
     input: &CastInput<V>,
-) -> Option<ShapeAnswer<CastOutput<V>>> {
+) -> Option<Found<CastOutput<V>>> {
     S::shape_cast(a, pose_a, b, pose_b, input)
 }

@@ -10,7 +10,9 @@
 //! ([`composite::pair_distance`](crate::composite::pair_distance), ...). The
 //! order of the pair is handled here once, never by the caller.
 
-use crate::composite::{self, Compound, ConcavePolygon, HeightField, HeightField2d, Polyline, TriMesh};
+use crate::composite::{
+    self, Compound, ConcavePolygon, Found, HeightField, HeightField2d, Polyline, TriMesh,
+};
 use crate::math::{Aabb, Pose, Vector2, Vector3};
 use crate::query::cast::{
     ray_cast, shape_cast, BackFaces, CastInput, CastOutput, CastStatus, Ray, RayOutcome, SweepError,
@@ -21,24 +23,6 @@ use crate::query::{contact, distance, intersects, manifold, Contact, DistanceOut
 use crate::shape::{bounding_box, Convex2, Convex3};
 use std::sync::Arc;
 
-/// An answer between run-time shapes and the part of each side it came from (`None` for a
-/// convex shape; a triangle, segment or compound part index for a composite).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ShapeAnswer<T> {
-    /// The answer, in the world frame, with the conventions of the convex query.
-    pub value: T,
-    /// The part of A, when A is a composite.
-    pub part_a: Option<u32>,
-    /// The part of B, when B is a composite.
-    pub part_b: Option<u32>,
-}
-
-impl<T> ShapeAnswer<T> {
-    fn convex(value: T) -> Self {
-        Self { value, part_a: None, part_b: None }
-    }
-}
-
 /// What a world needs of its shapes: a box, and every query between two of them. Written
 /// once per dimension, for [`Shape2`] and [`Shape3`]; the free functions of
 /// [`crate::world`] call it.
@@ -46,14 +30,9 @@ pub trait RuntimeShape<V: Space>: Clone + Send + Sync + 'static {
     /// The world box of the shape placed by `pose`.
     fn aabb(&self, pose: &Pose<V>) -> Aabb<V>;
     /// Whether the shapes overlap, and the parts found overlapping.
-    fn intersects(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>) -> Option<ShapeAnswer<()>>;
+    fn intersects(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>) -> Option<Found<()>>;
     /// The distance and closest points. `None` only for a composite without parts.
-    fn distance(
-        a: &Self,
-        pose_a: &Pose<V>,
-        b: &Self,
-        pose_b: &Pose<V>,
-    ) -> Option<ShapeAnswer<DistanceOutput<V>>>;
+    fn distance(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>) -> Option<Found<DistanceOutput<V>>>;
     /// The deepest contact within `margin`.
     fn contact(
         a: &Self,
@@ -61,7 +40,7 @@ pub trait RuntimeShape<V: Space>: Clone + Send + Sync + 'static {
         b: &Self,
         pose_b: &Pose<V>,
         margin: V::Real,
-    ) -> Option<ShapeAnswer<Contact<V>>>;
+    ) -> Option<Found<Contact<V>>>;
     /// The contact manifold within `margin`, with the parts of its deepest point.
     fn manifold(
         a: &Self,
@@ -69,9 +48,9 @@ pub trait RuntimeShape<V: Space>: Clone + Send + Sync + 'static {
         b: &Self,
         pose_b: &Pose<V>,
         margin: V::Real,
-    ) -> ShapeAnswer<Manifold<V>>;
+    ) -> Found<Manifold<V>>;
     /// The first hit of a ray (the part in `part_a`).
-    fn ray_cast(&self, pose: &Pose<V>, ray: &Ray<V>, max_toi: V::Real) -> Option<ShapeAnswer<RayOutcome<V>>>;
+    fn ray_cast(&self, pose: &Pose<V>, ray: &Ray<V>, max_toi: V::Real) -> Option<Found<RayOutcome<V>>>;
     /// The earliest time of impact; `None` for a miss.
     fn shape_cast(
         a: &Self,
@@ -79,7 +58,7 @@ pub trait RuntimeShape<V: Space>: Clone + Send + Sync + 'static {
         b: &Self,
         pose_b: &Pose<V>,
         input: &CastInput<V>,
-    ) -> Option<ShapeAnswer<CastOutput<V>>>;
+    ) -> Option<Found<CastOutput<V>>>;
     /// The shape as the mover of a sweep, placed by `pose`: a ball or an ellipsoid (a circle
     /// or an ellipse in 2D); `None` for any other shape.
     fn as_swept<'a>(&'a self, pose: &'a Pose<V>) -> Option<SweptShape<'a, V>>;
@@ -170,62 +149,59 @@ macro_rules! impl_runtime_shape {
                     [$($var),+])
             }
 
-            fn intersects(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>) -> Option<ShapeAnswer<()>> {
+            fn intersects(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>) -> Option<Found<()>> {
                 on_shape!($ty, a,
                     convex sa => on_shape!($ty, b,
-                        convex sb => intersects(sa, pose_a, sb, pose_b).then(|| ShapeAnswer::convex(())),
+                        convex sb => intersects(sa, pose_a, sb, pose_b).then(|| Found::new(())),
                         composite cb => composite::intersects(cb, pose_b, sa, pose_a)
-                            .map(|j| ShapeAnswer { value: (), part_a: None, part_b: Some(j) }),
+                            .map(|j| Found { value: (), part_a: None, part_b: Some(j), body: () }),
                         [$($var),+]),
                     composite ca => on_shape!($ty, b,
                         convex sb => composite::intersects(ca, pose_a, sb, pose_b)
-                            .map(|i| ShapeAnswer { value: (), part_a: Some(i), part_b: None }),
+                            .map(|i| Found { value: (), part_a: Some(i), part_b: None, body: () }),
                         composite cb => composite::pair_intersects(ca, pose_a, cb, pose_b)
-                            .map(|(i, j)| ShapeAnswer { value: (), part_a: Some(i), part_b: Some(j) }),
+                            .map(|(i, j)| Found { value: (), part_a: Some(i), part_b: Some(j), body: () }),
                         [$($var),+]),
                     [$($var),+])
             }
 
             fn distance(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>)
-                -> Option<ShapeAnswer<DistanceOutput<V>>> {
+                -> Option<Found<DistanceOutput<V>>> {
                 on_shape!($ty, a,
                     convex sa => on_shape!($ty, b,
-                        convex sb => Some(ShapeAnswer::convex(distance(sa, pose_a, sb, pose_b))),
+                        convex sb => Some(Found::new(distance(sa, pose_a, sb, pose_b))),
                         composite cb => {
                             let on = composite::distance(cb, pose_b, sa, pose_a);
-                            Some(ShapeAnswer { value: on.value.flipped(), part_a: None, part_b: Some(on.part) })
+                            Some(on.swapped(|v| v.flipped()))
                         },
                         [$($var),+]),
                     composite ca => on_shape!($ty, b,
                         convex sb => {
                             let on = composite::distance(ca, pose_a, sb, pose_b);
-                            Some(ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None })
+                            Some(on)
                         },
-                        composite cb => composite::pair_distance(ca, pose_a, cb, pose_b)
-                            .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part_a), part_b: Some(on.part_b) }),
+                        composite cb => composite::pair_distance(ca, pose_a, cb, pose_b),
                         [$($var),+]),
                     [$($var),+])
             }
 
             fn contact(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, margin: V::Real)
-                -> Option<ShapeAnswer<Contact<V>>> {
+                -> Option<Found<Contact<V>>> {
                 on_shape!($ty, a,
                     convex sa => on_shape!($ty, b,
-                        convex sb => contact(sa, pose_a, sb, pose_b, margin, None).map(ShapeAnswer::convex),
+                        convex sb => contact(sa, pose_a, sb, pose_b, margin, None).map(Found::new),
                         composite cb => composite::contact(cb, pose_b, sa, pose_a, margin)
-                            .map(|on| ShapeAnswer { value: on.value.flipped(), part_a: None, part_b: Some(on.part) }),
+                            .map(|on| on.swapped(|v| v.flipped())),
                         [$($var),+]),
                     composite ca => on_shape!($ty, b,
-                        convex sb => composite::contact(ca, pose_a, sb, pose_b, margin)
-                            .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None }),
-                        composite cb => composite::pair_contact(ca, pose_a, cb, pose_b, margin)
-                            .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part_a), part_b: Some(on.part_b) }),
+                        convex sb => composite::contact(ca, pose_a, sb, pose_b, margin),
+                        composite cb => composite::pair_contact(ca, pose_a, cb, pose_b, margin),
                         [$($var),+]),
                     [$($var),+])
             }
 
             fn manifold(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, margin: V::Real)
-                -> ShapeAnswer<Manifold<V>> {
+                -> Found<Manifold<V>> {
                 // The part of the deepest point of a merged manifold.
                 fn deepest_part<V: Space>(pm: &crate::composite::PartManifold<V>) -> Option<u32> {
                     pm.points()
@@ -234,58 +210,56 @@ macro_rules! impl_runtime_shape {
                 }
                 on_shape!($ty, a,
                     convex sa => on_shape!($ty, b,
-                        convex sb => ShapeAnswer::convex(manifold(sa, pose_a, sb, pose_b, margin)),
+                        convex sb => Found::new(manifold(sa, pose_a, sb, pose_b, margin)),
                         composite cb => {
                             let pm = composite::manifold(cb, pose_b, sa, pose_a, margin);
-                            ShapeAnswer { part_a: None, part_b: deepest_part(&pm), value: pm.manifold.flipped() }
+                            Found { value: pm.manifold.flipped(), part_a: None, part_b: deepest_part(&pm), body: () }
                         },
                         [$($var),+]),
                     composite ca => on_shape!($ty, b,
                         convex sb => {
                             let pm = composite::manifold(ca, pose_a, sb, pose_b, margin);
-                            ShapeAnswer { part_a: deepest_part(&pm), part_b: None, value: pm.manifold }
+                            Found { value: pm.manifold, part_a: deepest_part(&pm), part_b: None, body: () }
                         },
                         composite cb => {
                             let on = composite::pair_manifold(ca, pose_a, cb, pose_b, margin);
                             let found = !on.value.is_empty();
-                            ShapeAnswer {
+                            Found {
                                 value: on.value,
-                                part_a: found.then_some(on.part_a),
-                                part_b: found.then_some(on.part_b),
+                                part_a: on.part_a.filter(|_| found),
+                                part_b: on.part_b.filter(|_| found),
+                                body: (),
                             }
                         },
                         [$($var),+]),
                     [$($var),+])
             }
 
-            fn ray_cast(&self, pose: &Pose<V>, ray: &Ray<V>, max_toi: V::Real) -> Option<ShapeAnswer<RayOutcome<V>>> {
+            fn ray_cast(&self, pose: &Pose<V>, ray: &Ray<V>, max_toi: V::Real) -> Option<Found<RayOutcome<V>>> {
                 on_shape!($ty, self,
                     convex s => match ray_cast(s, pose, ray, max_toi) {
                         RayOutcome::Miss => None,
-                        o => Some(ShapeAnswer::convex(o)),
+                        o => Some(Found::new(o)),
                     },
-                    composite c => composite::ray_cast(c, pose, ray, max_toi)
-                        .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None }),
+                    composite c => composite::ray_cast(c, pose, ray, max_toi),
                     [$($var),+])
             }
 
             fn shape_cast(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, input: &CastInput<V>)
-                -> Option<ShapeAnswer<CastOutput<V>>> {
+                -> Option<Found<CastOutput<V>>> {
                 let swapped = CastInput { motion_a: input.motion_b, motion_b: input.motion_a, ..*input };
                 on_shape!($ty, a,
                     convex sa => on_shape!($ty, b,
                         convex sb => {
                             let out = shape_cast(sa, pose_a, sb, pose_b, input, None);
-                            (out.status != CastStatus::Miss).then(|| ShapeAnswer::convex(out))
+                            (out.status != CastStatus::Miss).then(|| Found::new(out))
                         },
                         composite cb => composite::shape_cast(cb, pose_b, sa, pose_a, &swapped)
-                            .map(|on| ShapeAnswer { value: on.value.flipped(), part_a: None, part_b: Some(on.part) }),
+                            .map(|on| on.swapped(|v| v.flipped())),
                         [$($var),+]),
                     composite ca => on_shape!($ty, b,
-                        convex sb => composite::shape_cast(ca, pose_a, sb, pose_b, input)
-                            .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part), part_b: None }),
-                        composite cb => composite::pair_shape_cast(ca, pose_a, cb, pose_b, input)
-                            .map(|on| ShapeAnswer { value: on.value, part_a: Some(on.part_a), part_b: Some(on.part_b) }),
+                        convex sb => composite::shape_cast(ca, pose_a, sb, pose_b, input),
+                        composite cb => composite::pair_shape_cast(ca, pose_a, cb, pose_b, input),
                         [$($var),+]),
                     [$($var),+])
             }

@@ -192,6 +192,18 @@ pub struct CastOutput<V: Space> {
 }
 
 impl<V: Space> CastOutput<V> {
+    /// The time of impact when the cast found one: `Some(toi)` for
+    /// [`CastStatus::Hit`], `Some(0)` for [`CastStatus::StartedWithin`], `None` for a miss
+    /// or a failure (whose `safe_toi` still says how far the motion is safe).
+    #[must_use]
+    pub fn hit_toi(&self) -> Option<V::Real> {
+        match self.status {
+            CastStatus::Hit => Some(self.toi),
+            CastStatus::StartedWithin => Some(V::Real::ZERO),
+            _ => None,
+        }
+    }
+
     /// The same answer for the pair taken the other way round (B, A): points swapped,
     /// normal reversed. `face_normal` (a face of B) names no face of the new B and is
     /// dropped.

@@ -146,6 +146,28 @@ pub enum RayOutcome<V: Space> {
     },
 }
 
+impl<V: Space> RayOutcome<V> {
+    /// The time of impact, as parry answers it: `Some(toi)` for a hit, `Some(0)` for a ray
+    /// starting inside, `None` for a miss.
+    #[must_use]
+    pub fn toi(&self) -> Option<V::Real> {
+        match self {
+            Self::Hit(h) => Some(h.toi),
+            Self::Inside { .. } => Some(V::Real::ZERO),
+            Self::Miss => None,
+        }
+    }
+
+    /// The hit, when the ray enters the shape within the interval.
+    #[must_use]
+    pub fn hit(&self) -> Option<RayHit<V>> {
+        match self {
+            Self::Hit(h) => Some(*h),
+            _ => None,
+        }
+    }
+}
+
 /// Casts `ray` (world frame) against `shape` placed by `pose`, over `t` in `[0, max_toi]`.
 ///
 /// The answer is in the world frame. Closed forms answer balls, boxes, capsules, cylinders,

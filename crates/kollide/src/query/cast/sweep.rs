@@ -88,6 +88,19 @@ pub enum SweepOutcome<V: Space> {
     },
 }
 
+impl<V: Space> SweepOutcome<V> {
+    /// The time of impact as a fraction of the displacement: `Some(toi)` for a hit,
+    /// `Some(0)` for a start within an item, `None` for a miss.
+    #[must_use]
+    pub fn toi(&self) -> Option<V::Real> {
+        match self {
+            Self::Hit(h) => Some(h.toi),
+            Self::StartedWithin { .. } => Some(V::Real::ZERO),
+            Self::Miss => None,
+        }
+    }
+}
+
 /// The shape a sweep moves, placed in the world: a ball (a sphere in 3D, a circle in 2D) or
 /// an ellipsoid (an ellipse in 2D).
 #[derive(Clone, Copy, Debug, PartialEq)]
