@@ -3,6 +3,7 @@
 use crate::cast_answer::{cast_json, ray_json, sweep_json, CAST_FIELDS, RAY_FIELDS, SWEEP_FIELDS};
 use crate::contact_answer::{contact_json, manifold_json};
 use crate::json::{array, scalar_name, InputError, Obj, Result};
+use crate::reply::{components, tidy, Parts};
 use crate::space::{body, Space};
 use kollide::math::{DVec2, DVec3, Real, Vec2, Vec3};
 use kollide::query::{intersection_test, GjkStatus};
@@ -45,38 +46,6 @@ enum Query {
     Cast,
     /// `"sweep"`: the swept ball or ellipsoid (circle or ellipse) against a soup.
     Sweep,
-}
-
-/// Which parts of composite bodies an answer came from, as the replies write them:
-/// `"part"` when one body is a composite, `"part_a"` and `"part_b"` when both are.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Parts {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    part: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    part_a: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    part_b: Option<u32>,
-}
-
-impl Parts {
-    /// The fields for the parts of A and B (each `None` for a convex body).
-    #[must_use]
-    pub fn of(a: Option<u32>, b: Option<u32>) -> Self {
-        match (a, b) {
-            (Some(_), Some(_)) => Self { part: None, part_a: a, part_b: b },
-            _ => Self { part: a.or(b), part_a: None, part_b: None },
-        }
-    }
-
-    /// As `(name, value)` pairs, for the ordered writer of the cast answers.
-    #[must_use]
-    pub fn fields(self) -> Vec<(&'static str, u32)> {
-        [("part", self.part), ("part_a", self.part_a), ("part_b", self.part_b)]
-            .into_iter()
-            .filter_map(|(k, v)| v.map(|v| (k, v)))
-            .collect()
-    }
 }
 
 /// `{"line": n, "intersects": bool}`.
@@ -317,16 +286,4 @@ fn overflow<V: Space>(status: GjkStatus) -> InputError {
         status.as_str()
     );
     InputError::new("", msg)
-}
-
-/// `-0` becomes `0` (adding `+0` does that and changes nothing else), so a normal prints
-/// as `[1.0, 0.0]` rather than `[1.0, -0.0]`.
-pub fn tidy<R: Real>(x: R) -> R {
-    x + R::ZERO
-}
-
-/// The components of a vector, as a JSON array of its own scalar type (so `f32` results
-/// print as the shortest `f32`, `0.1`, not as the `f64` `0.10000000149011612`).
-pub fn components<V: Space>(v: V) -> Vec<V::Real> {
-    (0..V::DIM).map(|i| tidy(v[i])).collect()
 }

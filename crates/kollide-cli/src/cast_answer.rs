@@ -1,7 +1,7 @@
 //! The continuous-collision queries: `"ray"`, `"cast"` and `"sweep"`, read and answered.
 
-use crate::answer::{components, tidy, Parts};
 use crate::json::{number, scalar_name, vector, InputError, Obj, Result};
+use crate::reply::{components, tidy, Parts};
 use crate::space::{body, Space};
 use kollide::math::Real;
 use kollide::query::cast::{

@@ -3,12 +3,12 @@
 //! path of the value at fault, as for the convex shapes.
 
 use crate::json::{array, number, InputError, Obj, Result};
-use crate::space::{body, Space};
 use kollide::composite::{
     CompoundError, ConcavePolygon, HeightField, HeightField2d, HeightFieldError, Polyline, PolylineError,
     TriMesh, TriMeshError,
 };
-use kollide::math::{Pose, Vector2, Vector3};
+use kollide::math::{Vector2, Vector3};
+use kollide::query::Space;
 use serde_json::Value;
 
 /// The composite type names, per dimension.
@@ -143,34 +143,6 @@ pub fn concave_polygon<V: Vector2 + Space>(obj: &Obj) -> Result<ConcavePolygon<V
     obj.only(&["type", "points"], "for a concave_polygon")?;
     ConcavePolygon::try_new(&obj.points::<V>("points")?)
         .map_err(|e| InputError::new(obj.at("points"), e.to_string()))
-}
-
-/// `{"type": "compound", "parts": [BODY, ...]}`: convex parts, each placed by its own
-/// translation and rotation relative to the compound. `convex` takes a part's shape out of
-/// its body, or says it is not convex.
-pub fn compound<V: Space, C>(obj: &Obj, convex: impl Fn(V::Shape) -> Option<C>) -> Result<Vec<(Pose<V>, C)>> {
-    obj.only(&["type", "parts"], "for a compound")?;
-    let at = obj.at("parts");
-    let parts = array(obj.get("parts")?, &at)?;
-    if parts.is_empty() {
-        return Err(InputError::new(at, CompoundError::Empty.to_string()));
-    }
-    parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let path = format!("{at}[{i}]");
-            let b = body::<V>(p, &path)?;
-            let pose = b.pose;
-            match convex(b.shape) {
-                Some(c) => Ok((pose, c)),
-                None => Err(InputError::new(
-                    format!("{path}.shape.type"),
-                    "a compound's parts must be convex shapes (not a composite)",
-                )),
-            }
-        })
-        .collect()
 }
 
 /// Names the path of a compound error (its parts were read and checked already).

@@ -1,7 +1,7 @@
 //! The replies of the `"contact"` and `"manifold"` queries.
 
-use crate::answer::{components, tidy, Parts};
 use crate::json::{InputError, Result};
+use crate::reply::{components, tidy, Parts};
 use crate::space::Space;
 use kollide::math::Real;
 use kollide::query::{Contact, ContactId, ContactStatus, Manifold};

@@ -16,6 +16,7 @@ mod json;
 pub mod move_scene;
 mod packed;
 pub mod picture;
+mod reply;
 pub mod run;
 mod shape_json;
 mod space;

@@ -4,12 +4,10 @@
 //! enum, how a rotation is written) is behind the trait, and the precision is the choice of
 //! type: `Vec2`/`Vec3` with `--f32`, `DVec2`/`DVec3` by default.
 
-use crate::composite_json::{
-    compound, compound_error, concave_polygon, heightfield2, heightfield3, polyline, trimesh,
-};
-use crate::json::{number, InputError, Obj, Result};
+use crate::composite_json::{compound_error, concave_polygon, heightfield2, heightfield3, polyline, trimesh};
+use crate::json::{array, number, InputError, Obj, Result};
 use crate::shape_json::{convex2, convex3, names_in};
-use kollide::composite::Compound;
+use kollide::composite::{Compound, CompoundError};
 use kollide::math::{DQuat, DVec2, DVec3, Pose, PoseError, Quat, Real, Rot2, Vec2, Vec3, Vector, Vector2};
 use kollide::query::cast::{BackFaces, SoupItem, SweepError, SweepOutcome, SweepStep};
 use kollide::shape::{Convex2, Convex3};
@@ -130,6 +128,34 @@ fn not_a_mover(path: &str, dim: usize) -> InputError {
         format!("{path}.shape.type"),
         format!("a sweep moves a \"{round}\" or an \"{oval}\" (without \"round\")"),
     )
+}
+
+/// `{"type": "compound", "parts": [BODY, ...]}`: convex parts, each placed by its own
+/// translation and rotation relative to the compound. `convex` takes a part's shape out of
+/// its body, or says it is not convex.
+pub fn compound<V: Space, C>(obj: &Obj, convex: impl Fn(V::Shape) -> Option<C>) -> Result<Vec<(Pose<V>, C)>> {
+    obj.only(&["type", "parts"], "for a compound")?;
+    let at = obj.at("parts");
+    let parts = array(obj.get("parts")?, &at)?;
+    if parts.is_empty() {
+        return Err(InputError::new(at, CompoundError::Empty.to_string()));
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let path = format!("{at}[{i}]");
+            let b = body::<V>(p, &path)?;
+            let pose = b.pose;
+            match convex(b.shape) {
+                Some(c) => Ok((pose, c)),
+                None => Err(InputError::new(
+                    format!("{path}.shape.type"),
+                    "a compound's parts must be convex shapes (not a composite)",
+                )),
+            }
+        })
+        .collect()
 }
 
 /// A sweep line's answer: the mover (a ball or an ellipsoid; a circle or an ellipse in 2D)
