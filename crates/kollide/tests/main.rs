@@ -1,4 +1,7 @@
-//! kollide's integration tests, in one test binary: each file of this folder is a module.
+//! kollide's integration tests, in one test binary, grouped by layer: `shape/`, `query/`
+//! (convex queries), `cast/` (rays, casts, sweeps), `bvh/`, `composite/`, `world/`, `mover/`,
+//! then `boundary/` (pairs built to touch exactly) and `regressions/` (one story a test);
+//! `common/` holds the f64 oracles, which never call kollide.
 //!
 //! One binary instead of one per file: the library is generic over the dimension and the
 //! scalar, so every test binary compiled (at `opt-level = 3`) and linked its own copies of the
@@ -21,52 +24,12 @@ mod sweep_dim;
 #[path = "common/sweep_oracle.rs"]
 mod sweep_oracle;
 
-mod boundary_casts;
-mod boundary_rays;
-mod boundary_stairs;
-mod boundary_sweeps;
-mod bvh_dynamic;
-mod bvh_grid;
-mod bvh_static;
-mod cast_ray;
-mod cast_ray_exact;
-mod cast_ray_flat;
-mod cast_shapes;
-mod cast_sweep;
-mod cast_sweep_scenes;
-mod cast_toi;
-mod cast_tunnelling;
-mod composite_2d;
-mod composite_heightfield;
-mod composite_mesh;
-mod composite_seams;
-mod concave_polygon;
-mod contact_all_pairs;
-mod contact_box_segment;
-mod contact_closed_forms;
-mod contact_epa;
-mod contact_sat2d;
-mod contact_sat3d;
-mod convex_hull;
-mod gjk_closed_forms;
-mod gjk_hostile;
-mod gjk_polytopes;
-mod gjk_slivers;
-mod gjk_warm_start;
-mod intersects_polygons;
-mod manifold2d;
-mod manifold3d;
-mod manifold_cache;
-mod metamorphic;
+mod boundary;
+mod bvh;
+mod cast;
+mod composite;
 mod mover;
-mod mover_soak;
-mod mover_trace;
+mod query;
 mod regressions;
-mod regressions_cache;
-mod regressions_cast;
-mod regressions_huge;
-mod regressions_scale;
-mod sat_boxes;
-mod serde_shapes;
-mod sweep_trace;
+mod shape;
 mod world;

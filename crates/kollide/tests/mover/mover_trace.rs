@@ -4,7 +4,7 @@
 //! chose), each solved motion is allowed by every plane and is the projection of the
 //! wanted one (no allowed motion is closer along it), and the answer is unchanged.
 
-use crate::mover::{floor, Scene};
+use crate::mover::mover_scenes::{floor, Scene};
 use kollide::math::{DQuat, DVec3};
 use kollide::mover::{move_and_slide, Character, MovePhase, MoverSettings};
 

@@ -1,0 +1,4 @@
+//! Shapes: construction, hulls, serialization.
+
+mod convex_hull;
+mod serde_shapes;

@@ -1,0 +1,3 @@
+//! The world: bodies, run-time shapes, world queries.
+
+mod world_queries;
