@@ -4,19 +4,12 @@
 
 mod broad_phase;
 mod dynamic;
-mod dynamic_insert;
-mod dynamic_query;
-mod dynamic_validate;
 mod grid_pairs;
-mod static_traverse;
 mod static_tree;
-mod static_validate;
 mod sweep_prune;
 
 pub use broad_phase::{BroadPhase, PairChanges};
-pub use dynamic::{DynamicTree, DynamicTreeError, ProxyId};
-pub use dynamic_validate::TreeInvariant;
+pub use dynamic::{DynamicTree, DynamicTreeError, ProxyId, TreeInvariant};
 pub use grid_pairs::{all_pairs_grid, GridPairs};
-pub use static_tree::{Bvh, BvhError};
-pub use static_validate::BvhInvariant;
+pub use static_tree::{Bvh, BvhError, BvhInvariant};
 pub use sweep_prune::{all_pairs, all_pairs_sweep, all_pairs_tree};

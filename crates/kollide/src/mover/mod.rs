@@ -8,11 +8,13 @@
 //! step are solved together (`planes.rs`).
 
 mod feature;
+mod output;
 mod planes;
 mod settings;
 mod slide;
 mod trace;
 
+pub use output::{Ground, MoveContact, MoveOutput, MoveStatus};
 pub use settings::{Character, MoverError, MoverSettings, UpRotation};
-pub use slide::{move_and_slide, Ground, MoveContact, MoveOutput, MoveStatus};
+pub use slide::move_and_slide;
 pub use trace::{MovePhase, MoveStep, SlidePlane};

@@ -1,7 +1,7 @@
 //! What a traced step of the mover did, cast by cast: the record
 //! [`move_and_slide`](super::move_and_slide) fills when traced.
 
-use super::slide::MoveContact;
+use super::output::MoveContact;
 use crate::math::Vector3;
 use crate::query::Space;
 

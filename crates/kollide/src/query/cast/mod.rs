@@ -23,19 +23,15 @@ mod ray_closed;
 mod ray_gjk;
 mod shape_cast;
 mod sweep;
-mod sweep2d;
-mod sweep3d;
-mod sweep_error;
-mod sweep_trace;
 mod toi;
 mod touching;
 
 pub use motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 pub use ray::{ray_cast, ray_toi, Ray, RayError, RayHit, RayOutcome};
 pub use shape_cast::shape_cast;
-pub use sweep::{sweep, BackFaces, SoupItem, SweepFeature, SweepHit, SweepOutcome, SweptShape};
-pub use sweep_error::SweepError;
-pub use sweep_trace::{SweepStep, SweepTest, SweepVerdict};
+pub use sweep::{
+    sweep, BackFaces, SoupItem, SweepError, SweepFeature, SweepHit, SweepOutcome, SweepStep, SweepTest,
+    SweepVerdict, SweptShape,
+};
 // For the composites, which walk their own candidates through the same sweep.
-pub(crate) use sweep::{drive_ball, drive_scaled, Candidates};
-pub(crate) use sweep_error::{check_ball, check_ellipsoid};
+pub(crate) use sweep::{check_ball, check_ellipsoid, drive_ball, drive_scaled, Candidates};

@@ -1,9 +1,9 @@
 //! Heightfields as composites: their triangles (segments) as parts, their grid walks as the
 //! candidate search, and the grid's implicit adjacency for the internal-edge rule.
 
-use super::internal_edges::{self, Neighbour};
-use super::sweep::SoupParts;
-use super::{Composite, HeightField, HeightField2d};
+use crate::composite::internal_edges::{self, Neighbour};
+use crate::composite::sweep::SoupParts;
+use crate::composite::{Composite, HeightField, HeightField2d};
 use crate::math::{Aabb, Pose, Real, Vector2, Vector3};
 use crate::query::Space;
 use crate::shape::{Feature, Segment, Triangle};

@@ -4,6 +4,11 @@
 use crate::math::{above, Aabb, Real, Vector};
 use std::fmt;
 
+mod traverse;
+mod validate;
+
+pub use validate::BvhInvariant;
+
 /// Items per leaf at most.
 pub(super) const MAX_LEAF: usize = 4;
 /// Bins of the surface-area heuristic per split (Wald 2007 uses 16 to 32; 12 measured as

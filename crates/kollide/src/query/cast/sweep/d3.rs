@@ -5,14 +5,14 @@
 //! that large coordinates keep their precision (Fauerby 2003; Ericson, *Real-Time
 //! Collision Detection*, 5.1.5 and 5.5.7, for the regions and the swept tests).
 
-use super::numeric::unit_or_safe;
-use super::sweep::{
+use super::driver::{
     band, corner_toi, flat_slack, max_abs, narrow, near_plane, probe_start, start_contact, unit_scale, Item,
     Mover, Root, SoupItem,
 };
-use super::sweep_trace::{Probe, SweepTest, SweepVerdict};
+use super::trace::{Probe, SweepTest, SweepVerdict};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector3};
+use crate::query::cast::numeric::unit_or_safe;
 use crate::query::contact::{contact, Contact};
 use crate::query::Space;
 use crate::shape::{Ellipsoid, Triangle};

@@ -1,10 +1,14 @@
 //! Convex hull (3D): the convex hull of a point set, as a closed triangle mesh.
 
 use super::error::check_points;
-use super::hull_build3d::convex_hull;
-use super::hull_faces3d::hull_faces;
+mod build;
+mod faces;
+mod predicates;
+
 use super::{Feature, Primitive, ShapeError, Support, SupportFace};
 use crate::math::{Real, Vector3};
+use build::convex_hull;
+use faces::hull_faces;
 
 // Support-call costs measured with a throwaway program (`cargo build --release`, x86-64
 // baseline SSE2, 2-core Xeon VM, f64; f32 within 10%), random points on the unit sphere, ns

@@ -1,7 +1,7 @@
 //! The dynamic tree's queries: boxes, rays, swept boxes, best-first search and all pairs.
 //! Every traversal uses an explicit stack (or heap) and visits each node at most once.
 
-use super::dynamic::{DynamicTree, Kind, ProxyId, NULL};
+use super::{DynamicTree, Kind, ProxyId, NULL};
 use crate::math::{inverse_direction, Aabb, Real, Vector};
 use core::cmp::Ordering;
 use std::collections::BinaryHeap;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-/// Why a [`HeightField`](super::HeightField) or [`HeightField2d`](super::HeightField2d)
+/// Why a [`HeightField`](crate::composite::HeightField) or [`HeightField2d`](crate::composite::HeightField2d)
 /// could not be built.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]

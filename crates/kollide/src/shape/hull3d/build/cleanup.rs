@@ -2,7 +2,7 @@
 //! and the live faces as an indexed mesh.
 
 use super::{Builder, HullMesh, NONE};
-use crate::shape::hull_predicates3d::{certainly_off_plane, dot, Plane};
+use crate::shape::hull3d::predicates::{certainly_off_plane, dot, Plane};
 
 impl Builder<'_> {
     /// The vertices that are corners: their faces span at least three near-planar facets;

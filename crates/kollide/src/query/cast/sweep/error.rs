@@ -1,6 +1,6 @@
 //! What a sweep refuses: the checks of its input, and the error that names the bad value.
 
-use super::sweep::SoupItem;
+use super::driver::SoupItem;
 use crate::math::{Pose, Real, Rotation};
 use crate::query::Space;
 use core::fmt;

@@ -5,7 +5,7 @@
 //! million `f32` sphere points, against two million faces).
 
 use super::{Builder, NONE};
-use crate::shape::hull_predicates3d::{orient, P};
+use crate::shape::hull3d::predicates::{orient, P};
 
 impl Builder<'_> {
     /// For each point of `points`, `true` when it is at most `tol` above every face.
@@ -106,7 +106,7 @@ mod tests {
     /// Points on and around a sphere's hull: the walk answers what testing every face does.
     #[test]
     fn covers_matches_the_scan() {
-        let mut unit = crate::shape::hull_predicates3d::unit_sampler(0x9e37_79b9_7f4a_7c15_u64);
+        let mut unit = crate::shape::hull3d::predicates::unit_sampler(0x9e37_79b9_7f4a_7c15_u64);
         let mut direction = || loop {
             let p: P = core::array::from_fn(|_| unit());
             let l = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();

@@ -1,7 +1,7 @@
 //! The queries of the static BVH: overlap, rays and swept boxes near to far, nearest items,
 //! pairs. Each walks the tree with a fixed stack (the build bounds the depth).
 
-use super::static_tree::{Bvh, Node, MAX_DEPTH};
+use super::{Bvh, Node, MAX_DEPTH};
 use crate::math::{at_least, inverse_direction, Aabb, Pose, Real, Vector};
 
 /// A fixed-size stack: the tree is never deeper than [`MAX_DEPTH`], and a depth-first walk

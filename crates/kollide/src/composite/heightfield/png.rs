@@ -1,7 +1,7 @@
 //! Terrain from an image: a grayscale PNG read as a heightfield (the `png` feature).
 
-use super::heightfield_error::HeightFieldError;
-use super::HeightField;
+use super::error::HeightFieldError;
+use crate::composite::HeightField;
 use crate::math::{Real, Vector3};
 use crate::query::Space;
 use std::io::{BufRead, Cursor, Seek};

@@ -24,7 +24,7 @@
 //! points are taken in Morton order, a face is 36 bytes, the points waiting above a face are
 //! a list threaded through one array, and only faces with waiting points keep their plane.
 
-use super::hull_predicates3d::{cross, dot, orient, sub, Plane, Side, P};
+use super::predicates::{cross, dot, orient, sub, Plane, Side, P};
 use core::array::from_fn;
 
 mod cleanup;

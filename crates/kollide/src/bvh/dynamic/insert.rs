@@ -9,8 +9,8 @@
 //! child taller than its sibling by two or more is lifted), so the height stays logarithmic
 //! even for sorted insertions.
 
-use super::dynamic::{DynamicTree, Kind, Node, NULL};
-use super::dynamic_query::Stack;
+use super::query::Stack;
+use super::{DynamicTree, Kind, Node, NULL};
 use crate::math::{Aabb, Real, Vector};
 
 /// Which sibling search inserts use. Measured at 100k boxes (f32, 3D): the descent inserts

@@ -1,6 +1,6 @@
 //! The dynamic tree's invariant check, for tests and for users who suspect a bug.
 
-use super::dynamic::{DynamicTree, Kind, NULL};
+use super::{DynamicTree, Kind, NULL};
 use crate::math::Vector;
 use core::fmt;
 

@@ -10,6 +10,12 @@
 use crate::math::{Aabb, Real, Vector};
 use core::fmt;
 
+mod insert;
+mod query;
+mod validate;
+
+pub use validate::TreeInvariant;
+
 /// The id of a proxy in a [`DynamicTree`] (or a body in a
 /// [`BroadPhase`](super::BroadPhase)). Ids of removed proxies are reused by later inserts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

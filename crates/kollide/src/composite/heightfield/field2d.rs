@@ -1,7 +1,7 @@
 //! Heightfield terrain in 2D: a line of heights, one segment per cell, walked along x.
 
-use super::heightfield_error::HeightFieldError;
-use super::heightfield_walk::offer_in_order;
+use super::error::HeightFieldError;
+use super::walk::offer_in_order;
 use crate::math::{above, at_least, inverse_direction, Aabb, Real, Vector2};
 use crate::query::Space;
 use crate::shape::Segment;
@@ -146,7 +146,7 @@ impl<V: Vector2 + Space> HeightField2d<V> {
     }
 
     /// The first hit along the ray (local frame), the cells it crosses in order of x, with
-    /// the contract of [`HeightField::cast_ray`](super::HeightField::cast_ray).
+    /// the contract of [`HeightField::cast_ray`](crate::composite::HeightField::cast_ray).
     pub fn cast_ray(
         &self,
         origin: V,
@@ -192,7 +192,7 @@ impl<V: Vector2 + Space> HeightField2d<V> {
 
     /// The first hit of a moving box (local frame), the segments in order of when the box
     /// meets their boxes, with the contract of
-    /// [`HeightField::cast_aabb`](super::HeightField::cast_aabb).
+    /// [`HeightField::cast_aabb`](crate::composite::HeightField::cast_aabb).
     pub fn cast_aabb(
         &self,
         aabb: &Aabb<V>,

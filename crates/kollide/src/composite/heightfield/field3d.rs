@@ -1,8 +1,8 @@
 //! Heightfield terrain (3D): a grid of heights, two triangles per cell, found by walking the
 //! grid instead of searching a tree.
 
-use super::heightfield_error::HeightFieldError;
-use super::heightfield_walk::offer_in_order;
+use super::error::HeightFieldError;
+use super::walk::offer_in_order;
 use crate::math::{above, inverse_direction, Aabb, Real, Vector3};
 use crate::query::Space;
 use crate::shape::Triangle;
@@ -19,7 +19,7 @@ const BLOCK: usize = 16;
 /// The grid is its own acceleration structure: rays walk the cells they cross in order
 /// (Amanatides and Woo's traversal, each cell pruned by its height range), boxes visit the
 /// cells under them, so a terrain costs its samples and little more. Queries go through
-/// the composite functions ([`super::ray_cast`], ...), the triangles answered by
+/// the composite functions ([`crate::composite::ray_cast`], ...), the triangles answered by
 /// the convex queries, with the grid's adjacency keeping contacts off internal edges.
 ///
 /// ```

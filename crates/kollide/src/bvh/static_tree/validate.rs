@@ -1,6 +1,6 @@
 //! Checking every invariant of a static BVH against its item boxes.
 
-use super::static_tree::{Bvh, MAX_LEAF};
+use super::{Bvh, MAX_LEAF};
 use crate::math::{Aabb, Vector};
 use std::fmt;
 
@@ -94,7 +94,7 @@ impl<V: Vector> Bvh<V> {
         let mut reached = vec![0u8; self.nodes.len()];
         let mut stack: Vec<(usize, usize)> = vec![(0, 1)];
         while let Some((i, depth)) = stack.pop() {
-            if depth > super::static_tree::MAX_DEPTH_NODES {
+            if depth > super::MAX_DEPTH_NODES {
                 return Err(BvhInvariant::TooDeep { depth });
             }
             reached[i] = reached[i].saturating_add(1);

@@ -4,14 +4,14 @@
 //! space for an ellipse), every quantity relative to the feature it concerns (Fauerby 2003
 //! and Ericson, *Real-Time Collision Detection*, 5.5, brought down to 2D).
 
-use super::numeric::unit_or_safe;
-use super::sweep::{
+use super::driver::{
     band, corner_toi, flat_slack, max_abs, narrow, near_plane, probe_start, start_contact, unit_scale, Item,
     Mover, Root, SoupItem,
 };
-use super::sweep_trace::{Probe, SweepTest, SweepVerdict};
+use super::trace::{Probe, SweepTest, SweepVerdict};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector2};
+use crate::query::cast::numeric::unit_or_safe;
 use crate::query::contact::{contact, Contact};
 use crate::query::Space;
 use crate::shape::{Ellipsoid, Segment};
