@@ -7,7 +7,7 @@
 
 use super::{Composite, Found};
 use crate::math::{Aabb, Pose, Real};
-use crate::query::contact::CoreContact;
+use crate::query::contact::output::CoreContact;
 use crate::query::manifold::clip3d::{reduce_indices, Candidate};
 use crate::query::manifold::{clip_contact, contact_along};
 use crate::query::Space;

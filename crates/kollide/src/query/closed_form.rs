@@ -1,7 +1,7 @@
 //! Closed forms for cores that are points or segments (balls, capsules, segments).
 
 use crate::math::Real;
-use crate::query::contact::{ContactStatus, CoreContact};
+use crate::query::contact::output::{ContactStatus, CoreContact};
 use crate::query::Space;
 
 /// The closest points `(p, q)` of segments `p0 p1` and `q0 q1` (either may be a point).

@@ -9,8 +9,8 @@
 //! then a few fixed directions (the axes of both shapes and the line of centres) give a
 //! push that is valid by construction, reported with a `Stalled` status.
 
-use super::contact::{ContactStatus, CoreContact};
 use crate::math::{Pose, Real};
+use crate::query::contact::output::{ContactStatus, CoreContact};
 use crate::query::Space;
 use crate::shape::Support;
 

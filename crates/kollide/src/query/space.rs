@@ -5,7 +5,7 @@
 //! here, in the query layer, so `math` needs nothing above it.
 
 use crate::math::{Pose, Vector};
-use crate::query::contact::CoreContact;
+use crate::query::contact::output::CoreContact;
 use crate::query::epa::{EpaResult, EpaStep};
 use crate::query::gjk::simplex::{Simplex, SubSimplex};
 use crate::query::manifold::Manifold;

@@ -14,17 +14,11 @@
 //!
 //! All inputs and answers are in the **world frame** unless a doc says otherwise.
 
-mod face_normal;
-mod linear;
 mod motion;
 mod numeric;
 mod ray;
-mod ray_closed;
-mod ray_gjk;
 mod shape_cast;
 mod sweep;
-mod toi;
-mod touching;
 
 pub use motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
 pub use ray::{ray_cast, ray_toi, Ray, RayError, RayHit, RayOutcome};

@@ -15,7 +15,7 @@
 use super::clip3d::{reduce, Candidate};
 use super::{ContactId, Manifold, ManifoldPoint};
 use crate::math::{Pose, Real};
-use crate::query::contact::ContactStatus;
+use crate::query::contact::output::ContactStatus;
 use crate::query::sat::box_box3d::{edge_witness, least_overlap, Axis, LeastOverlap};
 use crate::query::Space;
 use crate::shape::Feature;

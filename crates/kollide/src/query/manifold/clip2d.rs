@@ -10,7 +10,7 @@
 
 use super::{ContactId, Manifold, ManifoldPoint};
 use crate::math::{Real, Vector2};
-use crate::query::contact::CoreContact;
+use crate::query::contact::output::CoreContact;
 use crate::query::Space;
 use crate::shape::{Feature, SupportFace};
 

@@ -11,7 +11,7 @@
 
 use super::{ContactId, Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS};
 use crate::math::{Real, Vector3};
-use crate::query::contact::CoreContact;
+use crate::query::contact::output::CoreContact;
 use crate::query::Space;
 use crate::shape::{Feature, SupportFace, MAX_FACE_POINTS};
 

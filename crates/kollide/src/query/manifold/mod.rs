@@ -13,9 +13,10 @@ mod cache;
 pub(crate) mod clip2d;
 pub(crate) mod clip3d;
 
-use super::contact::{contact_local_warm, ContactStatus, CoreContact};
+use super::contact::contact_local_warm;
 use super::gjk::SimplexCache;
 use crate::math::{Pose, Real};
+use crate::query::contact::output::{ContactStatus, CoreContact};
 use crate::shape::{Feature, Primitive, Support, SupportFace};
 
 pub use cache::{manifold_cached, ManifoldCache, ToleranceError, DEFAULT_MAX_TURN, DEFAULT_RELATIVE_DRIFT};

@@ -6,11 +6,11 @@
 //! Every box-box edge pair builds a face of the Minkowski difference, so no Gauss-map
 //! pruning is needed; nearly parallel edges are skipped as in `polytope3d.rs`.
 
-use super::polytope3d::face_witness;
+use super::poly3d::face_witness;
 use super::{record, SatAxis, SatOutcome, SatTrace};
 use crate::math::{Pose, Real, Rotation, Vector3};
 use crate::query::closed_form::segment_segment;
-use crate::query::contact::{ContactStatus, CoreContact};
+use crate::query::contact::output::{ContactStatus, CoreContact};
 use crate::query::Space;
 use crate::shape::Cuboid;
 

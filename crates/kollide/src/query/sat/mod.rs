@@ -3,6 +3,7 @@
 use crate::query::Space;
 mod box_box;
 pub(crate) mod box_box3d;
+mod poly3d;
 pub(crate) mod polygon2d;
 pub(crate) mod polytope3d;
 mod segment_box;
@@ -10,8 +11,8 @@ mod segment_box;
 pub(crate) use box_box::boxes_intersect;
 pub(crate) use segment_box::segment_box;
 
-use super::contact::CoreContact;
 use crate::math::Real;
+use crate::query::contact::output::CoreContact;
 
 /// What a separating-axis test found about two polytope cores (A's frame).
 #[doc(hidden)]

@@ -16,7 +16,7 @@
 
 use super::{record, SatAxis, SatOutcome, SatTrace};
 use crate::math::{Pose, Real, Vector2};
-use crate::query::contact::{ContactStatus, CoreContact};
+use crate::query::contact::output::{ContactStatus, CoreContact};
 use crate::query::Space;
 use crate::shape::{ConvexPolygon, Primitive};
 

@@ -9,7 +9,7 @@
 use super::SatOutcome;
 use crate::math::Real;
 use crate::query::closed_form::segment_segment;
-use crate::query::contact::{ContactStatus, CoreContact};
+use crate::query::contact::output::{ContactStatus, CoreContact};
 use crate::query::Space;
 
 /// The best axis so far: separation along `normal` (from the box towards the segment) and

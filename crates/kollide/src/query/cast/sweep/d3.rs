@@ -13,7 +13,8 @@ use super::trace::{Probe, SweepTest, SweepVerdict};
 use super::SweepFeature;
 use crate::math::{Pose, Real, Vector3};
 use crate::query::cast::numeric::unit_or_safe;
-use crate::query::contact::{contact, Contact};
+use crate::query::contact::contact;
+use crate::query::contact::output::Contact;
 use crate::query::Space;
 use crate::shape::{Ellipsoid, Triangle};
 

@@ -1,6 +1,5 @@
 //! What a sweep refuses: the checks of its input, and the error that names the bad value.
 
-use super::driver::SoupItem;
 use crate::math::{Pose, Real, Rotation};
 use crate::query::Space;
 use core::fmt;
@@ -86,31 +85,5 @@ fn check_disp<V: Space>(disp: V) -> Result<(), SweepError> {
         Ok(())
     } else {
         Err(SweepError::NonFinite { field: "displacement" })
-    }
-}
-
-/// The first corner of the soup that is not finite, as an error. One pass over the soup
-/// before any sweeping (a NaN corner would otherwise fail the box test and be skipped
-/// silently).
-pub(super) fn check_soup<V: Space, T: SoupItem<V>>(items: &[T]) -> Result<(), SweepError> {
-    // Branch-free first: `x * 0` is 0 for a finite x and NaN for NaN or ±∞, so the sum is
-    // finite exactly when every corner is. (A per-corner test with early exits, or a single
-    // accumulator, cost about 3 ns a triangle on the bench's soup, as much as the sweep.)
-    // One accumulator per corner: independent chains of additions, not one long one.
-    let mut acc = [V::ZERO; 3];
-    for item in items {
-        for (slot, &p) in acc.iter_mut().zip(item.corners()) {
-            *slot += p * V::Real::ZERO;
-        }
-    }
-    if (acc[0] + acc[1] + acc[2]).is_finite_vec() {
-        return Ok(());
-    }
-    match items.iter().position(|item| !item.is_finite()) {
-        None => Ok(()),
-        Some(index) => {
-            let corner = items[index].corners().iter().position(|p| !p.is_finite_vec()).unwrap_or(0);
-            Err(SweepError::NonFiniteCorner { index, corner })
-        }
     }
 }

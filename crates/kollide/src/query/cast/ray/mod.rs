@@ -1,7 +1,9 @@
 //! Rays, and the ray cast against one convex shape: the dispatch to a closed form or GJK.
 
-use super::numeric::ge;
-use super::ray_closed as closed;
+use crate::query::cast::numeric::ge;
+mod closed;
+mod gjk;
+
 use crate::math::{Pose, Real, Rotation};
 use crate::query::dispatch::{place, place_segment};
 use crate::query::Space;
@@ -361,7 +363,7 @@ fn cast_local<V: Space, S: Support<V> + ?Sized>(
         // (Only 3D shapes name these; a 2D user shape that did would go to GJK.)
         Primitive::Cylinder(e) if sharp && V::DIM == 3 => closed::cylinder(e, o, d, max_toi),
         Primitive::Cone(e) if sharp && V::DIM == 3 => closed::cone(e, o, d, max_toi),
-        _ => super::ray_gjk::cast(shape, o, d, max_toi),
+        _ => gjk::cast(shape, o, d, max_toi),
     }
 }
 
@@ -397,7 +399,7 @@ fn or_gjk<V: Space, S: Support<V> + ?Sized>(
     };
     match cast {
         Cast::Hit(t, n) | Cast::Inside(t, n) if !t.is_finite() || grazes(n) => {
-            super::ray_gjk::cast(shape, o, d, max_toi)
+            gjk::cast(shape, o, d, max_toi)
         }
         other => other,
     }
@@ -422,7 +424,7 @@ fn within_reach<V: Space, S: Support<V> + ?Sized>(
         let slack = V::Real::EPSILON * V::Real::from_usize(64) * (outer + o.abs_elem().max_component());
         let reach = outer + slack;
         if p.length_squared() > reach * reach {
-            return super::ray_gjk::cast(shape, o, d, max_toi);
+            return gjk::cast(shape, o, d, max_toi);
         }
     }
     cast

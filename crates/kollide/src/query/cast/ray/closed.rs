@@ -11,9 +11,9 @@
 //! 2019); for cylinders and cones an origin far from the shape is first moved along the
 //! line to the point closest to the centre.
 
-use super::numeric::{ge, unit_or};
-use super::ray::Cast;
+use super::Cast;
 use crate::math::Real;
+use crate::query::cast::numeric::{ge, unit_or};
 use crate::query::Space;
 
 /// Which end of the span the ray reports.

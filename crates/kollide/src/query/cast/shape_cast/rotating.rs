@@ -31,10 +31,10 @@
 //! the last proven time in `safe_toi`.
 
 use super::face_normal::face_normal;
-use super::motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
-use super::numeric::{gt, le};
-use super::shape_cast::{failed, start_state, Start};
+use super::{failed, start_state, Start};
 use crate::math::{Pose, Real};
+use crate::query::cast::motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
+use crate::query::cast::numeric::{gt, le};
 use crate::query::distance_cached;
 use crate::query::gjk::SimplexCache;
 use crate::query::Space;

@@ -15,9 +15,9 @@
 //! largest support point's distance from the local origin, plus the radius); the time of
 //! impact is never later than the true one.
 
-use super::numeric::{ge, gt, unit_or};
-use super::ray::Cast;
+use super::Cast;
 use crate::math::Real;
+use crate::query::cast::numeric::{ge, gt, unit_or};
 use crate::query::gjk::{Simplex, SimplexVertex};
 use crate::query::Space;
 use crate::shape::{Support, NO_HINT};

@@ -17,9 +17,9 @@
 //! time of impact, so the cast never tunnels; it stops when the simplex realizes a distance
 //! within the tolerance of `R`.
 
-use super::motion::{CastOutput, CastStatus, CastStep};
-use super::numeric::{gt, le, unit_or, unit_or_safe};
 use crate::math::{Pose, Real, Rotation};
+use crate::query::cast::motion::{CastOutput, CastStatus, CastStep};
+use crate::query::cast::numeric::{gt, le, unit_or, unit_or_safe};
 use crate::query::gjk::{self, GjkSettings, Goal, Simplex, SimplexVertex};
 use crate::query::Space;
 use crate::shape::Support;

@@ -20,8 +20,8 @@
 //! times from one short enough that the first-order change rules (see `approaches`): it
 //! approaches when the first probe that moved by more than the tolerance went deeper.
 
-use super::motion::Motion;
-use super::numeric::gt;
+use crate::query::cast::motion::Motion;
+use crate::query::cast::numeric::gt;
 use crate::query::Space;
 
 /// The most probes of a turning pair (doubling from its first step to the cast's reach).

@@ -1,15 +1,18 @@
 //! The shape cast: when do two moving convex shapes first come within a distance?
 
-use super::face_normal::face_normal;
-use super::linear::{self, LinearOutcome, SegmentCast};
-use super::motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
-use super::numeric::le;
-use super::toi;
-use super::touching;
+mod face_normal;
+mod linear;
+mod rotating;
+mod touching;
+
 use crate::math::{Pose, Real};
+use crate::query::cast::motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
+use crate::query::cast::numeric::le;
 use crate::query::Space;
 use crate::query::{contact, distance, ContactStatus, GjkStatus};
 use crate::shape::{Primitive, Support};
+use face_normal::face_normal;
+use linear::{LinearOutcome, SegmentCast};
 
 /// The first time in `[0, input.max_toi]` at which `a` and `b`, starting at `pose_a` and
 /// `pose_b` (world frame) and moving as `input.motion_a` and `input.motion_b` say, come
@@ -138,7 +141,7 @@ fn cast_impl<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     if !(finite(V::angular_speed(ma.angular_velocity)) && finite(V::angular_speed(mb.angular_velocity))) {
         return failed(zero, distance(a, pose_a, b, pose_b).distance, 0);
     }
-    toi::rotational(a, pose_a, b, pose_b, input, target, trace)
+    rotating::rotational(a, pose_a, b, pose_b, input, target, trace)
 }
 
 /// The linear cast: both bodies translate.

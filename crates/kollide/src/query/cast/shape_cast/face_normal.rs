@@ -1,7 +1,7 @@
 //! The face of B met at a cast's hit: its outward normal, when B's feature there is a face.
 
-use super::numeric::gt;
 use crate::math::{Pose, Real};
+use crate::query::cast::numeric::gt;
 use crate::query::Space;
 use crate::shape::{Support, SupportFace};
 
