@@ -180,7 +180,7 @@ fn margin(top: &Obj) -> Result<f64> {
 /// Says what is wrong with a line that is not JSON. serde_json's message ends with the
 /// position (`at line 1 column 7`); within one line only the column says anything.
 /// A word JavaScript writes for a non-finite number (`NaN`, `Infinity`) where serde_json
-/// stopped gets the same hint as a number out of range (probe F10).
+/// stopped gets the same hint as a number out of range.
 fn json_syntax_error(e: &serde_json::Error, text: &str) -> InputError {
     let full = e.to_string();
     let what = full.split(" at line ").next().unwrap_or(&full);

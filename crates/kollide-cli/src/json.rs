@@ -296,7 +296,7 @@ impl<'v, 'p> Obj<'v, 'p> {
 
 /// A JSON text parsed like `serde_json::from_str::<Value>`, but refusing an object that
 /// names a field twice (serde_json keeps the last one silently, so `{"radius": 1,
-/// "radius": -1}` would answer for -1 with no word; probe F10).
+/// "radius": -1}` would answer for -1 with no word).
 ///
 /// # Errors
 /// serde_json's syntax errors, and `duplicate field "name"` (serde_json adds the position).

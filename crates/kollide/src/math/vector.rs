@@ -109,7 +109,7 @@ pub trait Vector:
     /// the squared length would overflow or lose digits below the normal range, the vector
     /// is first scaled by a power of two (exactly), as `hypot` does. For closed forms whose
     /// inputs are positions (balls 1e20 apart in `f32` were infinitely far apart, and unit
-    /// normals of centres 1e-22 apart 1% too long: outside probe, F1 and F4).
+    /// normals of centres 1e-22 apart 1% too long).
     #[inline(always)]
     fn length_safe(self) -> Self::Real {
         let l2 = self.dot(self);

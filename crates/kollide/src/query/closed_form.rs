@@ -167,7 +167,7 @@ pub(crate) fn segments<V: Space>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
     // angle θ (a point and a segment: `noise`), but only about `√ε` of their size for
     // nearly parallel ones. Below that the gap may hide a crossing (2D) or point the wrong
     // way (3D): decide from the segments' directions instead. (The `√ε` bound used for
-    // every pair made long capsules 0.33 apart "penetrate" by their radii: probe F6.)
+    // every pair made long capsules 0.33 apart "penetrate" by their radii.)
     let root_eps = V::Real::EPSILON.sqrt();
     let accuracy = if l1 <= noise || l2 <= noise {
         noise
@@ -244,7 +244,7 @@ pub(crate) fn segments<V: Space>(p0: V, p1: V, q0: V, q1: V) -> CoreContact<V> {
         // side that clears the origin by more than the rounding of its dot products (a few
         // ulps of the coordinates, far less than `noise`) proves the segments apart
         // however small the gap is next to `noise` (a circle 0.9 above a segment 2e6 long
-        // in f32 was reported penetrating: probe F6).
+        // in f32 was reported penetrating).
         let clear = best.is_some_and(|(d, ..)| d < -noise / V::Real::from_usize(16));
         if best.is_none_or(|(d, ..)| d <= zero) && (len > noise || clear) {
             // Apart, but by a gap this short its direction is rounding noise: the side that

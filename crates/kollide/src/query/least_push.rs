@@ -5,7 +5,7 @@
 //! `-push(u)`). The penetration depth is the least push over all directions, so every
 //! `push(u)` is an upper bound of it, and a push that EPA's own normal does not reach is a
 //! sign that EPA lost its polytope to rounding. That happens on shapes whose support points
-//! span many orders of magnitude (an ellipsoid 1e10 long and 2 thick: outside probe, F8);
+//! span many orders of magnitude (an ellipsoid 1e10 long and 2 thick);
 //! then a few fixed directions (the axes of both shapes and the line of centres) give a
 //! push that is valid by construction, reported with a `Stalled` status.
 

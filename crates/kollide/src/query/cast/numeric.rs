@@ -24,9 +24,9 @@ pub(crate) fn le<R: Real>(x: R, y: R) -> bool {
 }
 
 /// `v / |v|`, or `fallback` when `v` is zero or its length not finite.
-// Kept this lean, and always inlined, on measurement: the ray casts compute their normal
-// through it, and a further test (that the quotient is finite, or a rescaled length) cost
-// the ball ray 9 -> 23 ns on the bench, as the compiler then kept the normal's arithmetic.
+// Kept this lean, and always inlined: the ray casts compute their normal through it, and a
+// further test (that the quotient is finite, or a rescaled length) keeps the compiler from
+// dropping the normal's arithmetic when the caller does not use it.
 #[inline(always)]
 pub(crate) fn unit_or<V: Space>(v: V, fallback: V) -> V {
     let len = v.length();

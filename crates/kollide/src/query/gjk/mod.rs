@@ -159,7 +159,7 @@ pub(crate) fn run<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     // The certified lower bound: each iteration's bound less the rounding of its own
     // support point. (Any direction's support bound holds, however v was rounded; only w and
     // the dot product carry error. A slack taken from the largest point seen instead made a
-    // triangle with one vertex at 1e10 look as if it touched a cube 12 away: probe F9.)
+    // triangle with one vertex at 1e10 look as if it touched a cube 12 away.)
     let mut lower_cert = V::Real::ZERO;
     let mut iterations = 0;
     let mut flat_steps = 0;
@@ -174,15 +174,15 @@ pub(crate) fn run<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         // `max_norm_squared`) means the origin is in the simplex as far as floating point
         // can tell: the cores touch or overlap.
         // Checked first: squares that overflowed (points beyond ~1e19 in `f32`, ~1e154 in
-        // `f64`) would make every test below pass, and shapes 1e20 apart "overlap" (outside
-        // probe, F1). No certified answer can be computed then; say so.
+        // `f64`) would make every test below pass, and shapes 1e20 apart "overlap". No
+        // certified answer can be computed then; say so.
         if !(vv.is_finite() && scale2.is_finite()) {
             break GjkStatus::NonFiniteSupport;
         }
         // The running maximum may hold a far vertex the simplex has since dropped, or one
         // that carries almost no weight; the rounding of v is that of the vertices it is made
         // of, in their proportions, so the test is confirmed on those (a triangle with one vertex at 1e25 "overlapped" a cube 1.4e8 from its near
-        // corner: outside probe, F9).
+        // corner).
         let touch = eps * V::Real::from_usize(16);
         let touch2 = touch * touch;
         if simplex.count == V::DIM + 1

@@ -54,7 +54,7 @@ impl<V: Vector2 + Space> Side<V> {
             return V::Real::ZERO;
         }
         // Scaled first: the square of a tiny edge (a capsule of half height 1e-217)
-        // underflows to 0, and 0 / 0 made the choice of reference edge NaN (probe F3).
+        // underflows to 0, and 0 / 0 made the choice of reference edge NaN.
         let e = self.p[1] - self.p[0];
         let size = e.abs_elem().max_component();
         if !crate::math::above(size, V::Real::ZERO) {

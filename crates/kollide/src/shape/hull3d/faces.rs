@@ -142,7 +142,7 @@ pub(crate) fn hull_faces(
     // first: exact, and the unit normals do not change; the offsets and tolerance scale
     // back. A normal is a cross product of edges, and its squared length, taken to make it
     // unit, grows as the fourth power of the coordinates: it overflows beyond ~1e77 and
-    // is subnormal below ~1e-77. (At 1e158 every normal came out zero: probe F11; the
+    // is subnormal below ~1e-77. (At 1e158 every normal came out zero; the
     // bound was then 1e100, and a hull at 1e78 still got zero normals, so that SAT called
     // it penetrating a box 1e77 away: the metamorphic property `huge_scale`.)
     let m = points.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));

@@ -10,25 +10,12 @@ use crate::math::{Real, Vector3};
 use build::convex_hull;
 use faces::hull_faces;
 
-// Support-call costs measured with a throwaway program (`cargo build --release`, x86-64
-// baseline SSE2, 2-core Xeon VM, f64; f32 within 10%), random points on the unit sphere, ns
-// per call, best of 30 runs of 4096 calls (±20% between runs on this shared machine).
-// "warm": hint from the previous, nearby direction; "far hint": hint from an unrelated
-// direction; "cold": no hint (table start, then climb).
-//
-//   vertices        16   24   32   48   64   96   128   512   4096
-//   scan            21   32   44   70  100  165   230  1060   8500
-//   climb, warm     13   17   16   21   16   17    30    28     30
-//   climb, far hint 64   75   82  109  117  139   187   298    950
-//   cold             -    -    -   80   99  106   134   150    300
-//
-// A structure-of-arrays scan (8 lanes, branch-free selects) was no faster than the plain
-// scan up to 64 vertices (the index tracking does not vectorise on baseline x86-64), so
-// there is none. More start directions (32, 64, 128 on a Fibonacci sphere) made the cold
-// call slower than the 26 below, fewer (16) no faster.
+// Up to `SCAN_LIMIT` vertices the support scans; above, it climbs from a hint (the last
+// support of the query, or a start table by direction). The costs that set the limit are in
+// BENCHMARKS.md, "Hull supports: scan or climb".
 
 /// Vertex count up to which the support function always scans: above it a warm climb is
-/// 2.7x faster than the scan and a climb from a far hint at most 2x slower.
+/// faster than the scan and a climb from a far hint not much slower.
 const SCAN_LIMIT: usize = 32;
 
 /// A convex polyhedron: the convex hull of the points it was built from, stored as a closed

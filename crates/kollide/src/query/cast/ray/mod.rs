@@ -229,9 +229,9 @@ pub fn ray_cast<V: Space, S: Support<V> + ?Sized>(
     // positions up to 1e17.) A rotation changes the largest component by at most √3, so
     // the bound holds in either frame.
     let (origin, mut direction) = (ray.origin, ray.direction);
-    // Directions already near unit size skip it (the common case; the multiplications cost
-    // the ball's ray 13 -> 38 ns on the bench, as they kept the compiler from dropping the
-    // unused point and normal). `Ray` refuses zero and non-finite directions.
+    // Directions already near unit size skip it (the common case; the multiplications keep
+    // the compiler from dropping an unused point and normal). `Ray` refuses zero and
+    // non-finite directions.
     let largest = direction.abs_elem().max_component();
     let rescaled = !(largest >= V::Real::from_f64(0.0625) && largest <= V::Real::from_f64(16.0));
     let mut limit = max_toi;
@@ -319,8 +319,8 @@ pub fn ray_toi<V: Space, S: Support<V> + ?Sized>(
 }
 
 /// Hulls with up to this many faces are cast by clipping their face planes; bigger ones by
-/// the GJK ray cast (measured on the bench's `hull64` rays: 1130 ns clipping ~120 faces,
-/// 920 ns by GJK).
+/// the GJK ray cast, which climbs the hull instead (the crossover measured on the bench's
+/// `hull64` rays; BENCHMARKS.md).
 const MAX_CLIPPED_FACES: usize = 96;
 
 /// A ray cast's answer in the shape's local frame, before the points are placed: the time
@@ -352,9 +352,8 @@ fn cast_local<V: Space, S: Support<V> + ?Sized>(
             let cast = or_gjk(closed::planes(p.edge_planes(), o, d, max_toi), shape, o, d, max_toi);
             within_reach(cast, p.outer_radius(), shape, o, d, max_toi)
         }
-        // Clipping costs about 9 ns a face; GJK's ray cast climbs the hull instead and
-        // costs about 900 ns on the bench's 64-vertex hulls (~120 faces), so it takes the
-        // hulls with more faces than that crossover.
+        // Clipping is linear in the faces; GJK's ray cast climbs the hull instead, so it
+        // takes the hulls with more faces than the crossover.
         Primitive::Hull(h) if sharp && h.plane_count() <= MAX_CLIPPED_FACES => {
             or_gjk(closed::planes(h.face_planes_iter(), o, d, max_toi), shape, o, d, max_toi)
         }

@@ -212,8 +212,7 @@ fn swept_box<V: Space>(center: V, disp: V, limit: V::Real, grow: V) -> (V, V) {
 }
 
 /// Whether the boxes overlap. Without short circuits: one predictable branch per item,
-/// where a branch per axis is mispredicted about as often as it is taken (measured: 4.5
-/// ns per triangle on the soup of the bench, 3.7 without them).
+/// where a branch per axis is mispredicted about as often as it is taken.
 #[inline(always)]
 fn boxes_overlap<V: Space>(lo: V, hi: V, (tlo, thi): (V, V)) -> bool {
     let mut ok = true;
@@ -510,7 +509,7 @@ pub(super) fn probe_start<V: Space, P: Probe<V>>(probe: &mut P, item: &Item<V>, 
 fn check_soup<V: Space, T: SoupItem<V>>(items: &[T]) -> Result<(), SweepError> {
     // Branch-free first: `x * 0` is 0 for a finite x and NaN for NaN or ±∞, so the sum is
     // finite exactly when every corner is. (A per-corner test with early exits, or a single
-    // accumulator, cost about 3 ns a triangle on the bench's soup, as much as the sweep.)
+    // accumulator, cost as much as the sweep itself on the bench's soup.)
     // One accumulator per corner: independent chains of additions, not one long one.
     let mut acc = [V::ZERO; 3];
     for item in items {
