@@ -378,6 +378,8 @@ impl<V: Vector3 + Space> Composite<V> for TriMesh<V> {
 
     walks_of_bvh!(self => self.bvh);
 
+    // Out of line: inlined into `ray_cast` the traversal loop ran slower (BENCHMARKS.md).
+    #[inline(never)]
     fn first_ray_hit(&self, ray: &Ray<V>, max_toi: V::Real) -> Option<(u32, RayOutcome<V>)> {
         let mut best: Option<(usize, RayOutcome<V>)> = None;
         self.bvh.cast_ray_slots(ray.origin(), ray.direction(), max_toi, |slot, limit| {
