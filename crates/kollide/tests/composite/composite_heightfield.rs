@@ -8,7 +8,7 @@ use crate::common;
 
 use common::{assert_mixed, rng};
 use kollide::composite::{self, HeightField, HeightField2d, HeightFieldError, TriMesh};
-use kollide::math::{DPose2, DPose3, DQuat, DVec2, DVec3, Vec3};
+use kollide::math::{DPose2, DPose3, DQuat, DVec2, DVec3};
 use kollide::query::cast::{BackFaces, CastInput, Ray, RayOutcome, SweepOutcome, SweptShape};
 use kollide::shape::{Ball, Cuboid};
 use rand::Rng;
@@ -243,6 +243,7 @@ fn encode(width: u32, height: u32, depth: png::BitDepth, color: png::ColorType, 
 #[cfg(feature = "png")]
 #[test]
 fn terrain_from_png_images() {
+    use kollide::math::Vec3;
     // 8-bit: 3 wide, 2 high.
     let bytes = encode(3, 2, png::BitDepth::Eight, png::ColorType::Grayscale, &[0, 51, 255, 255, 0, 102]);
     let f = HeightField::<DVec3>::from_png_bytes(&bytes, DVec3::new(2.0, 10.0, 1.0)).unwrap();
