@@ -13,20 +13,13 @@ use crate::query::sat::{SatOutcome, SatTrace};
 use crate::shape::{Primitive, Support, SupportFace};
 use glam::{DVec2, DVec3, Vec2, Vec3};
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for glam::Vec2 {}
-    impl Sealed for glam::Vec3 {}
-    impl Sealed for glam::DVec2 {}
-    impl Sealed for glam::DVec3 {}
-}
-
 /// A vector type kollide's queries run on: [`Vec2`], [`DVec2`], [`Vec3`] or [`DVec3`].
 ///
-/// Sealed. Generic code that calls a query names this bound (`fn f<V: Space>`); code that
+/// Sealed through its supertrait [`Vector`], which only glam's four types implement.
+/// Generic code that calls a query names this bound (`fn f<V: Space>`); code that
 /// only does arithmetic or builds shapes needs just [`Vector`]. The methods are the
 /// per-dimension algorithms and are hidden: call the queries instead.
-pub trait Space: Vector + sealed::Sealed {
+pub trait Space: Vector {
     /// The simplex sub-algorithm of GJK for this dimension (signed volumes): finds the
     /// point of the simplex closest to the origin and the vertices it needs. Pure: the
     /// caller applies the answer with `Simplex::reduce_to`.
