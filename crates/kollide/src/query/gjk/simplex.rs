@@ -280,11 +280,13 @@ impl<V: Space> Simplex<V> {
 ///
 /// (A mask rather than a list of indices: the list had to be compacted after the solve and
 /// copied back, and that copy's mixed-size stores stalled the load of `v` that followed,
-/// about a tenth of a box-box distance query.)
+/// about a tenth of a box-box distance query. The mask is a `u32` for the same reason: a
+/// byte, stored alone and then copied out with the struct's padding as one word, could not
+/// be forwarded from the store, and the copy waited for it.)
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct SubSimplex<V: Space> {
-    pub(crate) mask: u8,
+    pub(crate) mask: u32,
     pub(crate) lambda: [V::Real; 4],
     pub(crate) v: V,
     /// `|v|²`, set by [`Self::finish`] (the solver has `v` in registers; GJK reading `v`

@@ -13,6 +13,7 @@ fn area2<V: Vector2 + Space>(p: V, q: V, r: V) -> V::Real {
 }
 
 /// The sub-simplex whose hull holds the point closest to the origin.
+#[inline(always)]
 pub(crate) fn solve<V: Vector2 + Space>(simplex: &Simplex<V>) -> SubSimplex<V> {
     let w = &simplex.verts;
     let mut sub = match simplex.count {
@@ -24,7 +25,7 @@ pub(crate) fn solve<V: Vector2 + Space>(simplex: &Simplex<V>) -> SubSimplex<V> {
     if sub.count() == 2 {
         // Project along the edge's normal: its direction is exact to a few ulps even when
         // |v| is tiny next to the coordinates (see `SubSimplex`).
-        let (i, j) = (sub.mask.trailing_zeros() as usize, 7 - sub.mask.leading_zeros() as usize);
+        let (i, j) = (sub.mask.trailing_zeros() as usize, 31 - sub.mask.leading_zeros() as usize);
         let (p, q) = (w[i].w, w[j].w);
         let n = (q - p).perp2();
         let nn = n.length_squared();
