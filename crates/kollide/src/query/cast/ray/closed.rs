@@ -123,7 +123,7 @@ fn ball_span<V: Space>(m: V, d: V, dd: V::Real, r: V::Real) -> Option<(V::Real, 
 /// the normal is the point's offset times `1 / r` (a multiplication, the reciprocal taken
 /// off the critical path), renormalized only when rounding made it visibly non-unit (an
 /// origin far from a small ball).
-#[inline]
+#[inline(always)]
 pub(super) fn sphere<V: Space>(centre: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let zero = V::Real::ZERO;
     let inv_r = V::Real::ONE / r;
@@ -198,19 +198,18 @@ pub(super) fn ellipsoid<V: Space>(radii: V, o: V, d: V, max_toi: V::Real) -> Cas
     })
 }
 
-/// The capsule: the segment `a b` grown by `r > 0` (a ball when `a == b`).
+/// The capsule: the segment from `centre - e` to `centre + e` grown by `r > 0` (a ball when
+/// `e` is zero).
 ///
 /// The line's span in the infinite cylinder about the segment's line decides it: an end of
 /// that span beyond an end of the segment lies in that end's ball instead (past the end
 /// cap, the capsule is that ball), so at most two more quadratics are solved.
-#[inline]
-pub(super) fn capsule<V: Space>(a: V, b: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
-    let (zero, half) = (V::Real::ZERO, V::Real::HALF);
-    let centre = (a + b) * half;
+#[inline(always)]
+pub(super) fn capsule<V: Space>(centre: V, e: V, r: V::Real, o: V, d: V, max_toi: V::Real) -> Cast<V> {
+    let zero = V::Real::ZERO;
     // The half-axis `e` is kept unnormalized (|e| = half length): heights along the axis are
     // measured in units of |e|² and compared with |e|², which spares a square root and a
     // division per ray.
-    let e = (b - a) * half;
     let ee = e.dot(e);
     // An origin outside the capsule's bounding ball (radius hl + r <= √(2 (hl² + r²)))
     // heading away from its centre misses: no square root spent.
@@ -406,21 +405,20 @@ fn collinear<V: Space>(
 
 /// The box `[-h, h]` (2D and 3D): the slabs of the axes, the normal that of the slab
 /// that decided the end.
-#[inline]
+#[inline(always)]
 pub(super) fn cuboid<V: Space>(h: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
     let (mut t0, mut t1) = (-V::Real::INFINITY, V::Real::INFINITY);
     let (mut i0, mut i1) = (0, 0);
-    for i in 0..V::DIM {
+    // The axes one by one, written out (a loop over them was left rolled, each component
+    // fetched through memory).
+    let mut slab = |i: usize| {
         // One division per axis. A component so small that its reciprocal overflows (zero,
         // or below ~1e-38 in f32 where the direction's largest component is at least 1e-8,
         // see `ray_cast`) counts as parallel: otherwise 0 × ∞ could appear below.
         let inv = V::Real::ONE / d[i];
         if !inv.is_finite() {
             // Parallel to the slab: in it (its planes included) all along, or never.
-            if o[i].abs() > h[i] {
-                return Cast::Miss;
-            }
-            continue;
+            return o[i].abs() <= h[i];
         }
         let (p, q) = ((-h[i] - o[i]) * inv, (h[i] - o[i]) * inv);
         let (lo, hi) = if p <= q { (p, q) } else { (q, p) };
@@ -432,6 +430,10 @@ pub(super) fn cuboid<V: Space>(h: V, o: V, d: V, max_toi: V::Real) -> Cast<V> {
             t1 = hi;
             i1 = i;
         }
+        true
+    };
+    if !(slab(0) && slab(1) && (V::DIM < 3 || slab(2))) {
+        return Cast::Miss;
     }
     report(pick(t0, t1, max_toi), |_, entering| {
         let (i, s) = if entering { (i0, -d[i0]) } else { (i1, d[i1]) };

@@ -212,6 +212,18 @@ pub fn ray_cast<V: Space, S: Support<V> + ?Sized>(
     ray: &Ray<V>,
     max_toi: V::Real,
 ) -> RayOutcome<V> {
+    cast_world(shape, pose, ray, max_toi)
+}
+
+/// The body of [`ray_cast`], inlined into it and into [`ray_toi`] so that the compiler
+/// drops the point and normal (and an inside origin's exit) where only the time is read.
+#[inline(always)]
+fn cast_world<V: Space, S: Support<V> + ?Sized>(
+    shape: &S,
+    pose: &Pose<V>,
+    ray: &Ray<V>,
+    max_toi: V::Real,
+) -> RayOutcome<V> {
     // NaN is not at least 0 either.
     if !ge(max_toi, V::Real::ZERO) {
         return RayOutcome::Miss;
@@ -254,8 +266,15 @@ pub fn ray_cast<V: Space, S: Support<V> + ?Sized>(
             Some(closed::sphere(place(pose, p), r, origin, direction, limit))
         }
         Primitive::Segment(a, b) if r > V::Real::ZERO => {
-            let (a, b) = place_segment(pose, (a, b));
-            Some(closed::capsule(a, b, r, origin, direction, limit))
+            // A segment centred on its origin (a capsule's) is placed by one rotation of its
+            // half axis, exactly as given; others by their placed ends.
+            let (centre, e) = if b == -a {
+                (pose.translation, pose.transform_vector(b))
+            } else {
+                let (a, b) = place_segment(pose, (a, b));
+                ((a + b) * V::Real::HALF, (b - a) * V::Real::HALF)
+            };
+            Some(closed::capsule(centre, e, r, origin, direction, limit))
         }
         _ => None,
     };
@@ -311,7 +330,7 @@ pub fn ray_toi<V: Space, S: Support<V> + ?Sized>(
     ray: &Ray<V>,
     max_toi: V::Real,
 ) -> Option<V::Real> {
-    match ray_cast(shape, pose, ray, max_toi) {
+    match cast_world(shape, pose, ray, max_toi) {
         RayOutcome::Hit(hit) => Some(hit.toi),
         RayOutcome::Inside { .. } => Some(V::Real::ZERO),
         RayOutcome::Miss => None,
