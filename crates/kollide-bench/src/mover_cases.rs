@@ -201,7 +201,7 @@ pub fn run() -> Vec<Row> {
         let n = run.inputs.len();
         let grounded = run.steps.iter().filter(|s| s.grounded()).count() as f64 / n as f64;
         let kollide_step =
-            |&(p, d): &(DVec3, DVec3)| move_and_slide(&dw.world, &run.character, p, d, &settings);
+            |&(p, d): &(DVec3, DVec3)| move_and_slide(&dw.world, &run.character, p, d, &settings, None);
         let rapier_shape: Option<SharedShape> = match run.character {
             Character::Ball { radius } => Some(SharedShape::ball(radius as f32)),
             Character::Capsule { half_height, radius } => {
