@@ -258,7 +258,11 @@ pub(super) fn capsule<V: Space>(centre: V, e: V, r: V::Real, o: V, d: V, max_toi
         } else {
             s0
         };
-        let t1 = if z1.abs() > ee {
+        let t1 = if t0 > zero {
+            // The entry is ahead of the origin: it is the answer whatever the exit after it
+            // (see `pick`), so the exit's end ball is not solved.
+            t0
+        } else if z1.abs() > ee {
             match ball_span(m - ends(z1), d, dd, r) {
                 Some((_, t)) => t,
                 None => return Cast::Miss,
