@@ -69,11 +69,13 @@ mod concave_queries2d;
 mod found;
 mod heightfield;
 mod internal_edges;
+mod mesh_report;
 mod pair;
 mod polyline2d;
 mod query;
 mod sweep;
 mod trimesh3d;
+mod weld;
 
 pub(crate) use cast::earlier;
 pub use cast::{ray_cast, ray_hits, shape_cast};
@@ -81,11 +83,13 @@ pub use compound::{Compound, CompoundError};
 pub use concave_polygon2d::ConcavePolygon;
 pub use found::Found;
 pub use heightfield::{HeightField, HeightField2d, HeightFieldError};
+pub use mesh_report::{MeshReport, SLIVER_RATIO};
 pub use pair::{pair_contact, pair_distance, pair_intersects, pair_manifold, pair_shape_cast};
 pub use polyline2d::{Polyline, PolylineError};
 pub use query::{contact, distance, intersects, manifold, PartManifold};
 pub use sweep::{sweep, SoupParts};
 pub use trimesh3d::{TriMesh, TriMeshError};
+pub use weld::Weld;
 
 use crate::math::{Aabb, Pose, Real};
 use crate::query::cast::{Ray, RayOutcome};

@@ -5,3 +5,4 @@ mod composite_heightfield;
 mod composite_mesh;
 mod composite_seams;
 mod concave_polygon;
+mod mesh_report;
