@@ -624,3 +624,65 @@ fn damaged_files_never_panic() {
     }
     assert!(refused > 1000);
 }
+
+// ---- The shipped example mesh. ----
+
+#[path = "../../examples/make_rock.rs"]
+mod make_rock;
+#[path = "../../examples/mesh_rays.rs"]
+mod mesh_rays;
+
+fn shipped_rock() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/rock.obj")
+}
+
+/// `examples/rock.obj` is what its documented program writes (`make_rock`, n = 20), and its
+/// diagnostics are the counts of that construction: 12 n² triangles; 6 (n + 1)² vertices
+/// written, of which the copies along the cube's 12 edges and 8 corners weld to 6 n² + 2;
+/// a closed surface of genus 0, so E = V + F - 2 edges, each of two triangles.
+#[test]
+fn the_shipped_rock_is_its_generators_and_counts_as_built() {
+    let n = 20u32;
+    let (v, t) = make_rock::rock(n);
+    let text = std::fs::read_to_string(shipped_rock()).unwrap();
+    assert!(
+        text == make_rock::obj_text(&v, &t),
+        "examples/rock.obj differs from `make_rock 20`: regenerate it"
+    );
+    let rock = TriMesh::<DVec3>::from_file(shipped_rock(), Weld::Exact).unwrap();
+    let r = rock.report();
+    let (f, written, welded) = (12 * n * n, 6 * (n + 1) * (n + 1), 6 * n * n + 2);
+    assert_eq!(
+        (r.triangles, r.vertices, r.welded_vertices),
+        (f as usize, welded as usize, (written - welded) as usize)
+    );
+    assert_eq!(r.edges, (welded + f - 2) as usize);
+    assert_eq!((r.boundary_edges, r.non_manifold_edges, r.misoriented_edges), (0, 0, 0));
+    assert_eq!(
+        (r.zero_area_triangles, r.sliver_triangles, r.duplicate_vertices, r.unused_vertices),
+        (0, 0, 0, 0)
+    );
+    assert!(r.closed && r.oriented);
+    // Every vertex within the generator's radii (to the 6 decimals written).
+    for p in rock.vertices() {
+        let d = p.length();
+        assert!((make_rock::MIN_RADIUS - 1e-5..=make_rock::MAX_RADIUS + 1e-5).contains(&d), "{p}");
+    }
+    assert!(r.aabb.max.max_element() <= make_rock::MAX_RADIUS + 1e-5);
+    // Wound outwards: the signed volume is positive.
+    let volume: f64 = (0..rock.triangle_count() as u32)
+        .map(|i| {
+            let [a, b, c] = rock.corners(i);
+            a.dot(b.cross(c)) / 6.0
+        })
+        .sum();
+    assert!(volume > 0.0);
+}
+
+/// The README's example: 100,000 rays at the shipped rock. Every ray aimed inside the rock
+/// (every other one) must hit its closed surface; every one aimed away must miss.
+#[test]
+fn the_readme_mesh_example_hits_with_every_ray_aimed_inside() {
+    let rock = TriMesh::<DVec3>::from_file(shipped_rock(), Weld::Exact).unwrap();
+    assert_eq!(mesh_rays::hits(&rock, 100_000), 50_000);
+}
