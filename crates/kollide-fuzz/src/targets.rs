@@ -275,9 +275,14 @@ fn walk<V: Space<Shape = Shape3<V>> + UpRotation>(b: &mut Bytes) {
 /// it; an answer has no `null` (nothing non-finite) and ordered bounds.
 pub fn cli_query(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
+    // Two sessions, one per precision, each answering every other line: names defined on
+    // one line are used on later ones. No file is read (a name could be a device).
+    let mut sessions = [
+        kollide_cli::Session::without_files(kollide_cli::Precision::F64),
+        kollide_cli::Session::without_files(kollide_cli::Precision::F32),
+    ];
     for (i, line) in text.lines().take(32).enumerate() {
-        let precision = if i % 2 == 0 { kollide_cli::Precision::F64 } else { kollide_cli::Precision::F32 };
-        let reply = kollide_cli::respond(i + 1, line, precision);
+        let reply = sessions[i % 2].respond(i + 1, line);
         let v: serde_json::Value = serde_json::from_str(&reply.json)
             .unwrap_or_else(|e| panic!("broken promise: the reply is JSON ({e}): {}", reply.json));
         assert_eq!(
@@ -288,10 +293,22 @@ pub fn cli_query(data: &[u8]) {
         );
         if reply.ok {
             assert!(!reply.json.contains("null"), "broken promise: no null in an answer: {}", reply.json);
-            if let (Some(lo), Some(d), Some(up)) =
-                (v["lower_bound"].as_f64(), v["distance"].as_f64(), v["upper_bound"].as_f64())
-            {
-                assert!(lo <= d && d <= up, "broken promise: ordered bounds: {}", reply.json);
+            // One answer, or a batch's answers (each without its line).
+            let answers = match v["answers"].as_array() {
+                Some(items) => items.iter().collect(),
+                None => vec![&v],
+            };
+            for a in answers {
+                assert!(
+                    v.get("answers").is_none() || a.get("line").is_none(),
+                    "broken promise: a batch's answers have no line: {}",
+                    reply.json
+                );
+                if let (Some(lo), Some(d), Some(up)) =
+                    (a["lower_bound"].as_f64(), a["distance"].as_f64(), a["upper_bound"].as_f64())
+                {
+                    assert!(lo <= d && d <= up, "broken promise: ordered bounds: {}", reply.json);
+                }
             }
         } else {
             assert!(
@@ -307,7 +324,9 @@ pub fn cli_query(data: &[u8]) {
 /// run (up to 200 steps), every step a JSON line with a finite position or an error.
 pub fn cli_move(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let Ok(scene) = kollide_cli::move_scene::read(&text) else { return };
+    let Ok(scene) = kollide_cli::move_scene::read_in(&text, &kollide_cli::Scope::without_files()) else {
+        return;
+    };
     if scene.step_count() > 200 {
         return;
     }
