@@ -415,7 +415,9 @@ fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[
             }
             let key = (a.min(b), a.max(b));
             let e = edges.entry(key).or_insert((t as u32, k as u8, 0));
-            e.2 += 1;
+            // Counts past 3 only say "non-manifold": the count stops at 255 (an edge of 256
+            // triangles overflowed it, and 258 paired two triangles again).
+            e.2 = e.2.saturating_add(1);
             match e.2 {
                 2 => {
                     let (t0, k0) = (e.0, e.1);
