@@ -586,6 +586,17 @@ fn bad_gltf_files_name_the_object() {
     let (kind, msg) = error(b"{\"asset\": ", MeshFormat::Gltf);
     assert_eq!(kind, MeshFileErrorKind::Syntax);
     assert!(msg.starts_with("bytes: not a glTF document"), "{msg}");
+    // A GLB header whose length is shorter than the header (the gltf crate subtracted 12
+    // from it; found by the fuzz target).
+    let mut short = glb(&v, &t, ONE_NODE);
+    short[8..12].copy_from_slice(&5u32.to_le_bytes());
+    let (kind, msg) = error(&short, MeshFormat::Gltf);
+    assert_eq!(kind, MeshFileErrorKind::Syntax);
+    assert_eq!(
+        msg,
+        "bytes: not a valid GLB file: its header gives a length of 5 bytes, less than the header"
+    );
+    assert!(error(b"glTF\x02\0\0", MeshFormat::Gltf).1.contains("ends inside its 12-byte header"));
     // A node that is its own grandparent.
     let cycle = r#"[{"mesh": 0, "children": [1]}, {"children": [0]}]"#;
     let (kind, msg) = error(&gltf_embedded(&v, &t, cycle), MeshFormat::Gltf);

@@ -26,6 +26,7 @@ fn syntax(at: impl Into<String>, message: impl Into<String>) -> MeshFileError {
 
 /// The soup of a glTF file: every triangle primitive of every placed mesh, in world space.
 pub(crate) fn read(bytes: &[u8], cx: &ReadContext<'_>) -> Result<Soup, MeshFileError> {
+    check_glb_header(bytes)?;
     let file = gltf::Gltf::from_slice_without_validation(bytes).map_err(|e| gltf_error(&e))?;
     let root = file.document.as_json();
     let buffers: Vec<Result<Cow<'_, [u8]>, MeshFileError>> =
@@ -75,6 +76,27 @@ pub(crate) fn read(bytes: &[u8], cx: &ReadContext<'_>) -> Result<Soup, MeshFileE
         stack.extend(children.iter().rev().map(|c| (c.value(), world, depth + 1)));
     }
     Ok(reader.soup)
+}
+
+/// A GLB file's 12-byte header: the crate subtracts 12 from the length it gives, which
+/// overflowed for a length under 12 (found by the fuzz target `mesh_files`).
+fn check_glb_header(bytes: &[u8]) -> Result<(), MeshFileError> {
+    if !bytes.starts_with(b"glTF") {
+        return Ok(());
+    }
+    let Some(length) = bytes.get(8..12) else {
+        return Err(syntax("", "not a valid GLB file: it ends inside its 12-byte header"));
+    };
+    let length = u32::from_le_bytes([length[0], length[1], length[2], length[3]]);
+    if length < 12 {
+        return Err(syntax(
+            "",
+            format!(
+                "not a valid GLB file: its header gives a length of {length} bytes, less than the header"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The crate's error, as one line.
