@@ -134,18 +134,11 @@ impl Session {
         }
         let shape = Obj::new(top.get("shape")?, "shape")?;
         let dims = shape_dimensions(&shape, &self.scope)?;
-        let mut fields = Vec::new();
-        let scope = self.scope.clone();
-        let shapes = Arc::make_mut(&mut self.scope.shapes);
-        match self.precision {
-            Precision::F32 => {
-                defined::<Vec2, Vec3>(&scope, &shape, dims, &name, shapes, &mut fields)?;
-            }
-            Precision::F64 => {
-                defined::<DVec2, DVec3>(&scope, &shape, dims, &name, shapes, &mut fields)?;
-            }
-        }
-        shapes.lines.insert(name.clone(), line);
+        let fields = match self.precision {
+            Precision::F32 => define_in::<Vec2, Vec3>(&mut self.scope, &shape, dims, &name)?,
+            Precision::F64 => define_in::<DVec2, DVec3>(&mut self.scope, &shape, dims, &name)?,
+        };
+        Arc::make_mut(&mut self.scope.shapes).lines.insert(name.clone(), line);
         let mut json = format!("{{\"line\":{line},\"defined\":{}", Value::from(name));
         for (key, value) in fields {
             json.push_str(&format!(",\"{key}\":{value}"));
@@ -156,30 +149,29 @@ impl Session {
 }
 
 /// Builds the shape of a define line in the 2D type `V2` and the 3D type `V3`, as `dims`
-/// (2D, 3D) says, keeps it under `name`, and gives the reply's fields.
-fn defined<V2: Space, V3: Space>(
-    scope: &Scope,
+/// (2D, 3D) says, keeps it in `scope` under `name`, and gives the reply's fields. Both are
+/// built before either is kept, so a failure keeps nothing.
+fn define_in<V2: Space, V3: Space>(
+    scope: &mut Scope,
     shape: &Obj,
     dims: [bool; 2],
     name: &str,
-    shapes: &mut Shapes,
-    fields: &mut Vec<(&'static str, String)>,
-) -> Result<()> {
-    // Both are built before either is kept, so a failure keeps nothing.
+) -> Result<Vec<(&'static str, String)>> {
     let two = if dims[0] { Some(shape_of::<V2>(scope, shape)?) } else { None };
     let three = if dims[1] { Some(shape_of::<V3>(scope, shape)?) } else { None };
-    if let Some(s) = &three {
-        *fields = V3::counts(s);
-    } else if let Some(s) = &two {
-        *fields = V2::counts(s);
-    }
+    let fields = match (&two, &three) {
+        (_, Some(s)) => V3::counts(s),
+        (Some(s), None) => V2::counts(s),
+        (None, None) => Vec::new(),
+    };
+    let shapes = Arc::make_mut(&mut scope.shapes);
     if let Some(s) = two {
         V2::defined_mut(shapes).insert(name.to_string(), s);
     }
     if let Some(s) = three {
         V3::defined_mut(shapes).insert(name.to_string(), s);
     }
-    Ok(())
+    Ok(fields)
 }
 
 /// A mesh's diagnostics as the fields of a reply, in this order: the counts, then

@@ -506,6 +506,9 @@ fn pictures_and_pages_see_the_shapes_defined_before() {
     let e = kollide_cli::picture::picture_in(file.as_bytes(), Path::new("/"), Some(2), false).unwrap_err();
     assert!(e.0.starts_with("line 2: b.shape.ref: no shape is defined as \"rock\""), "{}", e.0);
     let page = kollide_cli::viz::queries_in(file.as_bytes(), &dir, None, false).unwrap();
-    assert!(page.contains("line 1: defined \\\"rock\\\"") || page.contains("line 1: defined"), "a frame names the define");
+    assert!(
+        page.contains("line 1: defined \\\"rock\\\"") || page.contains("line 1: defined"),
+        "a frame names the define"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
