@@ -5,7 +5,7 @@ use crate::build::{self, cloud, motion, pose, real, vector, Space};
 use crate::bytes::Bytes;
 use crate::promises::{check_cast, check_ray, dot, f, len, rel, sub, Pair};
 use crate::sweep_check::check_sweep;
-use kollide::composite::ConcavePolygon;
+use kollide::composite::{ConcavePolygon, MeshFormat, TriMesh, Weld};
 use kollide::math::{DVec2, DVec3, Real, Vec2, Vec3, Vector3};
 use kollide::mover::{move_and_slide, Character, MoverSettings, UpRotation};
 use kollide::query::cast::{BackFaces, CastInput, Ray};
@@ -268,6 +268,58 @@ fn walk<V: Space<Shape = Shape3<V>> + UpRotation>(b: &mut Bytes) {
         let moved = sub(p, f(at));
         assert!(moved.iter().all(|x| x.is_finite()), "broken promise: finite displacement");
         at = out.position;
+    }
+}
+
+/// The mesh file readers on arbitrary bytes: the first byte picks the format (bits 0-1),
+/// the precision (bit 2: f32) and the welding (bit 3: none); the rest is the file. A mesh
+/// read has finite vertices, indices in range, and a report whose counts agree with each
+/// other; a refusal names the file and says what is wrong.
+pub fn mesh_files(data: &[u8]) {
+    let Some((&pick, bytes)) = data.split_first() else { return };
+    let format = [MeshFormat::Obj, MeshFormat::Stl, MeshFormat::Ply, MeshFormat::Gltf][usize::from(pick & 3)];
+    let weld = if pick & 8 == 0 { Weld::Exact } else { Weld::None };
+    if pick & 4 == 0 {
+        mesh_file::<DVec3>(bytes, format, weld);
+    } else {
+        mesh_file::<Vec3>(bytes, format, weld);
+    }
+}
+
+fn mesh_file<V: Vector3 + kollide::query::Space>(bytes: &[u8], format: MeshFormat, weld: Weld) {
+    let mesh = match TriMesh::<V>::from_bytes(bytes, format, weld) {
+        Ok(mesh) => mesh,
+        Err(e) => {
+            let text = e.to_string();
+            assert!(
+                text.starts_with("bytes: ") && !e.message.is_empty(),
+                "broken promise: the error says why: {text}"
+            );
+            return;
+        }
+    };
+    let n = mesh.vertices().len();
+    assert!(mesh.vertices().iter().all(|v| v.is_finite_vec()), "broken promise: finite vertices");
+    assert!(mesh.indices().iter().flatten().all(|&i| (i as usize) < n), "broken promise: indices in range");
+    let r = mesh.report();
+    assert_eq!(
+        (r.triangles, r.vertices),
+        (mesh.triangle_count(), n),
+        "broken promise: the report counts the mesh"
+    );
+    assert!(
+        r.boundary_edges + r.non_manifold_edges + r.misoriented_edges <= r.edges,
+        "broken promise: {r:?}"
+    );
+    assert!(r.unused_vertices <= n && r.duplicate_vertices < n, "broken promise: {r:?}");
+    assert!(!r.closed || r.boundary_edges == 0, "broken promise: closed without boundary: {r:?}");
+    if weld == Weld::None {
+        assert_eq!(r.welded_vertices, 0, "broken promise: nothing welded unless asked");
+    } else {
+        assert_eq!(
+            r.duplicate_vertices, 0,
+            "broken promise: welded exactly, no two vertices at one position"
+        );
     }
 }
 
