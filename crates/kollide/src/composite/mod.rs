@@ -1,6 +1,7 @@
-//! Non-convex shapes made of convex parts: triangle meshes ([`TriMesh`]), polylines
-//! ([`Polyline`]), heightfield terrain ([`HeightField`], [`HeightField2d`]), compounds of
-//! convex shapes ([`Compound`]) and concave polygons ([`ConcavePolygon`], 2D).
+//! Non-convex shapes made of convex parts: triangle meshes ([`TriMesh`], also read from
+//! files by [`TriMesh::from_file`], welded by [`Weld`], diagnosed by [`TriMesh::report`]),
+//! polylines ([`Polyline`]), heightfield terrain ([`HeightField`], [`HeightField2d`]),
+//! compounds of convex shapes ([`Compound`]) and concave polygons ([`ConcavePolygon`], 2D).
 //!
 //! A composite answers every query **through its parts** (a rule of ARCHITECTURE.md): its
 //! acceleration structure (a [`Bvh`](crate::bvh::Bvh), or the grid of a heightfield)
