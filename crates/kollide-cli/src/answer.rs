@@ -1,11 +1,13 @@
 //! One input line in, one output line out: parse, pick the vector type, run the query.
 
+use crate::batch::{batch_b, each, Answers};
 use crate::cast_answer::{cast_json, ray_json, sweep_json, CAST_FIELDS, RAY_FIELDS, SWEEP_FIELDS};
 use crate::contact_answer::{contact_json, manifold_json};
 use crate::json::{array, scalar_name, InputError, Obj, Result};
 use crate::reply::{components, tidy, Parts};
+use crate::session::{Scope, Session};
 use crate::space::{body, Space};
-use kollide::math::{DVec2, DVec3, Real, Vec2, Vec3};
+use kollide::math::{DVec2, DVec3, Pose, Real, Vec2, Vec3};
 use kollide::query::{intersection_test, GjkStatus};
 use kollide::world;
 use serde::Serialize;
@@ -48,10 +50,11 @@ enum Query {
     Sweep,
 }
 
-/// `{"line": n, "intersects": bool}`.
+/// `{"line": n, "intersects": bool}` (without `line` in a batch's answers).
 #[derive(Serialize)]
 struct IntersectsReply {
-    line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
     intersects: bool,
     #[serde(flatten)]
     parts: Parts,
@@ -61,7 +64,8 @@ struct IntersectsReply {
 /// fields in the order of the docs.
 #[derive(Serialize)]
 struct DistanceReply<R> {
-    line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
     distance: R,
     lower_bound: R,
     upper_bound: R,
@@ -81,12 +85,14 @@ struct ErrorReply<'a> {
     error: &'a str,
 }
 
-/// Answers line number `line` (1-based) whose text is `text`.
+/// Answers line number `line` (1-based) whose text is `text`, as a line on its own: no
+/// shape is defined, and relative paths start at the working directory (a `define` line
+/// is answered, but what it defines is forgotten; [`Session`] keeps it).
 ///
 /// Never panics: every problem with the line becomes an `{"line": n, "error": ...}` reply.
 #[must_use]
 pub fn respond(line: usize, text: &str, precision: Precision) -> Reply {
-    respond_parsed(line, parse(text), precision)
+    Session::new(precision, "").respond(line, text)
 }
 
 /// The text of a line parsed, or why it is not JSON.
@@ -94,28 +100,17 @@ pub(crate) fn parse(text: &str) -> Result<Value> {
     crate::json::parse_strict(text).map_err(|e| json_syntax_error(&e, text))
 }
 
-/// [`respond`] to a line already [`parse`]d: its text may be gone (a long line's is
-/// released before its shapes are built).
-pub(crate) fn respond_parsed(line: usize, parsed: Result<Value>, precision: Precision) -> Reply {
-    let answered = parsed.and_then(|mut value| {
-        let _packed = crate::packed::pack(&mut value);
-        evaluate(line, &value, precision)
-    });
-    match answered {
-        Ok(json) => Reply { json, ok: true },
-        Err(e) => {
-            let message = e.to_string();
-            let json = serde_json::to_string(&ErrorReply { line, error: &message })
-                .unwrap_or_else(|_| format!("{{\"line\":{line},\"error\":\"unprintable error\"}}"));
-            Reply { json, ok: false }
-        }
-    }
+/// The reply `{"line": n, "error": "..."}`.
+pub(crate) fn error_reply(line: usize, e: &InputError) -> Reply {
+    let message = e.to_string();
+    let json = serde_json::to_string(&ErrorReply { line, error: &message })
+        .unwrap_or_else(|_| format!("{{\"line\":{line},\"error\":\"unprintable error\"}}"));
+    Reply { json, ok: false }
 }
 
-/// Reads the dimension from the bodies' translations and answers in the matching vector
-/// type.
-fn evaluate(line: usize, value: &Value, precision: Precision) -> Result<String> {
-    let top = Obj::new(value, "")?;
+/// Reads the dimension from the bodies' translations and answers the query line `top` in
+/// the matching vector type.
+pub(crate) fn evaluate(line: usize, top: &Obj, precision: Precision, scope: &Scope) -> Result<Reply> {
     let query = match top.str("query")? {
         "intersects" => Query::Intersects,
         "distance" => Query::Distance,
@@ -132,8 +127,8 @@ fn evaluate(line: usize, value: &Value, precision: Precision) -> Result<String> 
         }
     };
     let fields: &[&str] = match query {
-        Query::Contact | Query::Manifold => &["query", "a", "b", "margin"],
-        Query::Intersects | Query::Distance => &["query", "a", "b"],
+        Query::Contact | Query::Manifold => &["query", "a", "b", "margin", "translations_b", "rotations_b"],
+        Query::Intersects | Query::Distance => &["query", "a", "b", "translations_b", "rotations_b"],
         Query::Ray => RAY_FIELDS,
         Query::Cast => CAST_FIELDS,
         Query::Sweep => SWEEP_FIELDS,
@@ -145,7 +140,14 @@ fn evaluate(line: usize, value: &Value, precision: Precision) -> Result<String> 
         Query::Sweep => dimension(top.get("mover")?, "mover")?,
         _ => {
             let dim = dimension(top.get("a")?, "a")?;
-            let dim_b = dimension(top.get("b")?, "b")?;
+            let b = top.get("b")?;
+            // A batch's `translations_b` take the place of b's translation: each is read
+            // with the dimension of a.
+            if top.opt("translations_b").is_some() && b.get("translation").is_none() {
+                dimension_fields(b, "b")?;
+                return by_dimension(dim, precision, line, query, top, scope);
+            }
+            let dim_b = dimension(b, "b")?;
             if dim_b != dim {
                 let msg = format!(
                     "has {dim_b} numbers but a.translation has {dim}: both bodies must be 2D or both 3D"
@@ -155,11 +157,23 @@ fn evaluate(line: usize, value: &Value, precision: Precision) -> Result<String> 
             dim
         }
     };
+    by_dimension(dim, precision, line, query, top, scope)
+}
+
+/// Answers in the vector type of `dim` and `precision`.
+fn by_dimension(
+    dim: usize,
+    precision: Precision,
+    line: usize,
+    query: Query,
+    top: &Obj,
+    scope: &Scope,
+) -> Result<Reply> {
     match (dim, precision) {
-        (2, Precision::F32) => answer::<Vec2>(line, query, &top),
-        (2, Precision::F64) => answer::<DVec2>(line, query, &top),
-        (_, Precision::F32) => answer::<Vec3>(line, query, &top),
-        (_, Precision::F64) => answer::<DVec3>(line, query, &top),
+        (2, Precision::F32) => answer::<Vec2>(line, query, top, scope),
+        (2, Precision::F64) => answer::<DVec2>(line, query, top, scope),
+        (_, Precision::F32) => answer::<Vec3>(line, query, top, scope),
+        (_, Precision::F64) => answer::<DVec3>(line, query, top, scope),
     }
 }
 
@@ -195,11 +209,17 @@ fn json_syntax_error(e: &serde_json::Error, text: &str) -> InputError {
     InputError::new("", format!("invalid JSON at column {}: {what}{hint}", e.column()))
 }
 
+/// Checks the body at `path` for fields no body has (before its translation is needed: a
+/// misspelt `"position"` is named as such).
+fn dimension_fields<'v>(v: &'v Value, path: &'v str) -> Result<Obj<'v, 'v>> {
+    let obj = Obj::new(v, path)?;
+    obj.only(&["shape", "translation", "rotation", "angle"], "for a body")?;
+    Ok(obj)
+}
+
 /// The dimension of the body at `path`: the length of its translation, 2 or 3.
 fn dimension(v: &Value, path: &str) -> Result<usize> {
-    let obj = Obj::new(v, path)?;
-    // Before the translation is needed: a misspelt `"position"` is named as such.
-    obj.only(&["shape", "translation", "rotation", "angle"], "for a body")?;
+    let obj = dimension_fields(v, path)?;
     let at = obj.at("translation");
     match array(obj.get("translation")?, &at)?.len() {
         n @ (2 | 3) => Ok(n),
@@ -207,30 +227,51 @@ fn dimension(v: &Value, path: &str) -> Result<usize> {
     }
 }
 
-/// Reads the line's bodies in the vector type `V`, runs the query and writes the reply.
-fn answer<V: Space>(line: usize, query: Query, top: &Obj) -> Result<String> {
-    let pair = || -> Result<_> { Ok((body::<V>(top.get("a")?, "a")?, body::<V>(top.get("b")?, "b")?)) };
+/// Reads the line's bodies in the vector type `V`, runs the query (or each query of a
+/// batch) and writes the reply.
+fn answer<V: Space>(line: usize, query: Query, top: &Obj, scope: &Scope) -> Result<Reply> {
     match query {
-        Query::Ray => ray_json::<V>(line, top),
-        Query::Cast => cast_json::<V>(line, top),
-        Query::Sweep => sweep_json::<V>(line, top),
+        Query::Ray => return ray_json::<V>(line, top, scope),
+        Query::Cast => return cast_json::<V>(line, top, scope),
+        Query::Sweep => return sweep_json::<V>(line, top, scope),
+        _ => {}
+    }
+    let a = body::<V>(scope, top.get("a")?, "a")?;
+    let margin = match query {
+        Query::Contact | Query::Manifold => V::Real::from_f64(margin(top)?),
+        _ => V::Real::ZERO,
+    };
+    if top.opt("translations_b").is_none() && top.opt("rotations_b").is_none() {
+        let b = body::<V>(scope, top.get("b")?, "b")?;
+        return pair::<V>(Some(line), query, (&a.shape, &a.pose), (&b.shape, &b.pose), margin)
+            .map(Reply::answered);
+    }
+    let (shape_b, poses) = batch_b::<V>(scope, top)?;
+    let answers = each(&poses, |pose| pair::<V>(None, query, (&a.shape, &a.pose), (&shape_b, pose), margin));
+    Ok(Answers(answers).reply(line))
+}
+
+/// The answer of a two-body query, for line `line` (`None` in a batch's answers).
+fn pair<V: Space>(
+    line: Option<usize>,
+    query: Query,
+    (shape_a, pose_a): (&V::Shape, &Pose<V>),
+    (shape_b, pose_b): (&V::Shape, &Pose<V>),
+    margin: V::Real,
+) -> Result<String> {
+    match query {
         Query::Contact => {
-            let (a, b) = pair()?;
-            let margin = V::Real::from_f64(margin(top)?);
-            let c = world::contact(&a.shape, &a.pose, &b.shape, &b.pose, margin);
+            let c = world::contact(shape_a, pose_a, shape_b, pose_b, margin);
             let parts = c.map_or_else(Parts::default, |c| Parts::of(c.part_a, c.part_b));
             contact_json(line, c.map(|c| c.value), parts)
         }
         Query::Manifold => {
-            let (a, b) = pair()?;
-            let margin = V::Real::from_f64(margin(top)?);
-            let m = world::manifold(&a.shape, &a.pose, &b.shape, &b.pose, margin);
+            let m = world::manifold(shape_a, pose_a, shape_b, pose_b, margin);
             manifold_json(line, &m.value, Parts::of(m.part_a, m.part_b))
         }
         Query::Intersects => {
-            let (a, b) = pair()?;
-            if let (Some(ca), Some(cb)) = (V::as_convex(&a.shape), V::as_convex(&b.shape)) {
-                let out = intersection_test(ca, &a.pose, cb, &b.pose);
+            if let (Some(ca), Some(cb)) = (V::as_convex(shape_a), V::as_convex(shape_b)) {
+                let out = intersection_test(ca, pose_a, cb, pose_b);
                 if out.status == GjkStatus::NonFiniteSupport {
                     return Err(overflow::<V>(out.status));
                 }
@@ -240,13 +281,12 @@ fn answer<V: Space>(line: usize, query: Query, top: &Obj) -> Result<String> {
                     parts: Parts::default(),
                 }));
             }
-            let hit = world::intersects(&a.shape, &a.pose, &b.shape, &b.pose);
+            let hit = world::intersects(shape_a, pose_a, shape_b, pose_b);
             let parts = hit.map_or_else(Parts::default, |h| Parts::of(h.part_a, h.part_b));
             written(serde_json::to_string(&IntersectsReply { line, intersects: hit.is_some(), parts }))
         }
         Query::Distance => {
-            let (a, b) = pair()?;
-            let Some(answer) = world::distance(&a.shape, &a.pose, &b.shape, &b.pose) else {
+            let Some(answer) = world::distance(shape_a, pose_a, shape_b, pose_b) else {
                 return Err(overflow::<V>(GjkStatus::MaxIterations));
             };
             let out = answer.value;
@@ -268,6 +308,14 @@ fn answer<V: Space>(line: usize, query: Query, top: &Obj) -> Result<String> {
                 parts: Parts::of(answer.part_a, answer.part_b),
             }))
         }
+        Query::Ray | Query::Cast | Query::Sweep => Err(InputError::new("query", "not a query of two bodies")),
+    }
+}
+
+impl Reply {
+    /// The reply of a line answered.
+    pub(crate) fn answered(json: String) -> Self {
+        Self { json, ok: true }
     }
 }
 

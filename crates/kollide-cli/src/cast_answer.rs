@@ -1,8 +1,11 @@
 //! The continuous-collision queries: `"ray"`, `"cast"` and `"sweep"`, read and answered.
 
+use crate::answer::Reply;
+use crate::batch::{each, not_both, same_length, vectors, Answers};
 use crate::json::{number, scalar_name, vector, InputError, Obj, Result};
 use crate::reply::{components, tidy, Parts};
-use crate::space::{body, Space};
+use crate::session::Scope;
+use crate::space::{body, Body, Space};
 use kollide::math::Real;
 use kollide::query::cast::{
     BackFaces, CastInput, CastStatus, Motion, Ray, RayError, RayOutcome, SweepOutcome,
@@ -12,7 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// The fields each query accepts.
-pub const RAY_FIELDS: &[&str] = &["query", "origin", "direction", "max_toi", "b"];
+pub const RAY_FIELDS: &[&str] = &["query", "origin", "direction", "origins", "directions", "max_toi", "b"];
 /// The fields of a `"cast"` line.
 pub const CAST_FIELDS: &[&str] = &[
     "query",
@@ -20,6 +23,7 @@ pub const CAST_FIELDS: &[&str] = &[
     "b",
     "velocity_a",
     "velocity_b",
+    "velocities_b",
     "angular_velocity_a",
     "angular_velocity_b",
     "max_toi",
@@ -27,7 +31,7 @@ pub const CAST_FIELDS: &[&str] = &[
 ];
 /// The fields of a `"sweep"` line (`triangles` in 3D, `segments` in 2D).
 pub const SWEEP_FIELDS: &[&str] =
-    &["query", "mover", "displacement", "triangles", "segments", "b", "cull_back_faces"];
+    &["query", "mover", "displacement", "displacements", "triangles", "segments", "b", "cull_back_faces"];
 
 /// A JSON object built field by field and written in that order (serde_json's own map
 /// sorts its keys; the answers keep the order of the documented format).
@@ -36,8 +40,14 @@ pub const SWEEP_FIELDS: &[&str] =
 struct Answer(Vec<(&'static str, String)>);
 
 impl Answer {
-    fn new(line: usize, status: &str) -> Self {
-        Self(vec![("line", line.to_string()), ("status", Value::from(status).to_string())])
+    /// An answer opening with its `line` (none in a batch's answers) and `status`.
+    fn new(line: Option<usize>, status: &str) -> Self {
+        let mut fields = Vec::with_capacity(8);
+        if let Some(line) = line {
+            fields.push(("line", line.to_string()));
+        }
+        fields.push(("status", Value::from(status).to_string()));
+        Self(fields)
     }
 
     fn num<R: Real + Serialize>(mut self, key: &'static str, x: R) -> Result<Self> {
@@ -107,18 +117,43 @@ pub(crate) fn non_negative<R: Real>(top: &Obj, key: &str, default: R) -> Result<
     }
 }
 
-/// `{"query": "ray", "origin": [..], "direction": [..], "max_toi": t, "b": BODY}`.
-pub fn ray_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
-    let origin: V = top.vec("origin")?;
-    let direction: V = top.vec("direction")?;
-    let ray = Ray::try_new(origin, direction).map_err(|e| match e {
-        RayError::ZeroDirection => InputError::new(top.at("direction"), "must not be zero"),
-        // `vec` has checked both for finite numbers already.
-        other => InputError::new("", other.to_string()),
-    })?;
+/// `{"query": "ray", "origin": [..], "direction": [..], "max_toi": t, "b": BODY}`, or a
+/// batch with `"origins"` and `"directions"`.
+pub fn ray_json<V: Space>(line: usize, top: &Obj, scope: &Scope) -> Result<Reply> {
+    let checked = |origin: V, direction: V, at: String| {
+        Ray::try_new(origin, direction).map_err(|e| match e {
+            RayError::ZeroDirection => InputError::new(at, "must not be zero"),
+            // The reader has checked both for finite numbers already.
+            other => InputError::new("", other.to_string()),
+        })
+    };
+    if top.opt("origins").is_none() && top.opt("directions").is_none() {
+        let origin: V = top.vec("origin")?;
+        let direction: V = top.vec("direction")?;
+        let ray = checked(origin, direction, top.at("direction"))?;
+        let max_toi = non_negative(top, "max_toi", V::Real::INFINITY)?;
+        let b = body::<V>(scope, top.get("b")?, "b")?;
+        return ray_answer(Some(line), &b, &ray, max_toi).map(Reply::answered);
+    }
+    not_both(top, "origin", "origins")?;
+    not_both(top, "direction", "directions")?;
+    let origins: Vec<V> = vectors(top, "origins")?;
+    let directions: Vec<V> = vectors(top, "directions")?;
+    same_length(top, "origins", origins.len(), "directions", directions.len())?;
+    let rays = origins
+        .iter()
+        .zip(&directions)
+        .enumerate()
+        .map(|(i, (&o, &d))| checked(o, d, format!("directions[{i}]")))
+        .collect::<Result<Vec<Ray<V>>>>()?;
     let max_toi = non_negative(top, "max_toi", V::Real::INFINITY)?;
-    let b = body::<V>(top.get("b")?, "b")?;
-    let Some(answer) = world::ray_cast(&b.shape, &b.pose, &ray, max_toi) else {
+    let b = body::<V>(scope, top.get("b")?, "b")?;
+    Ok(Answers(each(&rays, |ray| ray_answer(None, &b, ray, max_toi))).reply(line))
+}
+
+/// The answer of one ray against `b`.
+fn ray_answer<V: Space>(line: Option<usize>, b: &Body<V>, ray: &Ray<V>, max_toi: V::Real) -> Result<String> {
+    let Some(answer) = world::ray_cast(&b.shape, &b.pose, ray, max_toi) else {
         return Answer::new(line, "miss").finish();
     };
     let parts = Parts::of(answer.part_a, None);
@@ -154,12 +189,32 @@ pub(crate) fn motion<V: Space>(top: &Obj, which: &str) -> Result<Motion<V>> {
     Ok(Motion { velocity, angular_velocity })
 }
 
-/// `{"query": "cast", "a": BODY, "b": BODY, "velocity_a": .., ...}`.
-pub fn cast_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
-    let a = body::<V>(top.get("a")?, "a")?;
-    let b = body::<V>(top.get("b")?, "b")?;
+/// `{"query": "cast", "a": BODY, "b": BODY, "velocity_a": .., ...}`, or a batch with
+/// `"velocities_b"` in place of `"velocity_b"`.
+pub fn cast_json<V: Space>(line: usize, top: &Obj, scope: &Scope) -> Result<Reply> {
+    let a = body::<V>(scope, top.get("a")?, "a")?;
+    let b = body::<V>(scope, top.get("b")?, "b")?;
+    if top.opt("velocities_b").is_none() {
+        let input = cast_input::<V>(top)?;
+        return cast_answer(Some(line), &a, &b, &input).map(Reply::answered);
+    }
+    not_both(top, "velocity_b", "velocities_b")?;
     let input = cast_input::<V>(top)?;
-    let Some(found) = world::shape_cast(&a.shape, &a.pose, &b.shape, &b.pose, &input) else {
+    let inputs: Vec<CastInput<V>> = vectors::<V>(top, "velocities_b")?
+        .into_iter()
+        .map(|velocity| CastInput { motion_b: Motion { velocity, ..input.motion_b }, ..input })
+        .collect();
+    Ok(Answers(each(&inputs, |input| cast_answer(None, &a, &b, input))).reply(line))
+}
+
+/// The answer of one cast of `a` and `b`.
+fn cast_answer<V: Space>(
+    line: Option<usize>,
+    a: &Body<V>,
+    b: &Body<V>,
+    input: &CastInput<V>,
+) -> Result<String> {
+    let Some(found) = world::shape_cast(&a.shape, &a.pose, &b.shape, &b.pose, input) else {
         return Answer::new(line, CastStatus::Miss.as_str()).finish();
     };
     let out = found.value;
@@ -221,32 +276,61 @@ pub(crate) fn back_faces(top: &Obj) -> Result<BackFaces> {
     }
 }
 
-/// `{"query": "sweep", "mover": BODY, "displacement": [..], "triangles": [..], ...}`.
-pub fn sweep_json<V: Space>(line: usize, top: &Obj) -> Result<String> {
+/// `{"query": "sweep", "mover": BODY, "displacement": [..], "triangles": [..], ...}`, or a
+/// batch with `"displacements"`.
+pub fn sweep_json<V: Space>(line: usize, top: &Obj, scope: &Scope) -> Result<Reply> {
     let other = if V::SOUP == "triangles" { "segments" } else { "triangles" };
     if top.opt(other).is_some() {
         let msg = format!("is for {} sweeps; a {}D sweep takes \"{}\"", 5 - V::DIM, V::DIM, V::SOUP);
         return Err(InputError::new(other, msg));
     }
-    let mover = body::<V>(top.get("mover")?, "mover")?;
-    let displacement: V = top.vec("displacement")?;
+    let mover = body::<V>(scope, top.get("mover")?, "mover")?;
+    let batch = top.opt("displacements").is_some();
+    let displacements: Vec<V> = if batch {
+        not_both(top, "displacement", "displacements")?;
+        vectors(top, "displacements")?
+    } else {
+        vec![top.vec("displacement")?]
+    };
     let back_faces = back_faces(top)?;
-    let through = top.opt("b").map(|v| body::<V>(v, "b")).transpose()?;
-    let outcome = match &through {
+    let through = top.opt("b").map(|v| body::<V>(scope, v, "b")).transpose()?;
+    let target = match &through {
         Some(b) => {
             if top.opt(V::SOUP).is_some() {
                 let msg = format!("give \"{}\" or a composite \"b\", not both", V::SOUP);
                 return Err(InputError::new(V::SOUP, msg));
             }
-            crate::space::sweep_through(&mover, "mover", displacement, b, back_faces)?
+            Target::Through(b)
         }
-        None => {
-            crate::space::sweep(&mover, "mover", displacement, top.get(V::SOUP)?, V::SOUP, back_faces, None)?
-        }
+        None => Target::Soup(V::read_soup(top.get(V::SOUP)?, V::SOUP)?),
     };
-    // Through a composite, the element hit is also its part.
-    let part =
-        |index: usize| if through.is_some() { Parts::of(None, Some(index as u32)) } else { Parts::default() };
+    // What every sweep of a batch would refuse is the line's error.
+    crate::space::sweep_check(&mover, "mover", through.as_ref())?;
+    let answer = |line: Option<usize>, displacement: &V| -> Result<String> {
+        let outcome = match &target {
+            Target::Through(b) => crate::space::sweep_through(&mover, "mover", *displacement, b, back_faces)?,
+            Target::Soup(items) => {
+                crate::space::sweep_items(&mover, "mover", *displacement, items, V::SOUP, back_faces)?
+            }
+        };
+        sweep_answer::<V>(line, outcome, through.is_some())
+    };
+    if !batch {
+        return answer(Some(line), &displacements[0]).map(Reply::answered);
+    }
+    Ok(Answers(each(&displacements, |d| answer(None, d))).reply(line))
+}
+
+/// What a sweep moves through: a composite body, or a soup of the line's own.
+enum Target<'b, V: Space> {
+    Through(&'b Body<V>),
+    Soup(Vec<V::Item>),
+}
+
+/// The answer of one sweep; `through` when it went through a composite `b`, whose part is
+/// then named.
+fn sweep_answer<V: Space>(line: Option<usize>, outcome: SweepOutcome<V>, through: bool) -> Result<String> {
+    let part = |index: usize| if through { Parts::of(None, Some(index as u32)) } else { Parts::default() };
     match outcome {
         SweepOutcome::Hit(hit) => Answer::new(line, "hit")
             .num("toi", hit.toi)?

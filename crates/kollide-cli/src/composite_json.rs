@@ -3,9 +3,10 @@
 //! path of the value at fault, as for the convex shapes.
 
 use crate::json::{array, number, InputError, Obj, Result};
+use crate::session::Scope;
 use kollide::composite::{
     CompoundError, ConcavePolygon, HeightField, HeightField2d, HeightFieldError, Polyline, PolylineError,
-    TriMesh, TriMeshError,
+    TriMesh, TriMeshError, Weld,
 };
 use kollide::math::{Vector2, Vector3};
 use kollide::query::Space;
@@ -25,9 +26,50 @@ fn index(v: &Value, path: &str) -> Result<u32> {
     Ok(x as u32)
 }
 
-/// `{"type": "trimesh", "vertices": [[x,y,z], ...], "indices": [[i,j,k], ...]}`.
-pub fn trimesh<V: Vector3 + Space>(obj: &Obj) -> Result<TriMesh<V>> {
-    obj.only(&["type", "vertices", "indices"], "for a trimesh")?;
+/// A trimesh's `"weld"`: `"exact"`, `"none"` or a tolerance (a number `>= 0`); `default`
+/// when absent.
+fn weld(obj: &Obj, default: Weld) -> Result<Weld> {
+    let at = obj.at("weld");
+    match obj.opt("weld") {
+        None => Ok(default),
+        Some(Value::String(s)) if s == "exact" => Ok(Weld::Exact),
+        Some(Value::String(s)) if s == "none" => Ok(Weld::None),
+        Some(v @ Value::Number(_)) => {
+            let t: f64 = number(v, &at)?;
+            if t < 0.0 {
+                return Err(InputError::new(at, format!("a tolerance must be >= 0, got {t}")));
+            }
+            Ok(Weld::Within(t))
+        }
+        Some(other) => Err(InputError::new(
+            at,
+            format!(
+                "expected \"exact\", \"none\" or a tolerance (a number >= 0), got {}",
+                crate::json::type_name(other)
+            ),
+        )),
+    }
+}
+
+/// `{"type": "trimesh", "vertices": [[x,y,z], ...], "indices": [[i,j,k], ...]}` or
+/// `{"type": "trimesh", "file": "mesh.obj"}` (its path relative to the scope's folder),
+/// either with an optional `"weld"` (default: `"none"` for vertices given, `"exact"` for
+/// a file).
+pub fn trimesh<V: Vector3 + Space>(scope: &Scope, obj: &Obj) -> Result<TriMesh<V>> {
+    obj.only(&["type", "vertices", "indices", "file", "weld"], "for a trimesh")?;
+    if let Some(file) = obj.opt("file") {
+        let at = obj.at("file");
+        if obj.opt("vertices").is_some() || obj.opt("indices").is_some() {
+            return Err(InputError::new(at, "give \"file\" or \"vertices\" and \"indices\", not both"));
+        }
+        let Value::String(file) = file else {
+            return Err(InputError::new(at, "expected the path of a mesh file (a string)"));
+        };
+        let weld = weld(obj, Weld::Exact)?;
+        let path = scope.path(file, &at)?;
+        return TriMesh::from_file(&path, weld).map_err(|e| InputError::new(at, e.to_string()));
+    }
+    let weld = weld(obj, Weld::None)?;
     let vertices: Vec<V> = obj.points("vertices")?;
     let at = obj.at("indices");
     let indices = array(obj.get("indices")?, &at)?
@@ -46,7 +88,7 @@ pub fn trimesh<V: Vector3 + Space>(obj: &Obj) -> Result<TriMesh<V>> {
             Ok(out)
         })
         .collect::<Result<Vec<[u32; 3]>>>()?;
-    TriMesh::try_new(vertices, indices).map_err(|e| match e {
+    TriMesh::try_new_welded(vertices, indices, weld).map_err(|e| match e {
         TriMeshError::Empty { what } => InputError::new(obj.at(what), e.to_string()),
         TriMeshError::NonFiniteVertex { index } => {
             InputError::new(format!("{}[{index}]", obj.at("vertices")), "not finite")
@@ -78,7 +120,7 @@ fn heightfield_error(obj: &Obj, source: &str, e: &HeightFieldError) -> InputErro
 }
 
 /// `{"type": "heightfield", "heights": [[h, ...], ...] | "png": "path", "scale": [sx, sy, sz]}`.
-pub fn heightfield3<V: Vector3 + Space>(obj: &Obj) -> Result<HeightField<V>> {
+pub fn heightfield3<V: Vector3 + Space>(scope: &Scope, obj: &Obj) -> Result<HeightField<V>> {
     obj.only(&["type", "heights", "png", "scale"], "for a heightfield")?;
     let scale: V = obj.vec("scale")?;
     match (obj.opt("heights"), obj.opt("png")) {
@@ -88,6 +130,7 @@ pub fn heightfield3<V: Vector3 + Space>(obj: &Obj) -> Result<HeightField<V>> {
             let Value::String(path) = p else {
                 return Err(InputError::new(obj.at("png"), "expected the path of a PNG file (a string)"));
             };
+            let path = scope.path(path, &obj.at("png"))?;
             HeightField::from_png(path, scale).map_err(|e| heightfield_error(obj, "png", &e))
         }
         (Some(h), None) => {

@@ -12,7 +12,8 @@ use serde::Serialize;
 /// when the shapes are farther apart than the margin.
 #[derive(Serialize)]
 struct ContactReply<R> {
-    line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
     contact: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     distance: Option<R>,
@@ -41,7 +42,8 @@ struct PointReply<R> {
 /// normal or status when the shapes are farther apart than the margin).
 #[derive(Serialize)]
 struct ManifoldReply<R> {
-    line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     normal: Option<Vec<R>>,
     points: Vec<PointReply<R>>,
@@ -51,8 +53,8 @@ struct ManifoldReply<R> {
     parts: Parts,
 }
 
-/// The JSON of a contact answer.
-pub fn contact_json<V: Space>(line: usize, c: Option<Contact<V>>, parts: Parts) -> Result<String> {
+/// The JSON of a contact answer (for `line`, or without it in a batch).
+pub fn contact_json<V: Space>(line: Option<usize>, c: Option<Contact<V>>, parts: Parts) -> Result<String> {
     let reply = match c {
         None => ContactReply {
             line,
@@ -87,8 +89,8 @@ pub fn contact_json<V: Space>(line: usize, c: Option<Contact<V>>, parts: Parts) 
     serde_json::to_string(&reply).map_err(|e| InputError::new("", format!("could not write the answer: {e}")))
 }
 
-/// The JSON of a manifold answer.
-pub fn manifold_json<V: Space>(line: usize, m: &Manifold<V>, parts: Parts) -> Result<String> {
+/// The JSON of a manifold answer (for `line`, or without it in a batch).
+pub fn manifold_json<V: Space>(line: Option<usize>, m: &Manifold<V>, parts: Parts) -> Result<String> {
     let finite = m.normal.is_finite_vec()
         && m.points()
             .iter()

@@ -9,8 +9,10 @@
 #![forbid(unsafe_code)]
 
 use clap::{Parser, Subcommand};
+use kollide::composite::{MeshFileErrorKind, Weld};
 use kollide_cli::run::RunError;
-use kollide_cli::{demo, move_scene, picture, run, viz, Precision};
+use kollide_cli::session::folder_of;
+use kollide_cli::{demo, mesh_info, move_scene, picture, run, viz, Precision, Scope, Session};
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::PathBuf;
@@ -32,10 +34,31 @@ enum Command {
     /// Exit code: 0 when every line was answered, 1 when some line was malformed (its
     /// answer is {"line": n, "error": "..."}; the other lines are still answered), 2 when
     /// the input cannot be read.
+    ///
+    /// A line {"define": NAME, "shape": SHAPE} builds a shape once (a mesh from a file, say);
+    /// later lines use it as {"ref": NAME}. Relative paths are from the query file's folder
+    /// (the working directory for standard input).
     Query {
         /// The file of queries; `-` or nothing reads standard input.
         file: Option<PathBuf>,
         /// Compute in f32 (Vec2/Vec3) instead of f64 (DVec2/DVec3).
+        #[arg(long)]
+        f32: bool,
+    },
+    /// A mesh file's diagnostics as one JSON object: triangles, vertices, welded and
+    /// duplicate vertices, zero-area and sliver triangles, boundary, non-manifold and
+    /// misoriented edges, whether it is closed and consistently oriented, its box, its memory.
+    ///
+    /// Exit code: 0 when the mesh was read, 1 when the file is not a valid mesh (the error,
+    /// naming the line or element, goes to standard error), 2 when it cannot be read.
+    MeshInfo {
+        /// The mesh: .obj, .stl, .ply, .gltf or .glb.
+        file: PathBuf,
+        /// Which vertices to merge: "exact" (at the same position; the default), "none", or
+        /// a distance (merge within it).
+        #[arg(long, default_value = "exact", value_parser = parse_weld)]
+        weld: Weld,
+        /// Build the mesh in f32 instead of f64.
         #[arg(long)]
         f32: bool,
     },
@@ -119,9 +142,31 @@ fn precision(f32: bool) -> Precision {
     }
 }
 
+/// `--weld`: `exact`, `none` or a tolerance `>= 0`.
+fn parse_weld(s: &str) -> Result<Weld, String> {
+    match s {
+        "exact" => Ok(Weld::Exact),
+        "none" => Ok(Weld::None),
+        _ => match s.parse::<f64>() {
+            Ok(t) if t.is_finite() && t >= 0.0 => Ok(Weld::Within(t)),
+            _ => Err(format!("expected exact, none or a distance >= 0, got {s}")),
+        },
+    }
+}
+
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Query { file, f32 } => query(file, precision(f32)),
+        Command::MeshInfo { file, weld, f32 } => match mesh_info::mesh_info(&file, weld, precision(f32)) {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("kollide: {e}");
+                ExitCode::from(if e.kind == MeshFileErrorKind::Io { 2 } else { 1 })
+            }
+        },
         Command::Move { scene } => move_run(&scene),
         Command::Picture { file, out, line, steps } => picture_run(&file, &out, line, steps),
         Command::Demo { queries: true, f32, .. } => {
@@ -141,18 +186,19 @@ fn main() -> ExitCode {
 
 /// `kollide query`: answers the file (or stdin) on stdout; returns the exit code.
 fn query(file: Option<PathBuf>, precision: Precision) -> ExitCode {
-    let (input, name): (Box<dyn Read>, String) = match file {
+    let (input, name, folder): (Box<dyn Read>, String, PathBuf) = match file {
         Some(path) if path.as_os_str() != "-" => match File::open(&path) {
-            Ok(f) => (Box::new(f), path.display().to_string()),
+            Ok(f) => (Box::new(f), path.display().to_string(), folder_of(&path)),
             Err(e) => {
                 eprintln!("kollide: cannot read {}: {e}", path.display());
                 return ExitCode::from(2);
             }
         },
-        _ => (Box::new(io::stdin().lock()), "standard input".to_string()),
+        _ => (Box::new(io::stdin().lock()), "standard input".to_string(), PathBuf::new()),
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
-    match run::run(&mut BufReader::new(input), &mut out, precision) {
+    let mut session = Session::new(precision, folder);
+    match run::run(&mut BufReader::new(input), &mut out, &mut session) {
         Ok(s) if s.failed == 0 => ExitCode::SUCCESS,
         Ok(_) => ExitCode::from(1),
         Err(RunError::Read(e)) => {
@@ -175,7 +221,8 @@ fn move_run(path: &std::path::Path) -> ExitCode {
         eprintln!("kollide: cannot read {}: {e}", path.display());
         return ExitCode::from(2);
     }
-    let scene = match move_scene::read(&text) {
+    let folder = if path.as_os_str() == "-" { PathBuf::new() } else { folder_of(path) };
+    let scene = match move_scene::read_in(&text, &Scope::in_folder(folder)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("kollide: {}: {e}", path.display());
@@ -192,19 +239,23 @@ fn move_run(path: &std::path::Path) -> ExitCode {
 
 /// `kollide picture`: draws the line of `file` into `out`; returns the exit code.
 fn picture_run(file: &std::path::Path, out: &std::path::Path, line: Option<usize>, steps: bool) -> ExitCode {
-    file_to_file(file, out, |text| picture::picture(&text, line, steps).map_err(|e| e.to_string()))
+    let folder = folder_of(file);
+    file_to_file(file, out, |text| {
+        picture::picture_in(&text, &folder, line, steps).map_err(|e| e.to_string())
+    })
 }
 
 /// `kollide viz`: writes the page of `input` into `out`; returns the exit code.
 fn viz_run(input: &std::path::Path, out: &std::path::Path, line: Option<usize>, steps: bool) -> ExitCode {
     let scene = input.extension().is_some_and(|e| e == "json");
+    let folder = folder_of(input);
     file_to_file(input, out, |bytes| {
         let page = if scene {
             String::from_utf8(bytes)
                 .map_err(|e| viz::VizError(format!("not valid UTF-8: {e}")))
-                .and_then(|text| viz::move_run(&text, line, steps))
+                .and_then(|text| viz::move_run_in(&text, &folder, line, steps))
         } else {
-            viz::queries(&bytes, line, steps)
+            viz::queries_in(&bytes, &folder, line, steps)
         };
         page.map_err(|e| e.to_string())
     })

@@ -6,6 +6,7 @@
 //! Computed in f64. Errors name the JSON path, as in `kollide query`.
 
 use crate::json::{array, number, vector, InputError, Obj, Result};
+use crate::session::Scope;
 use crate::space::body;
 use kollide::math::DVec3;
 use kollide::mover::{move_and_slide, Character, MoveOutput, MoveStep, MoverSettings};
@@ -31,11 +32,20 @@ pub struct Scene {
     steps: Vec<(DVec3, u64)>,
 }
 
-/// Reads a scene from its JSON text.
+/// Reads a scene from its JSON text, its relative paths (a mesh's `"file"`, a terrain's
+/// `"png"`) from the working directory.
 ///
 /// # Errors
 /// Malformed JSON, an unknown or missing field, or a bad value, naming its path.
 pub fn read(text: &str) -> Result<Scene> {
+    read_in(text, &Scope::in_folder(""))
+}
+
+/// [`read`] in `scope`: relative paths from its folder ([`Scope::without_files`]: none).
+///
+/// # Errors
+/// As [`read`].
+pub fn read_in(text: &str, scope: &Scope) -> Result<Scene> {
     let v: Value =
         crate::json::parse_strict(text).map_err(|e| InputError::new("", format!("not valid JSON: {e}")))?;
     let top = Obj::new(&v, "")?;
@@ -44,7 +54,7 @@ pub fn read(text: &str) -> Result<Scene> {
     let mut bodies = Vec::new();
     for (i, b) in array(top.get("world")?, "world")?.iter().enumerate() {
         let path = format!("world[{i}]");
-        let b = body::<DVec3>(b, &path)?;
+        let b = body::<DVec3>(scope, b, &path)?;
         let id = world.insert(b.shape, b.pose).map_err(|e| InputError::new(&path, e.to_string()))?;
         bodies.push((id, i));
     }

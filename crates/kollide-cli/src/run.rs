@@ -1,6 +1,6 @@
 //! The JSON-lines loop: read a line, answer it, write the answer.
 
-use crate::answer::Precision;
+use crate::session::Session;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 /// What a run did.
@@ -21,7 +21,8 @@ pub enum RunError {
     Write(io::Error),
 }
 
-/// Answers every non-empty line of `input` on `out`, one JSON line each.
+/// Answers every non-empty line of `input` on `out`, one JSON line each, in `session`
+/// (which keeps the shapes the lines define).
 ///
 /// Lines are numbered from 1, blank lines included (they get no answer). A line that is
 /// not UTF-8 gets an error answer, like any other malformed line. The output is flushed
@@ -33,7 +34,7 @@ pub enum RunError {
 pub fn run<R: Read, W: Write>(
     input: &mut BufReader<R>,
     out: &mut W,
-    precision: Precision,
+    session: &mut Session,
 ) -> Result<Summary, RunError> {
     let mut summary = Summary::default();
     let mut buf = Vec::new();
@@ -45,7 +46,7 @@ pub fn run<R: Read, W: Write>(
         if input.read_until(b'\n', &mut buf).map_err(RunError::Read)? == 0 {
             break;
         }
-        let Some(reply) = answer_bytes(line, &mut buf, precision) else { continue };
+        let Some(reply) = answer_bytes(session, line, &mut buf) else { continue };
         summary.answered += 1;
         summary.failed += usize::from(!reply.ok);
         writeln!(out, "{}", reply.json).map_err(RunError::Write)?;
@@ -60,7 +61,7 @@ const LONG_LINE: usize = 1 << 20;
 
 /// The reply to one raw line, or `None` for a blank one. The line is parsed first; a long
 /// one's buffer is then released (and grows again for the next line).
-fn answer_bytes(line: usize, raw: &mut Vec<u8>, precision: Precision) -> Option<crate::answer::Reply> {
+fn answer_bytes(session: &mut Session, line: usize, raw: &mut Vec<u8>) -> Option<crate::answer::Reply> {
     let parsed = match std::str::from_utf8(raw) {
         Ok(text) => {
             // A byte-order mark may open a file written on Windows.
@@ -82,5 +83,5 @@ fn answer_bytes(line: usize, raw: &mut Vec<u8>, precision: Precision) -> Option<
     if raw.capacity() > LONG_LINE {
         *raw = Vec::new();
     }
-    Some(crate::answer::respond_parsed(line, parsed, precision))
+    Some(session.respond_parsed(line, parsed))
 }

@@ -6,38 +6,60 @@
 
 use crate::composite_json::{compound_error, concave_polygon, heightfield2, heightfield3, polyline, trimesh};
 use crate::json::{array, number, InputError, Obj, Result};
+use crate::session::{report_counts, Scope, Shapes};
 use crate::shape_json::{convex2, convex3, names_in};
-use kollide::composite::{Compound, CompoundError};
-use kollide::math::{DQuat, DVec2, DVec3, Pose, PoseError, Quat, Real, Rot2, Vec2, Vec3, Vector, Vector2};
+use kollide::composite::{Composite, Compound, CompoundError};
+use kollide::math::{DQuat, DVec2, DVec3, Pose, PoseError, Quat, Real, Rot2, Vec2, Vec3, Vector};
 use kollide::query::cast::{BackFaces, SoupItem, SweepError, SweepOutcome, SweepStep};
 use kollide::shape::{Convex2, Convex3};
 use kollide::world::{RuntimeShape, Shape2, Shape3};
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A vector type the tool answers in, with its shapes and its way of writing rotations.
 pub trait Space: kollide::query::Space<Real: Serialize> {
     /// The shapes a body can be in this dimension (the library's run-time shapes: convex
     /// or composite).
-    type Shape: RuntimeShape<Self> + core::fmt::Debug;
+    type Shape: RuntimeShape<Self> + core::fmt::Debug + Clone + Send + Sync;
     /// The convex shapes of this dimension.
     type Convex: kollide::shape::Support<Self>;
     /// The convex shape inside a run-time shape, if it is one.
     fn as_convex(shape: &Self::Shape) -> Option<&Self::Convex>;
     /// The fields a body object may have.
     const BODY_FIELDS: &'static [&'static str];
-    /// Reads a `"shape"` object.
+    /// Reads a `"shape"` object that is not a `{"ref": NAME}` (see [`shape_of`]).
     ///
     /// # Errors
-    /// See [`shape2`] / [`shape3`].
-    fn shape(obj: &Obj) -> Result<Self::Shape>;
-    /// Reads the body's rotation (`"angle"` in 2D, `"rotation"` in 3D), identity when
-    /// absent. Not yet checked for norm: [`Pose::try_new`] does that.
+    /// A malformed shape, naming its path.
+    fn read_shape(scope: &Scope, obj: &Obj) -> Result<Self::Shape>;
+    /// The shapes defined in this vector type.
+    fn defined(shapes: &Shapes) -> &HashMap<String, Self::Shape>;
+    /// The same, to define one.
+    fn defined_mut(shapes: &mut Shapes) -> &mut HashMap<String, Self::Shape>;
+    /// What a define line reports of a shape: a mesh's diagnostics, a composite's parts.
+    fn counts(shape: &Self::Shape) -> Vec<(&'static str, String)>;
+    /// The field of a body that holds its rotation: `"angle"` in 2D, `"rotation"` in 3D.
+    const ROTATION: &'static str;
+    /// Reads a rotation value (an angle in 2D, `[x, y, z, w]` in 3D) at `path`. Not yet
+    /// checked for norm: [`Pose::try_new`] does that.
+    ///
+    /// # Errors
+    /// A malformed value.
+    fn rotation_at(v: &Value, path: &str) -> Result<Self::Rotation>;
+    /// No rotation.
+    fn no_rotation() -> Self::Rotation;
+    /// Reads the body's rotation, the identity when absent.
     ///
     /// # Errors
     /// A malformed rotation field.
-    fn rotation(body: &Obj) -> Result<Self::Rotation>;
+    fn rotation(body: &Obj) -> Result<Self::Rotation> {
+        match body.opt(Self::ROTATION) {
+            None => Ok(Self::no_rotation()),
+            Some(v) => Self::rotation_at(v, &body.at(Self::ROTATION)),
+        }
+    }
     /// Reads an angular velocity: a number in 2D, an array of 3 numbers in 3D.
     ///
     /// # Errors
@@ -48,7 +70,7 @@ pub trait Space: kollide::query::Space<Real: Serialize> {
     /// The field of a sweep's answer that names the element hit: `"segment"` or `"triangle"`.
     const SOUP_ITEM: &'static str;
     /// A soup's item in this dimension: a segment `[V; 2]` in 2D, a triangle `[V; 3]` in 3D.
-    type Item: SoupItem<Self>;
+    type Item: SoupItem<Self> + Send + Sync;
     /// Reads a soup (`V::SOUP`) at `path`.
     ///
     /// # Errors
@@ -133,7 +155,11 @@ fn not_a_mover(path: &str, dim: usize) -> InputError {
 /// `{"type": "compound", "parts": [BODY, ...]}`: convex parts, each placed by its own
 /// translation and rotation relative to the compound. `convex` takes a part's shape out of
 /// its body, or says it is not convex.
-pub fn compound<V: Space, C>(obj: &Obj, convex: impl Fn(V::Shape) -> Option<C>) -> Result<Vec<(Pose<V>, C)>> {
+pub fn compound<V: Space, C>(
+    scope: &Scope,
+    obj: &Obj,
+    convex: impl Fn(V::Shape) -> Option<C>,
+) -> Result<Vec<(Pose<V>, C)>> {
     obj.only(&["type", "parts"], "for a compound")?;
     let at = obj.at("parts");
     let parts = array(obj.get("parts")?, &at)?;
@@ -145,7 +171,7 @@ pub fn compound<V: Space, C>(obj: &Obj, convex: impl Fn(V::Shape) -> Option<C>) 
         .enumerate()
         .map(|(i, p)| {
             let path = format!("{at}[{i}]");
-            let b = body::<V>(p, &path)?;
+            let b = body::<V>(scope, p, &path)?;
             let pose = b.pose;
             match convex(b.shape) {
                 Some(c) => Ok((pose, c)),
@@ -180,6 +206,48 @@ pub fn sweep<V: Space>(
         .map_err(|e| sweep_error(&e, mover_path, soup_path))
 }
 
+/// A sweep line's answer: the mover moved by `displacement` through the soup `items` (read
+/// from `soup_path`).
+///
+/// # Errors
+/// A mover of another shape (naming `mover_path`).
+pub fn sweep_items<V: Space>(
+    mover: &Body<V>,
+    mover_path: &str,
+    displacement: V,
+    items: &[V::Item],
+    soup_path: &str,
+    back_faces: BackFaces,
+) -> Result<SweepOutcome<V>> {
+    let shape = mover.shape.as_swept(&mover.pose).ok_or_else(|| not_a_mover(mover_path, V::DIM))?;
+    kollide::query::cast::sweep(shape, displacement, items, back_faces, None)
+        .map_err(|e| sweep_error(&e, mover_path, soup_path))
+}
+
+/// What a sweep refuses whatever its displacement: a mover that is not a ball or an
+/// ellipsoid (circle or ellipse), a composite `b` that is not made of triangles (segments).
+///
+/// # Errors
+/// Those, naming the mover's path or `b.shape.type`.
+pub fn sweep_check<V: Space>(mover: &Body<V>, mover_path: &str, through: Option<&Body<V>>) -> Result<()> {
+    if let Some(b) = through {
+        if !b.shape.is_soup() {
+            return Err(not_a_soup::<V>());
+        }
+    }
+    mover.shape.as_swept(&mover.pose).map(|_| ()).ok_or_else(|| not_a_mover(mover_path, V::DIM))
+}
+
+/// The error for a sweep through a composite whose parts are not triangles (segments).
+fn not_a_soup<V: Space>() -> InputError {
+    let message = if V::DIM == 2 {
+        "a sweep moves through a \"polyline\" or a \"heightfield\" (segments), or a \"segments\" soup"
+    } else {
+        "a sweep moves through a \"trimesh\" or a \"heightfield\" (triangles), or a \"triangles\" soup"
+    };
+    InputError::new("b.shape.type", message)
+}
+
 /// A sweep line's answer through a composite body `b` (a mesh or terrain in 3D, a polyline
 /// or terrain line in 2D), its parts named by `index`.
 ///
@@ -192,14 +260,7 @@ pub fn sweep_through<V: Space>(
     b: &Body<V>,
     back_faces: BackFaces,
 ) -> Result<SweepOutcome<V>> {
-    let not_a_soup = || {
-        let message = if V::DIM == 2 {
-            "a sweep moves through a \"polyline\" or a \"heightfield\" (segments), or a \"segments\" soup"
-        } else {
-            "a sweep moves through a \"trimesh\" or a \"heightfield\" (triangles), or a \"triangles\" soup"
-        };
-        InputError::new("b.shape.type", message)
-    };
+    let not_a_soup = not_a_soup::<V>;
     if !b.shape.is_soup() {
         return Err(not_a_soup());
     }
@@ -208,29 +269,19 @@ pub fn sweep_through<V: Space>(
     out.map_err(|e| sweep_error(&e, mover_path, "b"))
 }
 
-/// The 2D rotation: `"angle"` in radians, counter-clockwise.
-fn angle<V: Vector2>(body: &Obj) -> Result<Rot2<V::Real>> {
-    match body.opt("angle") {
-        None => Ok(Rot2::default()),
-        Some(a) => Ok(Rot2::from_angle(number::<V::Real>(a, &body.at("angle"))?)),
-    }
-}
-
-/// The 3D rotation's components `[x, y, z, w]`, if given.
-fn xyzw<R: Real>(body: &Obj) -> Result<Option<[R; 4]>> {
-    let Some(v) = body.opt("rotation") else { return Ok(None) };
-    let path = body.at("rotation");
-    let len = crate::json::array(v, &path)?.len();
+/// A 3D rotation `[x, y, z, w]` at `path`.
+fn xyzw<R: Real>(v: &Value, path: &str) -> Result<[R; 4]> {
+    let len = crate::json::array(v, path)?.len();
     if len != 4 {
         let msg = format!("expected 4 numbers [x, y, z, w] (a unit quaternion), got {len}");
         return Err(InputError::new(path, msg));
     }
-    let q = crate::json::numbers::<R>(v, &path, 4)?;
-    Ok(Some([q[0], q[1], q[2], q[3]]))
+    let q = crate::json::numbers::<R>(v, path, 4)?;
+    Ok([q[0], q[1], q[2], q[3]])
 }
 
 macro_rules! space2 {
-    ($v:ident) => {
+    ($v:ident, $map:ident) => {
         impl Space for $v {
             type Shape = Shape2<$v>;
             type Convex = Convex2<$v>;
@@ -241,13 +292,13 @@ macro_rules! space2 {
                 }
             }
             const BODY_FIELDS: &'static [&'static str] = &["shape", "translation", "angle"];
-            fn shape(obj: &Obj) -> Result<Self::Shape> {
+            fn read_shape(scope: &Scope, obj: &Obj) -> Result<Self::Shape> {
                 Ok(match obj.str("type")? {
                     "polyline" => Shape2::Polyline(Arc::new(polyline(obj)?)),
                     "heightfield" => Shape2::HeightField(Arc::new(heightfield2(obj)?)),
                     "concave_polygon" => Shape2::ConcavePolygon(Arc::new(concave_polygon(obj)?)),
                     "compound" => {
-                        let parts = compound::<$v, Convex2<$v>>(obj, |s| match s {
+                        let parts = compound::<$v, Convex2<$v>>(scope, obj, |s| match s {
                             Shape2::Convex(c) => Some(c),
                             _ => None,
                         })?;
@@ -259,8 +310,27 @@ macro_rules! space2 {
                     _ => Shape2::Convex(convex2(obj)?),
                 })
             }
-            fn rotation(body: &Obj) -> Result<Self::Rotation> {
-                angle::<$v>(body)
+            fn defined(shapes: &Shapes) -> &HashMap<String, Self::Shape> {
+                &shapes.$map
+            }
+            fn defined_mut(shapes: &mut Shapes) -> &mut HashMap<String, Self::Shape> {
+                &mut shapes.$map
+            }
+            fn counts(shape: &Self::Shape) -> Vec<(&'static str, String)> {
+                match shape {
+                    Shape2::Convex(_) => Vec::new(),
+                    Shape2::Polyline(p) => vec![("segments", p.part_count().to_string())],
+                    Shape2::HeightField(h) => vec![("segments", h.part_count().to_string())],
+                    Shape2::ConcavePolygon(c) => vec![("pieces", c.part_count().to_string())],
+                    Shape2::Compound(c) => vec![("parts", c.part_count().to_string())],
+                }
+            }
+            const ROTATION: &'static str = "angle";
+            fn no_rotation() -> Self::Rotation {
+                Rot2::default()
+            }
+            fn rotation_at(v: &Value, path: &str) -> Result<Self::Rotation> {
+                Ok(Rot2::from_angle(number(v, path)?))
             }
             fn angular_velocity(v: &Value, path: &str) -> Result<Self::AngularVelocity> {
                 number(v, path)
@@ -276,7 +346,7 @@ macro_rules! space2 {
 }
 
 macro_rules! space3 {
-    ($v:ident, $q:ident) => {
+    ($v:ident, $q:ident, $map:ident) => {
         impl Space for $v {
             type Shape = Shape3<$v>;
             type Convex = Convex3<$v>;
@@ -287,12 +357,12 @@ macro_rules! space3 {
                 }
             }
             const BODY_FIELDS: &'static [&'static str] = &["shape", "translation", "rotation"];
-            fn shape(obj: &Obj) -> Result<Self::Shape> {
+            fn read_shape(scope: &Scope, obj: &Obj) -> Result<Self::Shape> {
                 Ok(match obj.str("type")? {
-                    "trimesh" => Shape3::TriMesh(Arc::new(trimesh(obj)?)),
-                    "heightfield" => Shape3::HeightField(Arc::new(heightfield3(obj)?)),
+                    "trimesh" => Shape3::TriMesh(Arc::new(trimesh(scope, obj)?)),
+                    "heightfield" => Shape3::HeightField(Arc::new(heightfield3(scope, obj)?)),
                     "compound" => {
-                        let parts = compound::<$v, Convex3<$v>>(obj, |s| match s {
+                        let parts = compound::<$v, Convex3<$v>>(scope, obj, |s| match s {
                             Shape3::Convex(c) => Some(c),
                             _ => None,
                         })?;
@@ -305,8 +375,26 @@ macro_rules! space3 {
                     _ => Shape3::Convex(convex3(obj)?),
                 })
             }
-            fn rotation(body: &Obj) -> Result<Self::Rotation> {
-                Ok(xyzw(body)?.map_or($q::IDENTITY, $q::from_array))
+            fn defined(shapes: &Shapes) -> &HashMap<String, Self::Shape> {
+                &shapes.$map
+            }
+            fn defined_mut(shapes: &mut Shapes) -> &mut HashMap<String, Self::Shape> {
+                &mut shapes.$map
+            }
+            fn counts(shape: &Self::Shape) -> Vec<(&'static str, String)> {
+                match shape {
+                    Shape3::Convex(_) => Vec::new(),
+                    Shape3::TriMesh(m) => report_counts(&m.report()),
+                    Shape3::HeightField(h) => vec![("triangles", h.part_count().to_string())],
+                    Shape3::Compound(c) => vec![("parts", c.part_count().to_string())],
+                }
+            }
+            const ROTATION: &'static str = "rotation";
+            fn no_rotation() -> Self::Rotation {
+                $q::IDENTITY
+            }
+            fn rotation_at(v: &Value, path: &str) -> Result<Self::Rotation> {
+                Ok($q::from_array(xyzw(v, path)?))
             }
             fn angular_velocity(v: &Value, path: &str) -> Result<Self::AngularVelocity> {
                 crate::json::vector(v, path)
@@ -321,10 +409,10 @@ macro_rules! space3 {
     };
 }
 
-space2!(Vec2);
-space2!(DVec2);
-space3!(Vec3, Quat);
-space3!(DVec3, DQuat);
+space2!(Vec2, f32_2);
+space2!(DVec2, f64_2);
+space3!(Vec3, Quat, f32_3);
+space3!(DVec3, DQuat, f64_3);
 
 /// A body read from a query line: its shape and its pose in the world frame.
 #[derive(Debug)]
@@ -341,26 +429,103 @@ pub struct Body<V: Space> {
 /// # Errors
 /// An unknown field, a malformed or non-finite translation, a rotation [`Pose::try_new`]
 /// refuses, or any error of the shape, each naming its path.
-pub fn body<V: Space>(v: &Value, path: &str) -> Result<Body<V>> {
+pub fn body<V: Space>(scope: &Scope, v: &Value, path: &str) -> Result<Body<V>> {
     let obj = Obj::new(v, path)?;
     obj.only(V::BODY_FIELDS, &format!("for a {}D body", V::DIM))?;
     let translation = obj.vec::<V>("translation")?;
     let rotation = V::rotation(&obj)?;
-    let pose = Pose::try_new(translation, rotation).map_err(|e| pose_error(&obj, &e, V::DIM))?;
+    let pose = Pose::try_new(translation, rotation)
+        .map_err(|e| pose_error(&e, &obj.at("translation"), &obj.at(V::ROTATION), obj.path()))?;
     let shape_path = obj.at("shape");
-    let shape = V::shape(&Obj::new(obj.get("shape")?, &shape_path)?)?;
+    let shape = shape_of::<V>(scope, &Obj::new(obj.get("shape")?, &shape_path)?)?;
     Ok(Body { shape, pose })
 }
 
-/// Names the field behind a [`PoseError`].
-fn pose_error(obj: &Obj, e: &PoseError, dim: usize) -> InputError {
-    let rotation = if dim == 2 { "angle" } else { "rotation" };
+/// Names the field behind a [`PoseError`]: the translation at `translation`, the rotation
+/// at `rotation`, anything else at `body`.
+pub(crate) fn pose_error(e: &PoseError, translation: &str, rotation: &str, body: &str) -> InputError {
     match e {
         PoseError::NonFiniteTranslation { component } => {
-            InputError::new(format!("{}[{component}]", obj.at("translation")), "not finite")
+            InputError::new(format!("{translation}[{component}]"), "not finite")
         }
-        PoseError::NonFiniteRotation => InputError::new(obj.at(rotation), "not finite"),
-        PoseError::NonUnitRotation { .. } => InputError::new(obj.at(rotation), e.to_string()),
-        _ => InputError::new(obj.path().to_string(), e.to_string()),
+        PoseError::NonFiniteRotation => InputError::new(rotation, "not finite"),
+        PoseError::NonUnitRotation { .. } => InputError::new(rotation, e.to_string()),
+        _ => InputError::new(body, e.to_string()),
     }
+}
+
+/// Reads a `"shape"` object: `{"ref": NAME}` for a shape defined on an earlier line, or a
+/// shape given in full.
+///
+/// # Errors
+/// An unknown name, a name defined only in the other dimension, or an error of the shape,
+/// each naming its path.
+pub fn shape_of<V: Space>(scope: &Scope, obj: &Obj) -> Result<V::Shape> {
+    let Some(name) = obj.opt("ref") else { return V::read_shape(scope, obj) };
+    obj.only(&["ref"], "with \"ref\" (a defined shape is used as it is)")?;
+    let at = obj.at("ref");
+    let Value::String(name) = name else {
+        let msg =
+            format!("expected the name of a defined shape (a string), got {}", crate::json::type_name(name));
+        return Err(InputError::new(at, msg));
+    };
+    if let Some(shape) = V::defined(scope.shapes()).get(name) {
+        return Ok(shape.clone());
+    }
+    if let Some(line) = scope.shapes().lines.get(name) {
+        let (own, dim) = (5 - V::DIM, V::DIM);
+        let msg = format!(
+            "\"{name}\" (defined on line {line}) is a {own}D shape but this body is {dim}D (its translation has {dim} numbers)"
+        );
+        return Err(InputError::new(at, msg));
+    }
+    let mut known: Vec<&str> = scope.shapes().lines.keys().map(String::as_str).collect();
+    known.sort_unstable();
+    let hint = if known.is_empty() {
+        "no shape is defined yet; define one first: {\"define\": NAME, \"shape\": SHAPE}".to_string()
+    } else {
+        format!("defined: {}", known.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(", "))
+    };
+    Err(InputError::new(at, format!("no shape is defined as \"{name}\" ({hint})")))
+}
+
+/// The dimensions a define line's shape is built in, `[2D, 3D]`: its type's (a 2D or 3D
+/// name; the points' of a segment or triangle; a compound's first part's; a heightfield's
+/// rows); both for a capsule; a referenced shape's own.
+///
+/// # Errors
+/// A `"ref"` to no shape.
+pub fn shape_dimensions(obj: &Obj, scope: &Scope) -> Result<[bool; 2]> {
+    if let Some(Value::String(name)) = obj.opt("ref") {
+        let shapes = scope.shapes();
+        let two = shapes.f32_2.contains_key(name) || shapes.f64_2.contains_key(name);
+        let three = shapes.f32_3.contains_key(name) || shapes.f64_3.contains_key(name);
+        // An unknown name: read in 3D, which names it as unknown.
+        return Ok(if two || three { [two, three] } else { [false, true] });
+    }
+    let length = |v: Option<&Value>| match v {
+        Some(Value::Array(a)) => Some(a.len()),
+        _ => None,
+    };
+    let Some(Value::String(ty)) = obj.opt("type") else { return Ok([false, true]) };
+    let of = |n: Option<usize>| match n {
+        Some(2) => [true, false],
+        _ => [false, true],
+    };
+    Ok(match ty.as_str() {
+        "capsule" => [true, true],
+        "segment" | "triangle" => of(length(obj.opt("a"))),
+        "polyline" | "concave_polygon" | "circle" | "rectangle" | "ellipse" | "convex_polygon" => {
+            [true, false]
+        }
+        "heightfield" => match obj.opt("heights").and_then(|h| h.as_array()).and_then(|rows| rows.first()) {
+            Some(Value::Number(_)) => [true, false],
+            _ => [false, true],
+        },
+        "compound" => {
+            let first = obj.opt("parts").and_then(|p| p.as_array()).and_then(|p| p.first());
+            of(length(first.and_then(|b| b.get("translation"))))
+        }
+        _ => [false, true],
+    })
 }

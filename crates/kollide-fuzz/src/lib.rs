@@ -19,7 +19,7 @@ pub mod promises;
 mod sweep_check;
 mod targets;
 
-pub use targets::{casts, cli_move, cli_query, mover, queries, shapes};
+pub use targets::{casts, cli_move, cli_query, mesh_files, mover, queries, shapes};
 
 /// A target's entry point: the fuzzer's bytes in, a panic out when a promise breaks.
 pub type Target = fn(&[u8]);
@@ -32,4 +32,5 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("mover", mover),
     ("cli_query", cli_query),
     ("cli_move", cli_move),
+    ("mesh_files", mesh_files),
 ];

@@ -5,7 +5,7 @@ use crate::build::{self, cloud, motion, pose, real, vector, Space};
 use crate::bytes::Bytes;
 use crate::promises::{check_cast, check_ray, dot, f, len, rel, sub, Pair};
 use crate::sweep_check::check_sweep;
-use kollide::composite::ConcavePolygon;
+use kollide::composite::{ConcavePolygon, MeshFormat, TriMesh, Weld};
 use kollide::math::{DVec2, DVec3, Real, Vec2, Vec3, Vector3};
 use kollide::mover::{move_and_slide, Character, MoverSettings, UpRotation};
 use kollide::query::cast::{BackFaces, CastInput, Ray};
@@ -271,13 +271,70 @@ fn walk<V: Space<Shape = Shape3<V>> + UpRotation>(b: &mut Bytes) {
     }
 }
 
+/// The mesh file readers on arbitrary bytes: the first byte picks the format (bits 0-1),
+/// the precision (bit 2: f32) and the welding (bit 3: none); the rest is the file. A mesh
+/// read has finite vertices, indices in range, and a report whose counts agree with each
+/// other; a refusal names the file and says what is wrong.
+pub fn mesh_files(data: &[u8]) {
+    let Some((&pick, bytes)) = data.split_first() else { return };
+    let format = [MeshFormat::Obj, MeshFormat::Stl, MeshFormat::Ply, MeshFormat::Gltf][usize::from(pick & 3)];
+    let weld = if pick & 8 == 0 { Weld::Exact } else { Weld::None };
+    if pick & 4 == 0 {
+        mesh_file::<DVec3>(bytes, format, weld);
+    } else {
+        mesh_file::<Vec3>(bytes, format, weld);
+    }
+}
+
+fn mesh_file<V: Vector3 + kollide::query::Space>(bytes: &[u8], format: MeshFormat, weld: Weld) {
+    let mesh = match TriMesh::<V>::from_bytes(bytes, format, weld) {
+        Ok(mesh) => mesh,
+        Err(e) => {
+            let text = e.to_string();
+            assert!(
+                text.starts_with("bytes: ") && !e.message.is_empty(),
+                "broken promise: the error says why: {text}"
+            );
+            return;
+        }
+    };
+    let n = mesh.vertices().len();
+    assert!(mesh.vertices().iter().all(|v| v.is_finite_vec()), "broken promise: finite vertices");
+    assert!(mesh.indices().iter().flatten().all(|&i| (i as usize) < n), "broken promise: indices in range");
+    let r = mesh.report();
+    assert_eq!(
+        (r.triangles, r.vertices),
+        (mesh.triangle_count(), n),
+        "broken promise: the report counts the mesh"
+    );
+    assert!(
+        r.boundary_edges + r.non_manifold_edges + r.misoriented_edges <= r.edges,
+        "broken promise: {r:?}"
+    );
+    assert!(r.unused_vertices <= n && r.duplicate_vertices < n, "broken promise: {r:?}");
+    assert!(!r.closed || r.boundary_edges == 0, "broken promise: closed without boundary: {r:?}");
+    if weld == Weld::None {
+        assert_eq!(r.welded_vertices, 0, "broken promise: nothing welded unless asked");
+    } else {
+        assert_eq!(
+            r.duplicate_vertices, 0,
+            "broken promise: welded exactly, no two vertices at one position"
+        );
+    }
+}
+
 /// `kollide query`'s line reader on arbitrary text: every line gets one JSON reply naming
 /// it; an answer has no `null` (nothing non-finite) and ordered bounds.
 pub fn cli_query(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
+    // Two sessions, one per precision, each answering every other line: names defined on
+    // one line are used on later ones. No file is read (a name could be a device).
+    let mut sessions = [
+        kollide_cli::Session::without_files(kollide_cli::Precision::F64),
+        kollide_cli::Session::without_files(kollide_cli::Precision::F32),
+    ];
     for (i, line) in text.lines().take(32).enumerate() {
-        let precision = if i % 2 == 0 { kollide_cli::Precision::F64 } else { kollide_cli::Precision::F32 };
-        let reply = kollide_cli::respond(i + 1, line, precision);
+        let reply = sessions[i % 2].respond(i + 1, line);
         let v: serde_json::Value = serde_json::from_str(&reply.json)
             .unwrap_or_else(|e| panic!("broken promise: the reply is JSON ({e}): {}", reply.json));
         assert_eq!(
@@ -288,10 +345,22 @@ pub fn cli_query(data: &[u8]) {
         );
         if reply.ok {
             assert!(!reply.json.contains("null"), "broken promise: no null in an answer: {}", reply.json);
-            if let (Some(lo), Some(d), Some(up)) =
-                (v["lower_bound"].as_f64(), v["distance"].as_f64(), v["upper_bound"].as_f64())
-            {
-                assert!(lo <= d && d <= up, "broken promise: ordered bounds: {}", reply.json);
+            // One answer, or a batch's answers (each without its line).
+            let answers = match v["answers"].as_array() {
+                Some(items) => items.iter().collect(),
+                None => vec![&v],
+            };
+            for a in answers {
+                assert!(
+                    v.get("answers").is_none() || a.get("line").is_none(),
+                    "broken promise: a batch's answers have no line: {}",
+                    reply.json
+                );
+                if let (Some(lo), Some(d), Some(up)) =
+                    (a["lower_bound"].as_f64(), a["distance"].as_f64(), a["upper_bound"].as_f64())
+                {
+                    assert!(lo <= d && d <= up, "broken promise: ordered bounds: {}", reply.json);
+                }
             }
         } else {
             assert!(
@@ -307,7 +376,9 @@ pub fn cli_query(data: &[u8]) {
 /// run (up to 200 steps), every step a JSON line with a finite position or an error.
 pub fn cli_move(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let Ok(scene) = kollide_cli::move_scene::read(&text) else { return };
+    let Ok(scene) = kollide_cli::move_scene::read_in(&text, &kollide_cli::Scope::without_files()) else {
+        return;
+    };
     if scene.step_count() > 200 {
         return;
     }

@@ -11,8 +11,9 @@
 //!
 //! Worlds: [`bvh`] holds the bounding volume hierarchies (a static one under meshes, a
 //! dynamic tree and broad phase for moving bodies), [`composite`] the non-convex shapes
-//! made of convex parts (triangle meshes, heightfield terrain, compounds, polylines) that
-//! answer every query through their parts, and [`world`] the run-time shape enums and a
+//! made of convex parts (triangle meshes, also read from OBJ, STL, PLY and glTF files with
+//! the features of those names; heightfield terrain, compounds, polylines) that answer
+//! every query through their parts, and [`world`] the run-time shape enums and a
 //! [`world::World`] of bodies.
 //!
 //! ```

@@ -16,11 +16,13 @@ pub(crate) mod steps;
 mod svg;
 pub(crate) mod sweep_steps;
 
-use crate::answer::{respond, Precision};
+use crate::answer::Precision;
 use crate::json::{array, parse_strict, Obj};
+use crate::session::{Scope, Session};
 use draw::Plane;
 use kollide::math::{DVec2, DVec3};
 use serde_json::Value;
+use std::path::Path;
 use svg::{Page, Panel, Prim};
 
 /// Why no picture was drawn: the line is missing or blank, or `kollide query` answers it
@@ -61,14 +63,29 @@ struct Drawing {
 /// [`PictureError`] when the line does not exist, is blank or not UTF-8, or `kollide query`
 /// answers it with an error.
 pub fn picture(input: &[u8], line: Option<usize>, steps: bool) -> Result<String, PictureError> {
+    picture_in(input, Path::new(""), line, steps)
+}
+
+/// [`picture`] of a query file in `folder`, where its relative paths start (the shapes its
+/// earlier lines define are defined for the line drawn).
+///
+/// # Errors
+/// As [`picture`].
+pub fn picture_in(
+    input: &[u8],
+    folder: &Path,
+    line: Option<usize>,
+    steps: bool,
+) -> Result<String, PictureError> {
     let (n, raw) = pick_line(input, line)?;
-    let line = answer_line(n, raw)?;
+    let mut session = session_before(input, n, folder);
+    let line = answer_line(&mut session, n, raw)?;
     let err = |e: crate::json::InputError| PictureError(format!("line {n}: {e}"));
     let top = line.top().map_err(err)?;
     let drawing = if line.dim == 2 {
-        overlay::draw::<DVec2>(&line.query, &top, &line.answer, steps)
+        overlay::draw::<DVec2>(&line.scope, &line.query, &top, &line.answer, steps)
     } else {
-        overlay::draw::<DVec3>(&line.query, &top, &line.answer, steps)
+        overlay::draw::<DVec3>(&line.scope, &line.query, &top, &line.answer, steps)
     }
     .map_err(err)?;
     Ok(layout(n, &line.query, line.dim, drawing))
@@ -82,6 +99,8 @@ pub(crate) struct Answered {
     pub query: String,
     pub answer: Value,
     pub dim: usize,
+    /// The scope the line was answered in (its folder, the shapes defined before it).
+    pub scope: Scope,
 }
 
 impl Answered {
@@ -94,27 +113,64 @@ impl Answered {
     pub fn summary(&self) -> String {
         let Ok(top) = self.top() else { return String::new() };
         let drawing = if self.dim == 2 {
-            overlay::draw::<DVec2>(&self.query, &top, &self.answer, false)
+            overlay::draw::<DVec2>(&self.scope, &self.query, &top, &self.answer, false)
         } else {
-            overlay::draw::<DVec3>(&self.query, &top, &self.answer, false)
+            overlay::draw::<DVec3>(&self.scope, &self.query, &top, &self.answer, false)
         };
         drawing.map(|d| d.summary).unwrap_or_default()
     }
 }
 
-/// Answers line `n` (its raw bytes), as `kollide query` would.
-///
-/// # Errors
-/// [`PictureError`] when the line is not UTF-8 or `kollide query` answers it with an error.
-pub(crate) fn answer_line(n: usize, raw: &[u8]) -> Result<Answered, PictureError> {
-    let query_text = core::str::from_utf8(raw)
+/// The text of line `n` (its raw bytes), without a byte-order mark and blanks around.
+fn line_text(n: usize, raw: &[u8]) -> Result<&str, PictureError> {
+    Ok(core::str::from_utf8(raw)
         .map_err(|e| {
             PictureError(format!("line {n} is not valid UTF-8 (bad byte at column {})", e.valid_up_to() + 1))
         })?
         .trim_start_matches('\u{feff}')
-        .trim();
-    let reply = respond(n, query_text, Precision::F64);
+        .trim())
+}
+
+/// Whether a raw line defines a shape (`{"define": ...}`).
+pub(crate) fn is_define(raw: &[u8]) -> bool {
+    let Ok(text) = core::str::from_utf8(raw) else { return false };
+    // Only lines that can be define lines are parsed.
+    text.contains("\"define\"")
+        && parse_strict(text.trim_start_matches('\u{feff}').trim()).is_ok_and(|v| v.get("define").is_some())
+}
+
+/// A session in `f64` (as pictures are drawn) whose relative paths start at `folder`, with
+/// the define lines before line `n` answered.
+pub(crate) fn session_before(input: &[u8], n: usize, folder: &Path) -> Session {
+    let mut session = Session::new(Precision::F64, folder);
+    for (i, raw) in input.split(|&b| b == b'\n').enumerate().take(n.saturating_sub(1)) {
+        if is_define(raw) {
+            if let Ok(text) = line_text(i + 1, raw) {
+                let _ = session.respond(i + 1, text);
+            }
+        }
+    }
+    session
+}
+
+/// Answers line `n` (its raw bytes) in `session`, as `kollide query` would.
+///
+/// # Errors
+/// [`PictureError`] when the line is not UTF-8, `kollide query` answers it with an error,
+/// or it is no single query (a define line, a batch).
+pub(crate) fn answer_line(session: &mut Session, n: usize, raw: &[u8]) -> Result<Answered, PictureError> {
+    let query_text = line_text(n, raw)?;
+    let reply = session.respond(n, query_text);
     let answer: Value = serde_json::from_str(&reply.json).map_err(|e| PictureError(e.to_string()))?;
+    if let Some(name) = answer.get("defined") {
+        return Err(PictureError(format!("line {n} defines the shape {name}: there is no query to draw")));
+    }
+    if let Some(Value::Array(answers)) = answer.get("answers") {
+        return Err(PictureError(format!(
+            "line {n} is a batch of {} queries; one query is drawn at a time (write it on a line of its own)",
+            answers.len()
+        )));
+    }
     if !reply.ok {
         let msg = answer.get("error").and_then(Value::as_str).unwrap_or("malformed");
         return Err(PictureError(format!("line {n}: {msg}")));
@@ -131,7 +187,7 @@ pub(crate) fn answer_line(n: usize, raw: &[u8]) -> Result<Answered, PictureError
     };
     let body = Obj::new(top.get(body_key).map_err(err)?, body_key).map_err(err)?;
     let dim = array(body.get("translation").map_err(err)?, "translation").map_err(err)?.len();
-    Ok(Answered { value, query, answer, dim })
+    Ok(Answered { value, query, answer, dim, scope: session.scope().clone() })
 }
 
 /// The line to draw: line `line` (1-based) or the first non-blank one, as raw bytes.
@@ -149,7 +205,7 @@ pub(crate) fn pick_line(input: &[u8], line: Option<usize>) -> Result<(usize, &[u
         },
         None => lines
             .enumerate()
-            .find(|(_, l)| !blank(l))
+            .find(|(_, l)| !blank(l) && !is_define(l))
             .map(|(i, l)| (i + 1, l))
             .ok_or_else(|| PictureError("the file has no query line".into())),
     }

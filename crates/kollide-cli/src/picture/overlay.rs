@@ -6,6 +6,7 @@ use super::svg::Prim;
 use super::{extent, point, short, steps, Drawing, MAX_STEPS};
 use crate::cast_answer::{motion, non_negative};
 use crate::json::{Obj, Result};
+use crate::session::Scope;
 use crate::space::{body, Body};
 use kollide::math::Pose;
 use serde_json::Value;
@@ -15,7 +16,13 @@ const B: Look = Look { body_b: true, later: false };
 const A_LATER: Look = Look { body_b: false, later: true };
 
 /// The drawing of one query line (already answered without error: `answer`).
-pub(super) fn draw<V: Plane>(query: &str, top: &Obj, answer: &Value, want_steps: bool) -> Result<Drawing> {
+pub(super) fn draw<V: Plane>(
+    scope: &Scope,
+    query: &str,
+    top: &Obj,
+    answer: &Value,
+    want_steps: bool,
+) -> Result<Drawing> {
     let mut d = Drawing {
         prims: Vec::new(),
         summary: String::new(),
@@ -25,27 +32,27 @@ pub(super) fn draw<V: Plane>(query: &str, top: &Obj, answer: &Value, want_steps:
     };
     let panels = match query {
         "ray" => {
-            ray::<V>(top, answer, &mut d)?;
+            ray::<V>(scope, top, answer, &mut d)?;
             Err("--steps: a ray is answered in closed form or by GJK's ray cast, whose iterations are not traced (SAT's, GJK's and EPA's are: intersects, distance, contact, manifold; a cast's advancements and a sweep's tests are)".to_string())
         }
         "cast" => {
-            cast::<V>(top, answer, &mut d)?;
+            cast::<V>(scope, top, answer, &mut d)?;
             if want_steps {
-                steps::cast_panels::<V>(top)
+                steps::cast_panels::<V>(scope, top)
             } else {
                 Ok(Vec::new())
             }
         }
         "sweep" => {
-            sweep::<V>(top, answer, &mut d)?;
+            sweep::<V>(scope, top, answer, &mut d)?;
             if want_steps {
-                super::sweep_steps::sweep_panels::<V>(top)
+                super::sweep_steps::sweep_panels::<V>(scope, top)
             } else {
                 Ok(Vec::new())
             }
         }
         _ => {
-            let (a, b) = (body::<V>(top.get("a")?, "a")?, body::<V>(top.get("b")?, "b")?);
+            let (a, b) = (body::<V>(scope, top.get("a")?, "a")?, body::<V>(scope, top.get("b")?, "b")?);
             V::draw_shape(&a.shape, &a.pose, A, &mut d.prims);
             V::draw_shape(&b.shape, &b.pose, B, &mut d.prims);
             pair::<V>(query, answer, &mut d);
@@ -177,8 +184,8 @@ fn pair<V: Plane>(query: &str, answer: &Value, d: &mut Drawing) {
     }
 }
 
-fn ray<V: Plane>(top: &Obj, answer: &Value, d: &mut Drawing) -> Result<()> {
-    let b = body::<V>(top.get("b")?, "b")?;
+fn ray<V: Plane>(scope: &Scope, top: &Obj, answer: &Value, d: &mut Drawing) -> Result<()> {
+    let b = body::<V>(scope, top.get("b")?, "b")?;
     V::draw_shape(&b.shape, &b.pose, B, &mut d.prims);
     let origin: V = top.vec("origin")?;
     let direction: V = top.vec("direction")?;
@@ -228,8 +235,8 @@ fn ray<V: Plane>(top: &Obj, answer: &Value, d: &mut Drawing) -> Result<()> {
     Ok(())
 }
 
-fn cast<V: Plane>(top: &Obj, answer: &Value, d: &mut Drawing) -> Result<()> {
-    let (a, b) = (body::<V>(top.get("a")?, "a")?, body::<V>(top.get("b")?, "b")?);
+fn cast<V: Plane>(scope: &Scope, top: &Obj, answer: &Value, d: &mut Drawing) -> Result<()> {
+    let (a, b) = (body::<V>(scope, top.get("a")?, "a")?, body::<V>(scope, top.get("b")?, "b")?);
     let (ma, mb) = (motion::<V>(top, "a")?, motion::<V>(top, "b")?);
     let max_toi = non_negative(top, "max_toi", 1.0)?;
     V::draw_shape(&a.shape, &a.pose, A, &mut d.prims);
@@ -280,13 +287,13 @@ fn cast<V: Plane>(top: &Obj, answer: &Value, d: &mut Drawing) -> Result<()> {
     Ok(())
 }
 
-fn sweep<V: Plane>(top: &Obj, answer: &Value, d: &mut Drawing) -> Result<()> {
-    let mover = body::<V>(top.get("mover")?, "mover")?;
+fn sweep<V: Plane>(scope: &Scope, top: &Obj, answer: &Value, d: &mut Drawing) -> Result<()> {
+    let mover = body::<V>(scope, top.get("mover")?, "mover")?;
     let displacement: V = top.vec("displacement")?;
     let item = answer.get(V::SOUP_ITEM).and_then(Value::as_u64).map(|i| i as usize);
     match top.opt("b") {
         Some(b) => {
-            let b = body::<V>(b, "b")?;
+            let b = body::<V>(scope, b, "b")?;
             V::draw_shape(&b.shape, &b.pose, B, &mut d.prims);
         }
         None => {

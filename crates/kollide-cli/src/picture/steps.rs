@@ -14,6 +14,7 @@
 use super::draw::{Look, Plane};
 use super::short;
 use super::svg::{nice_step, Page, Panel, Prim};
+use crate::session::Scope;
 use crate::space::Body;
 use kollide::math::{DVec2, DVec3, Rotation};
 use kollide::query::cast::{shape_cast, CastInput, CastStep};
@@ -147,10 +148,10 @@ fn sat_panels<V: Plane>(a: &Body<V>, b: &Body<V>, steps: &[SatStep<V>]) -> Vec<(
 /// # Errors
 /// Why there are none: a composite body, a closed form (two balls), a start within the
 /// target.
-pub(crate) fn cast_trace<V: Plane>(top: &crate::json::Obj) -> Result<CastTraced<V>, String> {
+pub(crate) fn cast_trace<V: Plane>(scope: &Scope, top: &crate::json::Obj) -> Result<CastTraced<V>, String> {
     let err = |e: crate::json::InputError| e.to_string();
-    let a = crate::space::body::<V>(top.get("a").map_err(err)?, "a").map_err(err)?;
-    let b = crate::space::body::<V>(top.get("b").map_err(err)?, "b").map_err(err)?;
+    let a = crate::space::body::<V>(scope, top.get("a").map_err(err)?, "a").map_err(err)?;
+    let b = crate::space::body::<V>(scope, top.get("b").map_err(err)?, "b").map_err(err)?;
     let input = crate::cast_answer::cast_input::<V>(top).map_err(err)?;
     let (Some(ca), Some(cb)) = (V::as_convex(&a.shape), V::as_convex(&b.shape)) else {
         return Err(
@@ -177,8 +178,11 @@ pub(crate) struct CastTraced<V: Plane> {
 
 /// A panel per advancement of a cast: both bodies where they are at the time reached, the
 /// closest points there and the segment between them.
-pub(super) fn cast_panels<V: Plane>(top: &crate::json::Obj) -> Result<Vec<(String, Vec<Prim>)>, String> {
-    let t = cast_trace::<V>(top)?;
+pub(super) fn cast_panels<V: Plane>(
+    scope: &Scope,
+    top: &crate::json::Obj,
+) -> Result<Vec<(String, Vec<Prim>)>, String> {
+    let t = cast_trace::<V>(scope, top)?;
     Ok(t.steps
         .iter()
         .enumerate()

@@ -10,6 +10,7 @@ use super::short;
 use super::svg::Prim;
 use crate::cast_answer::back_faces;
 use crate::json::Obj;
+use crate::session::Scope;
 use crate::space::{body, soup_items, Body};
 use kollide::math::Pose;
 use kollide::query::cast::{SweepStep, SweepTest, SweepVerdict};
@@ -27,7 +28,7 @@ pub(crate) struct SweepTraced<V: Plane> {
 /// # Errors
 /// Why there are none: a sweep through a composite `b` (answered through its parts, not
 /// traced), or no item near the path; or a bad field.
-pub(crate) fn sweep_trace<V: Plane>(top: &Obj) -> Result<SweepTraced<V>, String> {
+pub(crate) fn sweep_trace<V: Plane>(scope: &Scope, top: &Obj) -> Result<SweepTraced<V>, String> {
     if top.opt("b").is_some() {
         return Err(format!(
             "--steps: a sweep through a composite \"b\" answers through its parts and is not traced; give its {} as \"{}\" to see each test",
@@ -35,7 +36,7 @@ pub(crate) fn sweep_trace<V: Plane>(top: &Obj) -> Result<SweepTraced<V>, String>
         ));
     }
     let err = |e: crate::json::InputError| e.to_string();
-    let mover = body::<V>(top.get("mover").map_err(err)?, "mover").map_err(err)?;
+    let mover = body::<V>(scope, top.get("mover").map_err(err)?, "mover").map_err(err)?;
     let displacement: V = top.vec("displacement").map_err(err)?;
     let cull = back_faces(top).map_err(err)?;
     let items = soup_items::<V>(top).map_err(err)?;
@@ -91,8 +92,8 @@ pub(crate) fn verdict_words<V: Plane>(step: &SweepStep<V>) -> String {
 ///
 /// # Errors
 /// As [`sweep_trace`].
-pub(super) fn sweep_panels<V: Plane>(top: &Obj) -> Result<Vec<(String, Vec<Prim>)>, String> {
-    let t = sweep_trace::<V>(top)?;
+pub(super) fn sweep_panels<V: Plane>(scope: &Scope, top: &Obj) -> Result<Vec<(String, Vec<Prim>)>, String> {
+    let t = sweep_trace::<V>(scope, top)?;
     let start = t.mover.pose.translation;
     Ok(t.steps
         .iter()

@@ -40,8 +40,10 @@ pub(super) fn scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String
         ));
     }
     let top = line.top().map_err(|e| e.to_string())?;
-    let a = body::<V>(top.get("a").map_err(|e| e.to_string())?, "a").map_err(|e| e.to_string())?;
-    let b = body::<V>(top.get("b").map_err(|e| e.to_string())?, "b").map_err(|e| e.to_string())?;
+    let a =
+        body::<V>(&line.scope, top.get("a").map_err(|e| e.to_string())?, "a").map_err(|e| e.to_string())?;
+    let b =
+        body::<V>(&line.scope, top.get("b").map_err(|e| e.to_string())?, "b").map_err(|e| e.to_string())?;
     let margin = top.opt("margin").and_then(Value::as_f64).unwrap_or(0.0);
     let (ca, cb, trace) = trace(&line.query, &a, &b, margin)?;
     let pose_ab = a.pose.inv_compose(&b.pose);
@@ -123,7 +125,7 @@ pub(super) fn scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String
 /// there and the segment between them; the paths of their origins stay drawn.
 fn cast_scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String> {
     let top = line.top().map_err(|e| e.to_string())?;
-    let t = cast_trace::<V>(&top)?;
+    let t = cast_trace::<V>(&line.scope, &top)?;
     let mut scene = Scene {
         title: format!("line {n}, cast: {}; its advancements", line.summary()),
         caption: "Each advancement of the cast: A blue and B orange where they are at the time reached (nothing \
@@ -164,7 +166,7 @@ fn cast_scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String> {
 /// and its path, the mover (faint) where the test's root puts it, and the point touched.
 fn sweep_scene<V: Solid>(n: usize, line: &Answered) -> Result<Scene, String> {
     let top = line.top().map_err(|e| e.to_string())?;
-    let t = sweep_trace::<V>(&top)?;
+    let t = sweep_trace::<V>(&line.scope, &top)?;
     let mut scene = Scene {
         title: format!("line {n}, sweep: {}; its tests", line.summary()),
         caption: "Each test of each triangle (segment) whose box meets the swept box (shrunk to the earliest hit so                   far): the start, the face plane (line) at the radius, then each edge's cylinder and each                   corner's sphere (circle). The item tested red, the others sand; the mover blue at its start,                   faint where the test's root puts it, and the point touched there. The earliest root on its                   feature is the hit."

@@ -9,6 +9,7 @@ use super::tessellate::Solid;
 use crate::cast_answer::{motion, non_negative};
 use crate::json::{Obj, Result};
 use crate::picture::Answered;
+use crate::session::Scope;
 use crate::space::{body, Body};
 use kollide::math::{DVec3, Pose};
 use serde_json::Value;
@@ -78,12 +79,13 @@ pub(super) fn frame<V: Solid>(n: usize, line: &Answered, scene: &mut Scene) -> R
     let top = line.top()?;
     let answer = &line.answer;
     let mut m = Marks { scene, items: Vec::new(), lo: DVec3::INFINITY, hi: DVec3::NEG_INFINITY };
+    let scope = &line.scope;
     match line.query.as_str() {
-        "ray" => ray::<V>(&top, answer, &mut m)?,
-        "cast" => cast::<V>(&top, answer, &mut m)?,
-        "sweep" => sweep::<V>(&top, answer, &mut m)?,
+        "ray" => ray::<V>(scope, &top, answer, &mut m)?,
+        "cast" => cast::<V>(scope, &top, answer, &mut m)?,
+        "sweep" => sweep::<V>(scope, &top, answer, &mut m)?,
         _ => {
-            let (a, b) = (body::<V>(top.get("a")?, "a")?, body::<V>(top.get("b")?, "b")?);
+            let (a, b) = (body::<V>(scope, top.get("a")?, "a")?, body::<V>(scope, top.get("b")?, "b")?);
             m.body(&a, &a.pose, Paint::BodyA, false);
             m.body(&b, &b.pose, Paint::BodyB, false);
             pair::<V>(answer, &mut m);
@@ -129,8 +131,8 @@ fn pair<V: Solid>(answer: &Value, m: &mut Marks) {
     }
 }
 
-fn ray<V: Solid>(top: &Obj, answer: &Value, m: &mut Marks) -> Result<()> {
-    let b = body::<V>(top.get("b")?, "b")?;
+fn ray<V: Solid>(scope: &Scope, top: &Obj, answer: &Value, m: &mut Marks) -> Result<()> {
+    let b = body::<V>(scope, top.get("b")?, "b")?;
     m.body(&b, &b.pose, Paint::BodyB, false);
     let origin: V = top.vec("origin")?;
     let direction: V = top.vec("direction")?;
@@ -162,8 +164,8 @@ fn n_label(what: &str) -> &'static str {
     }
 }
 
-fn cast<V: Solid>(top: &Obj, answer: &Value, m: &mut Marks) -> Result<()> {
-    let (a, b) = (body::<V>(top.get("a")?, "a")?, body::<V>(top.get("b")?, "b")?);
+fn cast<V: Solid>(scope: &Scope, top: &Obj, answer: &Value, m: &mut Marks) -> Result<()> {
+    let (a, b) = (body::<V>(scope, top.get("a")?, "a")?, body::<V>(scope, top.get("b")?, "b")?);
     let (ma, mb) = (motion::<V>(top, "a")?, motion::<V>(top, "b")?);
     let max_toi = non_negative(top, "max_toi", 1.0)?;
     m.body(&a, &a.pose, Paint::BodyA, false);
@@ -196,13 +198,13 @@ fn cast<V: Solid>(top: &Obj, answer: &Value, m: &mut Marks) -> Result<()> {
     Ok(())
 }
 
-fn sweep<V: Solid>(top: &Obj, answer: &Value, m: &mut Marks) -> Result<()> {
-    let mover = body::<V>(top.get("mover")?, "mover")?;
+fn sweep<V: Solid>(scope: &Scope, top: &Obj, answer: &Value, m: &mut Marks) -> Result<()> {
+    let mover = body::<V>(scope, top.get("mover")?, "mover")?;
     let displacement: V = top.vec("displacement")?;
     let hit_item = answer.get(V::SOUP_ITEM).and_then(Value::as_u64).map(|i| i as usize);
     match top.opt("b") {
         Some(b) => {
-            let b = body::<V>(b, "b")?;
+            let b = body::<V>(scope, b, "b")?;
             m.body(&b, &b.pose, Paint::BodyB, false);
         }
         None => {

@@ -15,9 +15,11 @@ mod runs;
 mod scene;
 mod tessellate;
 
-use crate::picture::{answer_line, pick_line, PictureError};
+use crate::picture::{answer_line, is_define, pick_line, session_before, PictureError};
+use crate::session::Session;
 use kollide::math::{DVec2, DVec3};
 use scene::{Frame, Scene};
+use std::path::Path;
 
 pub use runs::MAX_FRAMES;
 
@@ -55,9 +57,19 @@ impl From<PictureError> for VizError {
 /// [`VizError`] for a file without query lines, a missing line, more than
 /// [`MAX_QUERY_LINES`] lines, or (with `steps`) a line whose iterations cannot be shown.
 pub fn queries(input: &[u8], line: Option<usize>, steps: bool) -> Result<String, VizError> {
+    queries_in(input, Path::new(""), line, steps)
+}
+
+/// [`queries`] of a query file in `folder`, where its relative paths start. A define line
+/// is a frame that names what it defined (its shape is drawn where a query uses it).
+///
+/// # Errors
+/// As [`queries`].
+pub fn queries_in(input: &[u8], folder: &Path, line: Option<usize>, steps: bool) -> Result<String, VizError> {
     if steps {
         let (n, raw) = pick_line(input, line)?;
-        let answered = answer_line(n, raw)?;
+        let mut session = session_before(input, n, folder);
+        let answered = answer_line(&mut session, n, raw)?;
         let scene = if answered.dim == 2 {
             iterations::scene::<DVec2>(n, &answered)
         } else {
@@ -86,8 +98,25 @@ pub fn queries(input: &[u8], line: Option<usize>, steps: bool) -> Result<String,
     }
     let mut scene = Scene { slider: "query".into(), refit: true, ..Scene::default() };
     let mut dims = Vec::new();
+    let first = lines.first().map_or(1, |l| l.0);
+    let mut session = if line.is_some() {
+        session_before(input, first, folder)
+    } else {
+        Session::new(crate::Precision::F64, folder)
+    };
     for (n, raw) in lines {
-        let frame = answer_line(n, raw).and_then(|answered| {
+        if is_define(raw) {
+            let text = String::from_utf8_lossy(raw);
+            let reply = session.respond(n, text.trim_start_matches('\u{feff}').trim());
+            let label = match serde_json::from_str::<serde_json::Value>(&reply.json) {
+                Ok(v) if reply.ok => format!("line {n}: defined {}", v["defined"]),
+                Ok(v) => format!("line {n}: {}", v["error"].as_str().unwrap_or("malformed")),
+                Err(e) => format!("line {n}: {e}"),
+            };
+            scene.frames.push(Frame { label, items: Vec::new() });
+            continue;
+        }
+        let frame = answer_line(&mut session, n, raw).and_then(|answered| {
             dims.push(answered.dim);
             let frame = if answered.dim == 2 {
                 marks::frame::<DVec2>(n, &answered, &mut scene)
@@ -119,7 +148,16 @@ pub fn queries(input: &[u8], line: Option<usize>, steps: bool) -> Result<String,
 /// [`VizError`] for a malformed scene (naming the field), more than [`MAX_RUN_STEPS`] steps,
 /// a `line` beyond the last step, or (with `steps`) more than [`runs::MAX_FRAMES`] casts.
 pub fn move_run(text: &str, line: Option<usize>, steps: bool) -> Result<String, VizError> {
-    let s = crate::move_scene::read(text).map_err(|e| VizError(e.to_string()))?;
+    move_run_in(text, Path::new(""), line, steps)
+}
+
+/// [`move_run`] of a scene file in `folder`, where its relative paths start.
+///
+/// # Errors
+/// As [`move_run`].
+pub fn move_run_in(text: &str, folder: &Path, line: Option<usize>, steps: bool) -> Result<String, VizError> {
+    let scope = crate::session::Scope::in_folder(folder);
+    let s = crate::move_scene::read_in(text, &scope).map_err(|e| VizError(e.to_string()))?;
     if s.step_count() > MAX_RUN_STEPS {
         return Err(VizError(format!(
             "the scene has {} steps; the viewer runs at most {MAX_RUN_STEPS}",

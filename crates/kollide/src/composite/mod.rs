@@ -1,6 +1,7 @@
-//! Non-convex shapes made of convex parts: triangle meshes ([`TriMesh`]), polylines
-//! ([`Polyline`]), heightfield terrain ([`HeightField`], [`HeightField2d`]), compounds of
-//! convex shapes ([`Compound`]) and concave polygons ([`ConcavePolygon`], 2D).
+//! Non-convex shapes made of convex parts: triangle meshes ([`TriMesh`], also read from
+//! files by [`TriMesh::from_file`], welded by [`Weld`], diagnosed by [`TriMesh::report`]),
+//! polylines ([`Polyline`]), heightfield terrain ([`HeightField`], [`HeightField2d`]),
+//! compounds of convex shapes ([`Compound`]) and concave polygons ([`ConcavePolygon`], 2D).
 //!
 //! A composite answers every query **through its parts** (a rule of ARCHITECTURE.md): its
 //! acceleration structure (a [`Bvh`](crate::bvh::Bvh), or the grid of a heightfield)
@@ -69,11 +70,14 @@ mod concave_queries2d;
 mod found;
 mod heightfield;
 mod internal_edges;
+mod mesh_file;
+mod mesh_report;
 mod pair;
 mod polyline2d;
 mod query;
 mod sweep;
 mod trimesh3d;
+mod weld;
 
 pub(crate) use cast::earlier;
 pub use cast::{ray_cast, ray_hits, shape_cast};
@@ -81,11 +85,14 @@ pub use compound::{Compound, CompoundError};
 pub use concave_polygon2d::ConcavePolygon;
 pub use found::Found;
 pub use heightfield::{HeightField, HeightField2d, HeightFieldError};
+pub use mesh_file::{MeshFileError, MeshFileErrorKind, MeshFormat};
+pub use mesh_report::{MeshReport, SLIVER_RATIO};
 pub use pair::{pair_contact, pair_distance, pair_intersects, pair_manifold, pair_shape_cast};
 pub use polyline2d::{Polyline, PolylineError};
 pub use query::{contact, distance, intersects, manifold, PartManifold};
 pub use sweep::{sweep, SoupParts};
 pub use trimesh3d::{TriMesh, TriMeshError};
+pub use weld::Weld;
 
 use crate::math::{Aabb, Pose, Real};
 use crate::query::cast::{Ray, RayOutcome};

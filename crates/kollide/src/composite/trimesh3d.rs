@@ -2,7 +2,9 @@
 //! keeps contacts off internal edges.
 
 use super::internal_edges::{self, Neighbour};
+use super::mesh_report::{self, MeshReport};
 use super::sweep::SoupParts;
+use super::weld::{self, position_key, Weld};
 use super::Composite;
 use crate::bvh::{Bvh, BvhError};
 use crate::math::{Aabb, Pose, Vector3};
@@ -54,6 +56,11 @@ pub enum TriMeshError {
         /// How many were given.
         count: usize,
     },
+    /// A [`Weld::Within`] tolerance that is negative or not finite.
+    BadWeldTolerance {
+        /// The tolerance given.
+        value: f64,
+    },
 }
 
 impl fmt::Display for TriMeshError {
@@ -70,6 +77,9 @@ impl fmt::Display for TriMeshError {
             }
             Self::TooLarge { what, count } => {
                 write!(f, "{what} has {count} entries, more than u32 indices address")
+            }
+            Self::BadWeldTolerance { value } => {
+                write!(f, "the weld tolerance must be finite and >= 0, got {value}")
             }
         }
     }
@@ -109,6 +119,8 @@ pub struct TriMesh<V: Vector3 + Space> {
     /// contacts keep their normals.
     corner: Vec<bool>,
     bvh: Bvh<V>,
+    /// Vertices merged into others when built ([`TriMesh::try_new_welded`]).
+    welded: usize,
 }
 
 impl<V: Vector3 + Space> TriMesh<V> {
@@ -118,32 +130,7 @@ impl<V: Vector3 + Space> TriMesh<V> {
     /// [`TriMeshError`] naming the bad value: no vertices or no triangles, a non-finite
     /// vertex, an index out of range, more than `u32` can count.
     pub fn try_new(vertices: Vec<V>, indices: Vec<[u32; 3]>) -> Result<Self, TriMeshError> {
-        if vertices.is_empty() {
-            return Err(TriMeshError::Empty { what: "vertices" });
-        }
-        if indices.is_empty() {
-            return Err(TriMeshError::Empty { what: "indices" });
-        }
-        for (what, count) in [("vertices", vertices.len()), ("indices", indices.len())] {
-            if count >= u32::MAX as usize {
-                return Err(TriMeshError::TooLarge { what, count });
-            }
-        }
-        if let Some(index) = vertices.iter().position(|v| !v.is_finite_vec()) {
-            return Err(TriMeshError::NonFiniteVertex { index });
-        }
-        for (triangle, t) in indices.iter().enumerate() {
-            for (corner, &index) in t.iter().enumerate() {
-                if index as usize >= vertices.len() {
-                    return Err(TriMeshError::IndexOutOfRange {
-                        triangle,
-                        corner,
-                        index,
-                        vertex_count: vertices.len(),
-                    });
-                }
-            }
-        }
+        check(&vertices, &indices)?;
         let boxes: Vec<Aabb<V>> = indices.iter().map(|t| triangle_box(&vertices, t)).collect();
         let bvh = Bvh::try_new_best(&boxes).map_err(|e| match e {
             // Finite vertices make finite boxes, and the counts were checked above.
@@ -151,10 +138,57 @@ impl<V: Vector3 + Space> TriMesh<V> {
             _ => TriMeshError::NonFiniteVertex { index: 0 },
         })?;
         let (neighbours, canon) = adjacency(&vertices, &indices);
-        let mut mesh =
-            Self { vertices, indices, neighbours, slot_corners: Vec::new(), corner: Vec::new(), bvh };
+        let mut mesh = Self {
+            vertices,
+            indices,
+            neighbours,
+            slot_corners: Vec::new(),
+            corner: Vec::new(),
+            bvh,
+            welded: 0,
+        };
         mesh.corner = mesh.corners_of_surface(&canon);
         mesh.slot_corners = mesh.bvh.item_order().iter().map(|&i| mesh.corners(i)).collect();
+        Ok(mesh)
+    }
+
+    /// The mesh of `indices` over `vertices`, with the vertices welded as `weld` says: the
+    /// same triangles, in the same order, at the same corners (within the tolerance of
+    /// [`Weld::Within`]), over fewer vertices. How many merged is
+    /// [`welded_vertices`](Self::welded_vertices), also in the [`report`](Self::report).
+    ///
+    /// ```
+    /// use kollide::composite::{TriMesh, Weld};
+    /// use kollide::math::DVec3;
+    /// // Two triangles of a square stored as a soup: six corners, four positions.
+    /// let soup = vec![DVec3::ZERO, DVec3::X, DVec3::new(1.0, 0.0, 1.0),
+    ///                 DVec3::ZERO, DVec3::new(1.0, 0.0, 1.0), DVec3::Z];
+    /// let quad = TriMesh::try_new_welded(soup, vec![[0, 2, 1], [3, 5, 4]], Weld::Exact).unwrap();
+    /// assert_eq!((quad.vertices().len(), quad.welded_vertices()), (4, 2));
+    /// assert_eq!(quad.indices(), &[[0, 2, 1], [0, 3, 2]]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_new`](Self::try_new), naming the vertices and indices as given, and
+    /// [`TriMeshError::BadWeldTolerance`].
+    pub fn try_new_welded(
+        vertices: Vec<V>,
+        mut indices: Vec<[u32; 3]>,
+        weld: Weld,
+    ) -> Result<Self, TriMeshError> {
+        if let Weld::Within(value) = weld {
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(TriMeshError::BadWeldTolerance { value });
+            }
+        }
+        check(&vertices, &indices)?;
+        let Some(welded) = weld::weld(&vertices, weld) else { return Self::try_new(vertices, indices) };
+        for t in &mut indices {
+            *t = t.map(|i| welded.remap[i as usize]);
+        }
+        let merged = vertices.len() - welded.vertices.len();
+        let mut mesh = Self::try_new(welded.vertices, indices)?;
+        mesh.welded = merged;
         Ok(mesh)
     }
 
@@ -207,6 +241,33 @@ impl<V: Vector3 + Space> TriMesh<V> {
     pub fn neighbour(&self, i: u32, k: usize) -> Option<u32> {
         let n = self.neighbours[i as usize][k];
         (n != NO_NEIGHBOUR).then_some(n)
+    }
+
+    /// How many vertices were merged into others when the mesh was built
+    /// ([`try_new_welded`](Self::try_new_welded), the file readers); 0 otherwise.
+    #[must_use]
+    pub fn welded_vertices(&self) -> usize {
+        self.welded
+    }
+
+    /// The mesh's diagnostics: counts of vertices, welded and duplicate vertices, zero-area
+    /// and sliver triangles, boundary, non-manifold and misoriented edges, whether it is
+    /// closed and consistently oriented, its box and its memory. Computed on each call
+    /// (linear in the size of the mesh).
+    ///
+    /// ```
+    /// use kollide::composite::TriMesh;
+    /// use kollide::math::DVec3;
+    /// // A tetrahedron, its faces wound outwards.
+    /// let v = vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
+    /// let tet = TriMesh::new(v, vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]);
+    /// let r = tet.report();
+    /// assert_eq!((r.triangles, r.vertices, r.edges, r.boundary_edges), (4, 4, 6, 0));
+    /// assert!(r.closed && r.oriented);
+    /// ```
+    #[must_use]
+    pub fn report(&self) -> MeshReport<V> {
+        mesh_report::report(self)
     }
 
     /// The hierarchy over the triangles (item `i` is triangle `i`).
@@ -292,6 +353,38 @@ impl<V: Vector3 + Space> TriMesh<V> {
     }
 }
 
+/// The checks of [`TriMesh::try_new`]: something to build, counts that `u32` addresses,
+/// finite vertices, indices in range.
+fn check<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> Result<(), TriMeshError> {
+    if vertices.is_empty() {
+        return Err(TriMeshError::Empty { what: "vertices" });
+    }
+    if indices.is_empty() {
+        return Err(TriMeshError::Empty { what: "indices" });
+    }
+    for (what, count) in [("vertices", vertices.len()), ("indices", indices.len())] {
+        if count >= u32::MAX as usize {
+            return Err(TriMeshError::TooLarge { what, count });
+        }
+    }
+    if let Some(index) = vertices.iter().position(|v| !v.is_finite_vec()) {
+        return Err(TriMeshError::NonFiniteVertex { index });
+    }
+    for (triangle, t) in indices.iter().enumerate() {
+        for (corner, &index) in t.iter().enumerate() {
+            if index as usize >= vertices.len() {
+                return Err(TriMeshError::IndexOutOfRange {
+                    triangle,
+                    corner,
+                    index,
+                    vertex_count: vertices.len(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 fn triangle_box<V: Vector3 + Space>(vertices: &[V], t: &[u32; 3]) -> Aabb<V> {
     Aabb::from_points(t.iter().map(|&i| vertices[i as usize]))
 }
@@ -305,10 +398,8 @@ fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[
         .iter()
         .enumerate()
         .map(|(i, v)| {
-            let a = v.to_f64_array();
             // +0.0 and -0.0 are one position.
-            let key = [(a[0] + 0.0).to_bits(), (a[1] + 0.0).to_bits(), (a[2] + 0.0).to_bits()];
-            *first.entry(key).or_insert(i as u32)
+            *first.entry(position_key(*v)).or_insert(i as u32)
         })
         .collect();
     drop(first);
@@ -324,7 +415,9 @@ fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[
             }
             let key = (a.min(b), a.max(b));
             let e = edges.entry(key).or_insert((t as u32, k as u8, 0));
-            e.2 += 1;
+            // Counts past 3 only say "non-manifold": the count stops at 255 (an edge of 256
+            // triangles overflowed it, and 258 paired two triangles again).
+            e.2 = e.2.saturating_add(1);
             match e.2 {
                 2 => {
                     let (t0, k0) = (e.0, e.1);

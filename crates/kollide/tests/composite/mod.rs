@@ -5,3 +5,5 @@ mod composite_heightfield;
 mod composite_mesh;
 mod composite_seams;
 mod concave_polygon;
+mod mesh_files;
+mod mesh_report;

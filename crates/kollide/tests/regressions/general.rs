@@ -706,3 +706,29 @@ fn a_huge_ball_on_a_segments_line_is_as_deep_as_the_nearest_segment() {
         );
     }
 }
+
+/// Found by the fuzz target `mesh_files` (an OBJ whose faces repeat one edge hundreds of
+/// times; `regressions/mesh_files/obj-edge-of-256-triangles-overflowed-the-count`): the
+/// adjacency counted the triangles on an edge in a `u8`, which overflowed at 256 (a panic
+/// in a debug build; in release, the count wrapped and at 258 paired two of the triangles
+/// as neighbours across an edge that 258 share). The count now stops at 255: more than two
+/// is non-manifold, however many.
+#[test]
+fn an_edge_of_three_hundred_triangles_is_non_manifold_not_an_overflow() {
+    use glam::DVec3;
+    use kollide::composite::TriMesh;
+    // 300 fins on the edge from the origin to x = 1, each with its own apex around it.
+    let mut vertices = vec![DVec3::ZERO, DVec3::X];
+    let mut indices = Vec::new();
+    for k in 0..300u32 {
+        let a = f64::from(k) * std::f64::consts::TAU / 300.0;
+        vertices.push(DVec3::new(0.5, a.cos(), a.sin()));
+        indices.push([0, 1, k + 2]);
+    }
+    let mesh = TriMesh::new(vertices, indices);
+    for t in 0..300 {
+        assert_eq!(mesh.neighbour(t, 0), None, "triangle {t} has no single neighbour on the shared edge");
+    }
+    let r = mesh.report();
+    assert_eq!((r.non_manifold_edges, r.boundary_edges, r.edges), (1, 600, 601));
+}
