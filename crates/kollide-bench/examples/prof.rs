@@ -36,72 +36,63 @@ fn time(secs: f64, n: usize, mut f: impl FnMut()) {
     println!("{:.1} ns/query (best of {reps})", best * 1e9 / n as f64);
 }
 
-fn run3<A: Spec3, B: Spec3>(scene: &Scene3<A, B>, query: &str, secs: f64) {
-    let ka: Vec<A::Kollide> = scene.shapes_a.iter().map(|s| s.kollide()).collect();
-    let kb: Vec<B::Kollide> = scene.shapes_b.iter().map(|s| s.kollide()).collect();
-    let kp: Vec<_> = scene.pairs.iter().map(|p| (p.ia, p.ib, p.kollide())).collect();
-    let n = kp.len();
-    match query {
-        "distance" => time(secs, n, || {
-            for (ia, ib, k) in &kp {
-                black_box(kollide::query::distance(&ka[*ia], &k[0], &kb[*ib], &k[1]));
+/// One body for 2D and 3D: `$scene` and `$spec` name the dimension's scene and spec types.
+macro_rules! run_case {
+    ($fn_name:ident, $scene:ident, $spec:ident) => {
+        fn $fn_name<A: $spec, B: $spec>(scene: &$scene<A, B>, query: &str, secs: f64) {
+            let ka: Vec<A::Kollide> = scene.shapes_a.iter().map(|s| s.kollide()).collect();
+            let kb: Vec<B::Kollide> = scene.shapes_b.iter().map(|s| s.kollide()).collect();
+            let kp: Vec<_> = scene.pairs.iter().map(|p| (p.ia, p.ib, p.kollide())).collect();
+            let n = kp.len();
+            match query {
+                "distance" => time(secs, n, || {
+                    for (ia, ib, k) in &kp {
+                        black_box(kollide::query::distance(&ka[*ia], &k[0], &kb[*ib], &k[1]));
+                    }
+                }),
+                "intersects" => time(secs, n, || {
+                    for (ia, ib, k) in &kp {
+                        black_box(kollide::query::intersects(&ka[*ia], &k[0], &kb[*ib], &k[1]));
+                    }
+                }),
+                "contact" => time(secs, n, || {
+                    for (ia, ib, k) in &kp {
+                        black_box(kollide::query::contact(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0, None));
+                    }
+                }),
+                "contact-steps" => {
+                    let (mut gjk, mut epa, mut sat, mut with_epa) = (0, 0, 0, 0);
+                    for (ia, ib, k) in &kp {
+                        let mut t = kollide::query::ContactTrace::default();
+                        black_box(kollide::query::contact(
+                            &ka[*ia],
+                            &k[0],
+                            &kb[*ib],
+                            &k[1],
+                            0.0,
+                            Some(&mut t),
+                        ));
+                        gjk += t.gjk.len();
+                        epa += t.epa.len();
+                        sat += t.sat.len();
+                        with_epa += usize::from(!t.epa.is_empty());
+                    }
+                    let per = |x: usize| x as f64 / n as f64;
+                    println!(
+                        "per query: gjk {:.2} epa {:.2} sat {:.2}; queries with EPA {with_epa}",
+                        per(gjk),
+                        per(epa),
+                        per(sat)
+                    );
+                }
+                _ => panic!("unknown query {query}"),
             }
-        }),
-        "intersects" => time(secs, n, || {
-            for (ia, ib, k) in &kp {
-                black_box(kollide::query::intersects(&ka[*ia], &k[0], &kb[*ib], &k[1]));
-            }
-        }),
-        "contact" => time(secs, n, || {
-            for (ia, ib, k) in &kp {
-                black_box(kollide::query::contact(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0, None));
-            }
-        }),
-        "contact-steps" => {
-            let (mut gjk, mut epa, mut sat, mut with_epa) = (0, 0, 0, 0);
-            for (ia, ib, k) in &kp {
-                let mut t = kollide::query::ContactTrace::default();
-                black_box(kollide::query::contact(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0, Some(&mut t)));
-                gjk += t.gjk.len();
-                epa += t.epa.len();
-                sat += t.sat.len();
-                with_epa += usize::from(!t.epa.is_empty());
-            }
-            println!(
-                "per query: gjk {:.2} epa {:.2} sat {:.2}; queries with EPA {with_epa}",
-                gjk as f64 / n as f64,
-                epa as f64 / n as f64,
-                sat as f64 / n as f64
-            );
         }
-        _ => panic!("unknown query {query}"),
-    }
+    };
 }
 
-fn run2<A: Spec2, B: Spec2>(scene: &Scene2<A, B>, query: &str, secs: f64) {
-    let ka: Vec<A::Kollide> = scene.shapes_a.iter().map(|s| s.kollide()).collect();
-    let kb: Vec<B::Kollide> = scene.shapes_b.iter().map(|s| s.kollide()).collect();
-    let kp: Vec<_> = scene.pairs.iter().map(|p| (p.ia, p.ib, p.kollide())).collect();
-    let n = kp.len();
-    match query {
-        "distance" => time(secs, n, || {
-            for (ia, ib, k) in &kp {
-                black_box(kollide::query::distance(&ka[*ia], &k[0], &kb[*ib], &k[1]));
-            }
-        }),
-        "intersects" => time(secs, n, || {
-            for (ia, ib, k) in &kp {
-                black_box(kollide::query::intersects(&ka[*ia], &k[0], &kb[*ib], &k[1]));
-            }
-        }),
-        "contact" => time(secs, n, || {
-            for (ia, ib, k) in &kp {
-                black_box(kollide::query::contact(&ka[*ia], &k[0], &kb[*ib], &k[1], 0.0, None));
-            }
-        }),
-        _ => panic!("unknown query {query}"),
-    }
-}
+run_case!(run3, Scene3, Spec3);
+run_case!(run2, Scene2, Spec2);
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
