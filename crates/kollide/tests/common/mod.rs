@@ -5,6 +5,7 @@
 use kollide::query::Space;
 pub mod boundary;
 pub mod cast_oracle;
+pub mod cube;
 pub mod mover_judge;
 pub mod oracle;
 

@@ -12,22 +12,7 @@ type Tri = [[f64; 3]; 3];
 
 /// The unit cube, 12 triangles wound outwards, over 8 corners.
 fn cube() -> (Vec<[f64; 3]>, Vec<[u32; 3]>) {
-    let v = (0..8).map(|i| [f64::from(i & 1), f64::from((i >> 1) & 1), f64::from((i >> 2) & 1)]).collect();
-    let t = vec![
-        [0, 1, 5],
-        [0, 5, 4],
-        [0, 4, 6],
-        [0, 6, 2],
-        [1, 3, 7],
-        [1, 7, 5],
-        [0, 2, 3],
-        [0, 3, 1],
-        [4, 5, 7],
-        [4, 7, 6],
-        [2, 6, 7],
-        [2, 7, 3],
-    ];
-    (v, t)
+    (crate::common::cube::corners(), crate::common::cube::triangles())
 }
 
 /// A small irregular mesh: an octahedron with uneven arms, coordinates exact in `f32` and

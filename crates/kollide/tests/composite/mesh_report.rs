@@ -8,34 +8,11 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// The unit cube's corners: bit 0 is x, bit 1 is y, bit 2 is z.
-fn cube_vertices() -> Vec<DVec3> {
-    (0..8).map(|i| DVec3::new(f64::from(i & 1), f64::from((i >> 1) & 1), f64::from((i >> 2) & 1))).collect()
-}
+use crate::common::cube::triangles as cube_triangles;
 
-/// The cube's 12 triangles, wound outwards (counter-clockwise seen from outside), the two
-/// triangles of the top face (y = 1) last.
-fn cube_triangles() -> Vec<[u32; 3]> {
-    vec![
-        // y = 0, normal -y
-        [0, 1, 5],
-        [0, 5, 4],
-        // x = 0, normal -x
-        [0, 4, 6],
-        [0, 6, 2],
-        // x = 1, normal +x
-        [1, 3, 7],
-        [1, 7, 5],
-        // z = 0, normal -z
-        [0, 2, 3],
-        [0, 3, 1],
-        // z = 1, normal +z
-        [4, 5, 7],
-        [4, 7, 6],
-        // y = 1, normal +y
-        [2, 6, 7],
-        [2, 7, 3],
-    ]
+/// The unit cube's corners (see `common::cube`).
+fn cube_vertices() -> Vec<DVec3> {
+    crate::common::cube::corners().into_iter().map(DVec3::from_array).collect()
 }
 
 /// The outward normal of a cube triangle, by the right-hand rule.
