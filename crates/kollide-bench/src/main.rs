@@ -6,6 +6,7 @@
 //! stderr.
 
 mod broadphase_cases;
+mod build_cases;
 mod cases;
 mod cast_cases;
 mod contact_cases;
@@ -280,6 +281,12 @@ fn main() {
     }
 
     // The mover on the demo world against rapier's character controller (filter "demo").
+    if wanted("trimesh-bunny") {
+        let t = Instant::now();
+        rows.extend(build_cases::run(SEED + 600));
+        eprintln!("{:>16}: {:.1} s", "trimesh build", t.elapsed().as_secs_f64());
+    }
+
     if wanted("demo-ball") || wanted("demo-capsule") || wanted("demo-ellipsoid") {
         #[cfg(feature = "rapier")]
         {
