@@ -1,6 +1,8 @@
 //! A world of bodies (a run-time shape and a pose each) in the broad phase's dynamic tree,
 //! answering queries against all of them and the contact pairs of a frame.
 
+use super::contacts::PairState;
+use super::options::{BodyOptions, CollisionGroups};
 use super::shape::RuntimeShape;
 use crate::bvh::{BroadPhase, ProxyId};
 use crate::composite::Found;
@@ -36,6 +38,13 @@ pub enum WorldError {
     NonFiniteBounds,
     /// No body with this id.
     NoSuchBody(BodyId),
+    /// An item of a batch call was refused (nothing of the batch was applied).
+    InBatch {
+        /// Its index in the batch.
+        index: usize,
+        /// Why.
+        error: Box<WorldError>,
+    },
 }
 
 impl fmt::Display for WorldError {
@@ -44,6 +53,7 @@ impl fmt::Display for WorldError {
             Self::BadPose(e) => write!(f, "bad pose: {e}"),
             Self::NonFiniteBounds => f.write_str("the shape's bounding box at this pose is not finite"),
             Self::NoSuchBody(id) => write!(f, "no body with id {}", id.0),
+            Self::InBatch { index, error } => write!(f, "batch item {index}: {error}"),
         }
     }
 }
@@ -51,10 +61,11 @@ impl fmt::Display for WorldError {
 impl std::error::Error for WorldError {}
 
 #[derive(Clone, Debug)]
-struct Body<V: Space, S> {
-    shape: S,
-    pose: Pose<V>,
-    proxy: ProxyId,
+pub(super) struct Body<V: Space, S> {
+    pub(super) shape: S,
+    pub(super) pose: Pose<V>,
+    pub(super) proxy: ProxyId,
+    pub(super) options: BodyOptions,
 }
 
 /// Bodies (a run-time shape, [`Shape2`](super::Shape2) or [`Shape3`](super::Shape3), and a
@@ -79,11 +90,14 @@ struct Body<V: Space, S> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct World<V: Space, S> {
-    bodies: Vec<Option<Body<V, S>>>,
+    pub(super) bodies: Vec<Option<Body<V, S>>>,
     free: Vec<u32>,
     /// `body_of[proxy]`: the body of each live proxy.
-    body_of: Vec<u32>,
-    broad: BroadPhase<V>,
+    pub(super) body_of: Vec<u32>,
+    pub(super) broad: BroadPhase<V>,
+    /// The state kept for each pair of the broad phase between frames (see
+    /// [`World::contacts`]), sorted by the pair's proxies.
+    pub(super) pair_states: Vec<PairState<V>>,
 }
 
 impl<V: Space, S: RuntimeShape<V>> Default for World<V, S> {
@@ -104,7 +118,13 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     #[must_use]
     pub fn with_margin(margin: V::Real) -> Self {
         let margin = if margin.is_finite() { margin.max(V::Real::ZERO) } else { V::Real::ZERO };
-        Self { bodies: Vec::new(), free: Vec::new(), body_of: Vec::new(), broad: BroadPhase::new(margin) }
+        Self {
+            bodies: Vec::new(),
+            free: Vec::new(),
+            body_of: Vec::new(),
+            broad: BroadPhase::new(margin),
+            pair_states: Vec::new(),
+        }
     }
 
     /// How many bodies.
@@ -149,20 +169,57 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         }
     }
 
-    /// Adds a body.
+    /// Adds a dynamic body in every collision group, user data 0 (see
+    /// [`World::insert_with`]).
     ///
     /// # Errors
     /// [`WorldError::BadPose`] or [`WorldError::NonFiniteBounds`]; the world is unchanged.
     pub fn insert(&mut self, shape: S, pose: Pose<V>) -> Result<BodyId, WorldError> {
+        self.insert_with(shape, pose, BodyOptions::default())
+    }
+
+    /// Adds a body with its kind, collision groups and user data.
+    ///
+    /// ```
+    /// use kollide::world::{BodyKind, BodyOptions, CollisionGroups, Shape3, World};
+    /// use kollide::shape::{Ball, Cuboid};
+    /// use kollide::math::{DPose3, DVec3};
+    /// let mut world = World::new();
+    /// let at = |y: f64| DPose3::from_translation(DVec3::new(0.0, y, 0.0));
+    /// let fixed = BodyOptions { kind: BodyKind::Static, ..BodyOptions::default() };
+    /// let floor = world.insert_with(Shape3::from(Cuboid::new(DVec3::new(5.0, 0.5, 5.0))), at(-0.5), fixed).unwrap();
+    /// // A second static body touching the floor makes no pair.
+    /// world.insert_with(Shape3::from(Cuboid::new(DVec3::splat(0.5))), at(0.5), fixed).unwrap();
+    /// let ball = world.insert_with(
+    ///     Shape3::from(Ball::new(0.5)), DPose3::from_translation(DVec3::new(3.0, 0.49, 0.0)),
+    ///     BodyOptions { user_data: 42, ..BodyOptions::default() },
+    /// ).unwrap();
+    /// let frame = world.contacts(0.0);
+    /// assert_eq!(frame.started, vec![(floor, ball)]);
+    /// assert_eq!(world.options(ball).unwrap().user_data, 42);
+    /// // Groups that do not meet end the contact at the next frame.
+    /// world.set_groups(ball, CollisionGroups::new(0b10, 0b10)).unwrap();
+    /// world.set_groups(floor, CollisionGroups::new(0b01, 0b01)).unwrap();
+    /// assert_eq!(world.contacts(0.0).stopped, vec![(floor, ball)]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`WorldError::BadPose`] or [`WorldError::NonFiniteBounds`]; the world is unchanged.
+    pub fn insert_with(
+        &mut self,
+        shape: S,
+        pose: Pose<V>,
+        options: BodyOptions,
+    ) -> Result<BodyId, WorldError> {
         let b = Self::checked_box(&shape, &pose)?;
         let proxy = self.broad.insert(b).map_err(|_| WorldError::NonFiniteBounds)?;
         let index = match self.free.pop() {
             Some(i) => {
-                self.bodies[i as usize] = Some(Body { shape, pose, proxy });
+                self.bodies[i as usize] = Some(Body { shape, pose, proxy, options });
                 i
             }
             None => {
-                self.bodies.push(Some(Body { shape, pose, proxy }));
+                self.bodies.push(Some(Body { shape, pose, proxy, options }));
                 (self.bodies.len() - 1) as u32
             }
         };
@@ -197,7 +254,59 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         Ok(())
     }
 
-    fn live(&self, proxy: ProxyId) -> Option<(BodyId, &Body<V, S>)> {
+    /// Moves many bodies: `poses[k] = (body, pose)`. All are checked first: on an error
+    /// nothing moves.
+    ///
+    /// # Errors
+    /// [`WorldError::InBatch`] with the index of the first refused item and why (as
+    /// [`World::set_pose`]).
+    pub fn set_poses(&mut self, poses: &[(BodyId, Pose<V>)]) -> Result<(), WorldError> {
+        let batch = |index: usize, e: WorldError| WorldError::InBatch { index, error: Box::new(e) };
+        let mut boxes = Vec::with_capacity(poses.len());
+        for (index, (id, pose)) in poses.iter().enumerate() {
+            let body = self.bodies.get(id.0 as usize).and_then(Option::as_ref);
+            let body = body.ok_or_else(|| batch(index, WorldError::NoSuchBody(*id)))?;
+            boxes.push(Self::checked_box(&body.shape, pose).map_err(|e| batch(index, e))?);
+        }
+        for ((id, pose), b) in poses.iter().zip(boxes) {
+            let Some(body) = self.bodies.get_mut(id.0 as usize).and_then(Option::as_mut) else { continue };
+            // Checked finite above, and the proxy is live while the body is.
+            if self.broad.set_aabb(body.proxy, b).is_ok() {
+                body.pose = *pose;
+            }
+        }
+        Ok(())
+    }
+
+    /// The body's kind, collision groups and user data.
+    #[must_use]
+    pub fn options(&self, id: BodyId) -> Option<BodyOptions> {
+        self.bodies.get(id.0 as usize)?.as_ref().map(|b| b.options)
+    }
+
+    /// Sets the body's collision groups (they decide its pairs from the next frame).
+    ///
+    /// # Errors
+    /// [`WorldError::NoSuchBody`].
+    pub fn set_groups(&mut self, id: BodyId, groups: CollisionGroups) -> Result<(), WorldError> {
+        self.body_mut(id)?.options.groups = groups;
+        Ok(())
+    }
+
+    /// Sets the body's user data.
+    ///
+    /// # Errors
+    /// [`WorldError::NoSuchBody`].
+    pub fn set_user_data(&mut self, id: BodyId, user_data: u64) -> Result<(), WorldError> {
+        self.body_mut(id)?.options.user_data = user_data;
+        Ok(())
+    }
+
+    fn body_mut(&mut self, id: BodyId) -> Result<&mut Body<V, S>, WorldError> {
+        self.bodies.get_mut(id.0 as usize).and_then(Option::as_mut).ok_or(WorldError::NoSuchBody(id))
+    }
+
+    pub(super) fn live(&self, proxy: ProxyId) -> Option<(BodyId, &Body<V, S>)> {
         let i = *self.body_of.get(proxy.0 as usize)?;
         let b = self.bodies.get(i as usize)?.as_ref()?;
         Some((BodyId(i), b))
@@ -352,23 +461,8 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         best.filter(|h| h.value.distance <= max_distance)
     }
 
-    /// The contact pairs of this frame: brings the broad phase's pair set up to date (only
-    /// moved bodies are searched), then computes the manifold of each pair whose boxes meet
-    /// and keeps those with points within `margin`. Sorted by body ids.
+    /// The contact pairs of this frame: [`World::contacts`]`(margin).pairs`.
     pub fn contact_pairs(&mut self, margin: V::Real) -> Vec<ContactPair<V>> {
-        self.broad.update();
-        let mut out = Vec::new();
-        for (p, q) in self.broad.pairs() {
-            let (Some((ia, a)), Some((ib, b))) = (self.live(p), self.live(q)) else {
-                continue;
-            };
-            let ((ia, a), (ib, b)) = if ia <= ib { ((ia, a), (ib, b)) } else { ((ib, b), (ia, a)) };
-            let m = S::manifold(&a.shape, &a.pose, &b.shape, &b.pose, margin);
-            if !m.value.is_empty() {
-                out.push(ContactPair { a: ia, b: ib, manifold: m });
-            }
-        }
-        out.sort_by_key(|c| (c.a, c.b));
-        out
+        self.contacts(margin).pairs
     }
 }

@@ -7,10 +7,13 @@
 
 use crate::query::Space;
 mod bodies;
+mod contacts;
+mod options;
 mod shape;
 
 pub use crate::composite::Found;
 pub use bodies::{BodyId, ContactPair, World, WorldError};
+pub use options::{BodyKind, BodyOptions, CollisionGroups, ContactFrame};
 pub use shape::{RuntimeShape, Shape2, Shape3};
 
 use crate::math::Pose;

@@ -19,7 +19,10 @@ use crate::query::cast::{
     SweepOutcome, SweptShape,
 };
 use crate::query::Space;
-use crate::query::{contact, distance, intersects, manifold, Contact, DistanceOutput, Manifold};
+use crate::query::{
+    contact, distance, intersects, manifold, manifold_cached, Contact, DistanceOutput, Manifold,
+    ManifoldCache,
+};
 use crate::shape::{bounding_box, Convex2, Convex3};
 use std::sync::Arc;
 
@@ -49,6 +52,21 @@ pub trait RuntimeShape<V: Space>: Clone + Send + Sync + 'static {
         pose_b: &Pose<V>,
         margin: V::Real,
     ) -> Found<Manifold<V>>;
+    /// [`RuntimeShape::manifold`] kept between frames in `cache` (see
+    /// [`manifold_cached`](crate::query::manifold_cached)): two convex shapes re-project
+    /// the kept manifold while they have barely moved relative to each other. The default,
+    /// and every pair with a composite, computes afresh (the cache is left as it was).
+    fn manifold_cached(
+        a: &Self,
+        pose_a: &Pose<V>,
+        b: &Self,
+        pose_b: &Pose<V>,
+        margin: V::Real,
+        cache: &mut ManifoldCache<V>,
+    ) -> Found<Manifold<V>> {
+        let _ = cache;
+        Self::manifold(a, pose_a, b, pose_b, margin)
+    }
     /// The first hit of a ray (the part in `part_a`).
     fn ray_cast(&self, pose: &Pose<V>, ray: &Ray<V>, max_toi: V::Real) -> Option<Found<RayOutcome<V>>>;
     /// The earliest time of impact; `None` for a miss.
@@ -233,6 +251,16 @@ macro_rules! impl_runtime_shape {
                         },
                         [$($var),+]),
                     [$($var),+])
+            }
+
+            fn manifold_cached(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, margin: V::Real,
+                cache: &mut ManifoldCache<V>) -> Found<Manifold<V>> {
+                match (a, b) {
+                    ($ty::Convex(sa), $ty::Convex(sb)) => {
+                        Found::new(manifold_cached(sa, pose_a, sb, pose_b, margin, cache))
+                    }
+                    _ => Self::manifold(a, pose_a, b, pose_b, margin),
+                }
             }
 
             fn ray_cast(&self, pose: &Pose<V>, ray: &Ray<V>, max_toi: V::Real) -> Option<Found<RayOutcome<V>>> {

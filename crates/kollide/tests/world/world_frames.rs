@@ -1,0 +1,204 @@
+//! Frames of contacts with state kept per pair: the answer of each frame against the
+//! from-scratch manifolds of every pair of bodies, the began/stopped events against the
+//! difference of consecutive pair sets, body kinds, collision groups, user data and the
+//! batch of poses.
+
+use crate::common::rng;
+use kollide::math::{DPose3, DQuat, DVec3};
+use kollide::shape::{Ball, Capsule, Cuboid};
+use kollide::world::{self, BodyId, BodyKind, BodyOptions, CollisionGroups, Shape3, World, WorldError};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+
+type W = World<DVec3, Shape3<DVec3>>;
+type Pairs = BTreeSet<(BodyId, BodyId)>;
+
+fn shape(rng: &mut ChaCha8Rng) -> Shape3<DVec3> {
+    match rng.random_range(0..3) {
+        0 => Shape3::from(Ball::new(rng.random_range(0.3..0.7))),
+        1 => Shape3::from(Cuboid::new(DVec3::new(
+            rng.random_range(0.3..0.7),
+            rng.random_range(0.3..0.7),
+            rng.random_range(0.3..0.7),
+        ))),
+        _ => Shape3::from(Capsule::new(rng.random_range(0.2..0.5), rng.random_range(0.2..0.4))),
+    }
+}
+
+fn pose(rng: &mut ChaCha8Rng, spread: f64) -> DPose3 {
+    let axis = DVec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 1.0).normalize();
+    DPose3::new(
+        DVec3::new(
+            rng.random_range(0.0..spread),
+            rng.random_range(0.0..spread),
+            rng.random_range(0.0..spread),
+        ),
+        DQuat::from_axis_angle(axis, rng.random_range(0.0..6.0)),
+    )
+}
+
+/// Every pair of live bodies whose from-scratch manifold has points within `margin`, and
+/// the pairs within `slack` of that (in contact by one answer and not by the other is
+/// allowed there: a kept manifold is re-projected within its drift).
+fn scratch(w: &W, margin: f64, slack: f64) -> (Pairs, Pairs) {
+    let live: Vec<_> = w.bodies().map(|(i, s, p)| (i, s.clone(), *p)).collect();
+    let (mut sure, mut near) = (BTreeSet::new(), BTreeSet::new());
+    for x in 0..live.len() {
+        for y in x + 1..live.len() {
+            let (a, b) = (&live[x], &live[y]);
+            let pair = (a.0.min(b.0), a.0.max(b.0));
+            if !world::manifold(&a.1, &a.2, &b.1, &b.2, margin).value.is_empty() {
+                sure.insert(pair);
+            }
+            let d = world::distance(&a.1, &a.2, &b.1, &b.2).unwrap().value.distance;
+            if (d - margin).abs() <= slack {
+                near.insert(pair);
+            }
+        }
+    }
+    (sure, near)
+}
+
+#[test]
+fn frames_with_kept_pairs_match_from_scratch_frames_and_report_changes() {
+    let mut rng = rng(3101);
+    let mut w = W::new();
+    let mut ids: Vec<BodyId> =
+        (0..60).map(|_| w.insert(shape(&mut rng), pose(&mut rng, 6.0)).unwrap()).collect();
+    let margin = 0.02;
+    let mut before = Pairs::new();
+    let (mut reused_frames, mut changes) = (0, 0);
+    for frame in 0..120 {
+        // Most bodies rest; some jitter by less than the cache's drift, some move for real;
+        // now and then a body goes and another comes.
+        let mut moves = Vec::new();
+        for &id in &ids {
+            let (_, p) = w.body(id).unwrap();
+            let mut p = *p;
+            match rng.random_range(0..10) {
+                0 => p.translation += DVec3::splat(rng.random_range(-0.3..0.3)),
+                1 => p.translation.x += rng.random_range(-1e-6..1e-6),
+                _ => continue,
+            }
+            moves.push((id, p));
+        }
+        w.set_poses(&moves).unwrap();
+        if frame % 10 == 5 {
+            let k = rng.random_range(0..ids.len());
+            w.remove(ids.swap_remove(k)).unwrap();
+            ids.push(w.insert(shape(&mut rng), pose(&mut rng, 6.0)).unwrap());
+        }
+        let got = w.contacts(margin);
+        let now: Pairs = got.pairs.iter().map(|p| (p.a, p.b)).collect();
+        assert_eq!(now.len(), got.pairs.len(), "frame {frame}: a pair twice");
+        assert!(got.pairs.windows(2).all(|x| (x[0].a, x[0].b) < (x[1].a, x[1].b)), "frame {frame}: sorted");
+        let (sure, near) = scratch(&w, margin, 1e-4);
+        for pair in now.symmetric_difference(&sure) {
+            assert!(near.contains(pair), "frame {frame}: {pair:?} differs from the from-scratch frame");
+        }
+        // Removed bodies' pairs are reported stopped by their old ids: compare against the
+        // previous frame's pairs, not the live bodies.
+        let started: BTreeSet<_> = now.difference(&before).copied().collect();
+        let stopped: BTreeSet<_> = before.difference(&now).copied().collect();
+        assert_eq!(got.started.iter().copied().collect::<BTreeSet<_>>(), started, "frame {frame}: started");
+        assert_eq!(got.stopped.iter().copied().collect::<BTreeSet<_>>(), stopped, "frame {frame}: stopped");
+        changes += started.len() + stopped.len();
+        reused_frames += usize::from(!now.is_empty() && started.is_empty());
+        before = now;
+    }
+    assert!(changes > 20, "the scene changed too little to test events: {changes}");
+    assert!(reused_frames > 5, "too few quiet frames: {reused_frames}");
+}
+
+#[test]
+fn static_and_kinematic_bodies_pair_only_with_dynamic_ones() {
+    let mut w = W::new();
+    let at = |x: f64| DPose3::from_translation(DVec3::new(x, 0.0, 0.0));
+    let cube = || Shape3::from(Cuboid::new(DVec3::splat(0.5)));
+    let mut put = |x: f64, kind: BodyKind| w.insert_with(cube(), at(x), BodyOptions::of_kind(kind)).unwrap();
+    // A row of touching cubes: static, static, kinematic, kinematic, dynamic, static.
+    let s1 = put(0.0, BodyKind::Static);
+    let _s2 = put(0.9, BodyKind::Static);
+    let _k1 = put(1.8, BodyKind::Kinematic);
+    let k2 = put(2.7, BodyKind::Kinematic);
+    let d = put(3.6, BodyKind::Dynamic);
+    let s3 = put(4.5, BodyKind::Static);
+    let pairs: Vec<_> = w.contacts(0.0).pairs.iter().map(|p| (p.a, p.b)).collect();
+    assert_eq!(pairs, vec![(k2, d), (d, s3)]);
+    assert_eq!(w.options(s1).unwrap().kind, BodyKind::Static);
+    // A dynamic body dropped on the first static one pairs with it.
+    let d2 = w.insert(cube(), DPose3::from_translation(DVec3::new(-0.3, 0.95, 0.0))).unwrap();
+    let frame = w.contacts(0.0);
+    assert_eq!(frame.started, vec![(s1, d2)]);
+    assert!(frame.stopped.is_empty());
+}
+
+#[test]
+fn collision_groups_filter_pairs_both_ways() {
+    let mut w = W::new();
+    let ball = || Shape3::from(Ball::new(0.5));
+    let at = |x: f64| DPose3::from_translation(DVec3::new(x, 0.0, 0.0));
+    let with = |m: u32, f: u32| BodyOptions { groups: CollisionGroups::new(m, f), ..BodyOptions::default() };
+    let a = w.insert_with(ball(), at(0.0), with(0b01, 0b10)).unwrap();
+    let b = w.insert_with(ball(), at(0.9), with(0b10, 0b01)).unwrap();
+    // Meets b both ways (a's groups).
+    let c = w.insert_with(ball(), at(1.8), with(0b01, 0b10)).unwrap();
+    // Its filter takes a's memberships, but a's filter does not take its own: no pair.
+    let _d = w.insert_with(ball(), at(-0.9), with(0b100, 0b01)).unwrap();
+    let pairs: Vec<_> = w.contacts(0.0).pairs.iter().map(|p| (p.a, p.b)).collect();
+    assert_eq!(pairs, vec![(a, b), (b, c)]);
+    w.set_groups(b, CollisionGroups::NONE).unwrap();
+    let frame = w.contacts(0.0);
+    assert!(frame.pairs.is_empty());
+    assert_eq!(frame.stopped, vec![(a, b), (b, c)]);
+    assert!(matches!(
+        w.set_groups(BodyId(99), CollisionGroups::ALL),
+        Err(WorldError::NoSuchBody(BodyId(99)))
+    ));
+}
+
+#[test]
+fn removing_a_body_stops_its_contacts_under_its_old_id() {
+    let mut w = W::new();
+    let ball = || Shape3::from(Ball::new(0.5));
+    let a = w.insert(ball(), DPose3::IDENTITY).unwrap();
+    let b = w.insert(ball(), DPose3::from_translation(DVec3::X * 0.9)).unwrap();
+    assert_eq!(w.contacts(0.0).started, vec![(a, b)]);
+    w.remove(b).unwrap();
+    // The id is reused at once by a body far away: the stopped pair names the old body.
+    let far = w.insert(ball(), DPose3::from_translation(DVec3::X * 10.0)).unwrap();
+    assert_eq!(far, b);
+    let frame = w.contacts(0.0);
+    assert_eq!(frame.stopped, vec![(a, b)]);
+    assert!(frame.pairs.is_empty() && frame.started.is_empty());
+}
+
+#[test]
+fn user_data_and_a_batch_of_poses() {
+    let mut w = W::new();
+    let ball = || Shape3::from(Ball::new(0.5));
+    let a = w
+        .insert_with(ball(), DPose3::IDENTITY, BodyOptions { user_data: 7, ..BodyOptions::default() })
+        .unwrap();
+    let b = w.insert(ball(), DPose3::from_translation(DVec3::X * 5.0)).unwrap();
+    assert_eq!(w.options(a).unwrap().user_data, 7);
+    w.set_user_data(b, u64::MAX).unwrap();
+    assert_eq!(w.options(b).unwrap().user_data, u64::MAX);
+    // A bad item anywhere refuses the whole batch, naming the item; nothing moves.
+    let bad = DPose3::from_translation(DVec3::new(f64::NAN, 0.0, 0.0));
+    let moved = DPose3::from_translation(DVec3::X * 0.9);
+    let e = w.set_poses(&[(b, moved), (a, bad)]).unwrap_err();
+    assert!(
+        matches!(&e, WorldError::InBatch { index: 1, error } if matches!(**error, WorldError::BadPose(_)))
+    );
+    assert!(e.to_string().starts_with("batch item 1: bad pose"), "{e}");
+    let e = w.set_poses(&[(BodyId(9), moved)]).unwrap_err();
+    assert!(
+        matches!(&e, WorldError::InBatch { index: 0, error } if **error == WorldError::NoSuchBody(BodyId(9)))
+    );
+    assert_eq!(w.body(b).unwrap().1.translation, DVec3::X * 5.0);
+    w.set_poses(&[(b, moved)]).unwrap();
+    assert_eq!(w.body(b).unwrap().1.translation, DVec3::X * 0.9);
+    assert_eq!(w.contacts(0.0).started, vec![(a, b)]);
+}
