@@ -19,6 +19,8 @@ mod terrain_cases;
 mod terrain_obvhs;
 mod timing;
 mod warm;
+#[cfg(feature = "rapier")]
+mod world_cases;
 
 use cases::{run2, run3, Targets};
 use contact_cases::{contact2, contact3, ContactTargets};
@@ -285,6 +287,25 @@ fn main() {
         let t = Instant::now();
         rows.extend(build_cases::run(SEED + 600));
         eprintln!("{:>16}: {:.1} s", "trimesh build", t.elapsed().as_secs_f64());
+    }
+
+    for (i, (n, case)) in [(10_000, "mixed10k"), (100_000, "mixed100k")].into_iter().enumerate() {
+        if wanted(case) || wanted("world-frame") {
+            #[cfg(feature = "rapier")]
+            {
+                let t = Instant::now();
+                rows.extend(world_cases::run(SEED + 700 + i as u64, n, case));
+                eprintln!("{:>16}: {:.1} s", format!("world {case}"), t.elapsed().as_secs_f64());
+            }
+            #[cfg(not(feature = "rapier"))]
+            {
+                let _ = (i, n);
+                eprintln!(
+                    "{:>16}: the world-frame rows need rapier3d: cargo run --release -p kollide-bench --features rapier",
+                    case
+                );
+            }
+        }
     }
 
     if wanted("demo-ball") || wanted("demo-capsule") || wanted("demo-ellipsoid") {

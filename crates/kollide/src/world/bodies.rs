@@ -1,7 +1,7 @@
 //! A world of bodies (a run-time shape and a pose each) in the broad phase's dynamic tree,
 //! answering queries against all of them and the contact pairs of a frame.
 
-use super::contacts::PairState;
+use super::contacts::PairStates;
 use super::options::{BodyOptions, CollisionGroups};
 use super::shape::RuntimeShape;
 use crate::bvh::{BroadPhase, ProxyId};
@@ -96,8 +96,16 @@ pub struct World<V: Space, S> {
     pub(super) body_of: Vec<u32>,
     pub(super) broad: BroadPhase<V>,
     /// The state kept for each pair of the broad phase between frames (see
-    /// [`World::contacts`]), sorted by the pair's proxies.
-    pub(super) pair_states: Vec<PairState<V>>,
+    /// [`World::contacts`]).
+    pub(super) pair_states: PairStates<V>,
+    /// By body index: moved (or new, or regrouped) since the last [`World::contacts`].
+    pub(super) moved_flags: Vec<bool>,
+    /// The bodies with their flag set.
+    pub(super) moved: Vec<u32>,
+    /// The largest margin contacts were asked for: each body's box in the broad phase is
+    /// its shape's box loosened by this, so that the broad phase's pairs hold every pair
+    /// within the margin.
+    pub(super) contact_margin: V::Real,
 }
 
 impl<V: Space, S: RuntimeShape<V>> Default for World<V, S> {
@@ -123,7 +131,10 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
             free: Vec::new(),
             body_of: Vec::new(),
             broad: BroadPhase::new(margin),
-            pair_states: Vec::new(),
+            pair_states: PairStates::default(),
+            moved_flags: Vec::new(),
+            moved: Vec::new(),
+            contact_margin: V::Real::ZERO,
         }
     }
 
@@ -153,15 +164,29 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
             .filter_map(|(i, b)| b.as_ref().map(|b| (BodyId(i as u32), &b.shape, &b.pose)))
     }
 
+    /// Heap bytes held: bodies (not what their shapes share through `Arc`s), the broad
+    /// phase and the state kept per pair.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.bodies.capacity() * core::mem::size_of::<Option<Body<V, S>>>()
+            + (self.free.capacity() + self.body_of.capacity() + self.moved.capacity()) * 4
+            + self.moved_flags.capacity()
+            + self.broad.memory_bytes()
+            + self.pair_states.memory_bytes()
+    }
+
     /// The broad phase (its tree and pairs).
     #[must_use]
     pub fn broad_phase(&self) -> &BroadPhase<V> {
         &self.broad
     }
 
-    fn checked_box(shape: &S, pose: &Pose<V>) -> Result<Aabb<V>, WorldError> {
+    /// The body's box in the broad phase: its shape's box at `pose`, loosened by the
+    /// contact margin; checked finite.
+    fn checked_box(&self, shape: &S, pose: &Pose<V>) -> Result<Aabb<V>, WorldError> {
         Pose::try_new(pose.translation, pose.rotation).map_err(WorldError::BadPose)?;
         let b = shape.aabb(pose);
+        let b = if self.contact_margin > V::Real::ZERO { b.loosened(self.contact_margin) } else { b };
         if b.is_finite() {
             Ok(b)
         } else {
@@ -211,7 +236,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         pose: Pose<V>,
         options: BodyOptions,
     ) -> Result<BodyId, WorldError> {
-        let b = Self::checked_box(&shape, &pose)?;
+        let b = self.checked_box(&shape, &pose)?;
         let proxy = self.broad.insert(b).map_err(|_| WorldError::NonFiniteBounds)?;
         let index = match self.free.pop() {
             Some(i) => {
@@ -228,6 +253,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
             self.body_of.resize(p + 1, u32::MAX);
         }
         self.body_of[p] = index;
+        self.mark_moved(index);
         Ok(BodyId(index))
     }
 
@@ -247,10 +273,11 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     /// [`WorldError::NonFiniteBounds`]; the body is unchanged on error.
     pub fn set_pose(&mut self, id: BodyId, pose: Pose<V>) -> Result<(), WorldError> {
         let body =
-            self.bodies.get_mut(id.0 as usize).and_then(Option::as_mut).ok_or(WorldError::NoSuchBody(id))?;
-        let b = Self::checked_box(&body.shape, &pose)?;
-        self.broad.set_aabb(body.proxy, b).map_err(|_| WorldError::NonFiniteBounds)?;
-        body.pose = pose;
+            self.bodies.get(id.0 as usize).and_then(Option::as_ref).ok_or(WorldError::NoSuchBody(id))?;
+        let (b, proxy) = (self.checked_box(&body.shape, &pose)?, body.proxy);
+        self.broad.set_aabb(proxy, b).map_err(|_| WorldError::NonFiniteBounds)?;
+        self.body_mut(id)?.pose = pose;
+        self.mark_moved(id.0);
         Ok(())
     }
 
@@ -266,13 +293,21 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         for (index, (id, pose)) in poses.iter().enumerate() {
             let body = self.bodies.get(id.0 as usize).and_then(Option::as_ref);
             let body = body.ok_or_else(|| batch(index, WorldError::NoSuchBody(*id)))?;
-            boxes.push(Self::checked_box(&body.shape, pose).map_err(|e| batch(index, e))?);
+            boxes.push(self.checked_box(&body.shape, pose).map_err(|e| batch(index, e))?);
         }
         for ((id, pose), b) in poses.iter().zip(boxes) {
             let Some(body) = self.bodies.get_mut(id.0 as usize).and_then(Option::as_mut) else { continue };
             // Checked finite above, and the proxy is live while the body is.
             if self.broad.set_aabb(body.proxy, b).is_ok() {
                 body.pose = *pose;
+                let i = id.0 as usize;
+                if self.moved_flags.len() <= i {
+                    self.moved_flags.resize(i + 1, false);
+                }
+                if !self.moved_flags[i] {
+                    self.moved_flags[i] = true;
+                    self.moved.push(id.0);
+                }
             }
         }
         Ok(())
@@ -290,6 +325,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     /// [`WorldError::NoSuchBody`].
     pub fn set_groups(&mut self, id: BodyId, groups: CollisionGroups) -> Result<(), WorldError> {
         self.body_mut(id)?.options.groups = groups;
+        self.mark_moved(id.0);
         Ok(())
     }
 
@@ -300,6 +336,18 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     pub fn set_user_data(&mut self, id: BodyId, user_data: u64) -> Result<(), WorldError> {
         self.body_mut(id)?.options.user_data = user_data;
         Ok(())
+    }
+
+    /// Marks a body for its pairs to be computed again at the next frame.
+    fn mark_moved(&mut self, index: u32) {
+        let i = index as usize;
+        if self.moved_flags.len() <= i {
+            self.moved_flags.resize(i + 1, false);
+        }
+        if !self.moved_flags[i] {
+            self.moved_flags[i] = true;
+            self.moved.push(index);
+        }
     }
 
     fn body_mut(&mut self, id: BodyId) -> Result<&mut Body<V, S>, WorldError> {

@@ -1,26 +1,71 @@
 //! The contacts of a frame with state kept per pair: each pair of the broad phase keeps
-//! its [`ManifoldCache`] (and the GJK warm start inside it) and whether it was in contact,
-//! from one frame to the next.
+//! its [`ManifoldCache`] (and the GJK warm start inside it), its last manifold and whether
+//! it was in contact, from one frame to the next.
+//!
+//! The states live in slots that do not move while their pair lives (a slab with a free
+//! list); a list of `(pair key, slot)` sorted by key is merged with the broad phase's sorted
+//! pairs each frame. A pair neither of whose bodies moved (nor changed its groups) since
+//! the last frame, asked with the same margin, keeps its last manifold as it is.
 
 use super::bodies::{BodyId, ContactPair, World};
 use super::options::{pairs_with, ContactFrame};
 use super::shape::RuntimeShape;
 use crate::bvh::ProxyId;
-use crate::query::{ManifoldCache, Space};
+use crate::composite::Found;
+use crate::math::Real;
+use crate::query::{Manifold, ManifoldCache, Space};
 
 /// What a pair of the broad phase keeps between frames.
 #[derive(Clone, Debug)]
-pub(crate) struct PairState<V: Space> {
-    /// The pair's proxies `(lo, hi)` as one sort key: a proxy id is not reused before the
-    /// broad-phase update that reports its pairs gone, so a key names one pair of bodies
-    /// for as long as its state lives.
-    key: u64,
+pub(crate) struct PairSlot<V: Space> {
     /// The bodies, `a < b` (A and B of the manifold).
     a: BodyId,
     b: BodyId,
     cache: ManifoldCache<V>,
-    /// In contact at the last frame.
+    /// The manifold of the last frame (empty when not in contact).
+    last: Found<Manifold<V>>,
+}
+
+/// A live pair in the sorted list: its key, slot and bodies, and whether it was in contact
+/// at the last frame (read each frame without touching the slot).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// The pair's proxies `(lo, hi)`. A proxy id is not reused before the broad-phase
+    /// update that reports its pairs gone, so a key names one pair of bodies for as long
+    /// as its slot lives.
+    key: u64,
+    slot: u32,
+    a: BodyId,
+    b: BodyId,
     touching: bool,
+    /// Not computed yet.
+    fresh: bool,
+}
+
+/// The state [`World::contacts`] keeps.
+#[derive(Clone, Debug)]
+pub(crate) struct PairStates<V: Space> {
+    slots: Vec<PairSlot<V>>,
+    free: Vec<u32>,
+    /// Every live pair, sorted by key.
+    index: Vec<Entry>,
+    /// The margin of the last frame.
+    margin: Option<V::Real>,
+}
+
+impl<V: Space> Default for PairStates<V> {
+    fn default() -> Self {
+        Self { slots: Vec::new(), free: Vec::new(), index: Vec::new(), margin: None }
+    }
+}
+
+impl<V: Space> PairStates<V> {
+    /// Heap bytes held.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.slots.capacity() * core::mem::size_of::<PairSlot<V>>()
+            + self.free.capacity() * 4
+            + self.index.capacity() * core::mem::size_of::<Entry>()
+    }
 }
 
 fn key(p: ProxyId, q: ProxyId) -> u64 {
@@ -31,82 +76,131 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     /// The contacts of this frame, and what changed since the previous one.
     ///
     /// Brings the broad phase up to date (only moved bodies are searched), then computes
-    /// the manifold of each pair whose boxes meet and that makes a pair (one body at least
-    /// dynamic, collision groups that meet: see [`BodyKind`](super::BodyKind) and
-    /// [`CollisionGroups`](super::CollisionGroups)), and keeps those with points within
-    /// `margin`. Each pair keeps its manifold between frames: two convex bodies that barely
+    /// the manifold of each pair whose boxes come within `margin` and that makes a pair
+    /// (one body at least dynamic, collision groups that meet: see
+    /// [`BodyKind`](super::BodyKind) and [`CollisionGroups`](super::CollisionGroups)), and
+    /// keeps those with points within `margin`. Each pair keeps its state between frames: a
+    /// pair whose bodies did not move keeps its manifold; two convex bodies that barely
     /// moved relative to each other re-project the kept manifold (within the tolerances of
     /// [`ManifoldCache`]'s defaults) and otherwise recompute it warm-started; pairs with a
-    /// mesh, terrain or compound are computed afresh every frame. With the `rayon` feature
-    /// the pairs are computed on all cores; the answer is the same, in the same order.
+    /// mesh, terrain or compound are computed afresh when they move. With the `rayon`
+    /// feature the pairs are computed on all cores; the answer is the same, in the same
+    /// order.
     pub fn contacts(&mut self, margin: V::Real) -> ContactFrame<V> {
+        if margin > self.contact_margin && margin.is_finite() {
+            // Pairs apart by up to the margin must be pairs of the broad phase: from now on
+            // every body's box is loosened by it (once: a smaller margin later keeps them).
+            self.contact_margin = margin;
+            for body in self.bodies.iter().flatten() {
+                // Finite boxes stay finite when loosened by a finite margin.
+                let _ = self.broad.set_aabb(body.proxy, body.shape.aabb(&body.pose).loosened(margin));
+            }
+        }
         self.broad.update();
         let mut stopped = Vec::new();
-        // The kept states merged with the broad phase's pairs (both sorted by key): states
-        // of pairs that are gone end; new pairs start with an empty cache.
-        let mut old = core::mem::take(&mut self.pair_states).into_iter().peekable();
-        let mut states = Vec::with_capacity(self.broad.pair_count());
+        let mut states = core::mem::take(&mut self.pair_states);
+        // The kept pairs merged with the broad phase's pairs (both sorted by key): slots of
+        // pairs that are gone are freed; new pairs take a free slot.
+        let mut index = Vec::with_capacity(self.broad.pair_count());
+        let mut old = states.index.iter().copied().peekable();
         for (p, q) in self.broad.pairs() {
             let k = key(p, q);
-            while let Some(s) = old.next_if(|s| s.key < k) {
-                if s.touching {
-                    stopped.push((s.a, s.b));
+            while let Some(e) = old.next_if(|e| e.key < k) {
+                if e.touching {
+                    stopped.push((e.a, e.b));
                 }
+                states.free.push(e.slot);
             }
-            if let Some(s) = old.next_if(|s| s.key == k) {
-                states.push(s);
+            if let Some(e) = old.next_if(|e| e.key == k) {
+                index.push(e);
                 continue;
             }
             let (Some((ia, _)), Some((ib, _))) = (self.live(p), self.live(q)) else {
                 continue;
             };
-            states.push(PairState {
-                key: k,
-                a: ia.min(ib),
-                b: ia.max(ib),
-                cache: ManifoldCache::default(),
-                touching: false,
-            });
-        }
-        for s in old {
-            if s.touching {
-                stopped.push((s.a, s.b));
-            }
-        }
-        let bodies = &self.bodies;
-        let step = |s: &mut PairState<V>| -> Option<ContactPair<V>> {
-            let body = |id: BodyId| bodies.get(id.0 as usize).and_then(Option::as_ref);
-            let (Some(a), Some(b)) = (body(s.a), body(s.b)) else {
-                s.touching = false;
-                return None;
+            let (a, b) = (ia.min(ib), ia.max(ib));
+            let fresh =
+                PairSlot { a, b, cache: ManifoldCache::default(), last: Found::new(Manifold::empty()) };
+            let slot = match states.free.pop() {
+                Some(slot) => {
+                    states.slots[slot as usize] = fresh;
+                    slot
+                }
+                None => {
+                    states.slots.push(fresh);
+                    (states.slots.len() - 1) as u32
+                }
             };
-            if !pairs_with(&a.options, &b.options) {
-                s.touching = false;
-                return None;
+            index.push(Entry { key: k, slot, a, b, touching: false, fresh: true });
+        }
+        for e in old {
+            if e.touching {
+                stopped.push((e.a, e.b));
             }
-            let m = S::manifold_cached(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut s.cache);
-            s.touching = !m.value.is_empty();
-            s.touching.then_some(ContactPair { a: s.a, b: s.b, manifold: m })
-        };
-        let before: Vec<bool> = states.iter().map(|s| s.touching).collect();
-        #[cfg(feature = "rayon")]
-        let found: Vec<Option<ContactPair<V>>> = {
-            use rayon::prelude::*;
-            states.par_iter_mut().with_min_len(64).map(step).collect()
-        };
-        #[cfg(not(feature = "rayon"))]
-        let found: Vec<Option<ContactPair<V>>> = states.iter_mut().map(step).collect();
-        let mut started = Vec::new();
-        for (s, &was) in states.iter().zip(&before) {
-            match (was, s.touching) {
-                (false, true) => started.push((s.a, s.b)),
-                (true, false) => stopped.push((s.a, s.b)),
-                _ => {}
+            states.free.push(e.slot);
+        }
+        let same_margin = states.margin == Some(margin);
+        states.margin = Some(margin);
+        // The pairs to compute: new, or a body moved, or another margin.
+        let moved = |id: BodyId| self.moved_flags.get(id.0 as usize).copied().unwrap_or(true);
+        let mut dirty = vec![false; states.slots.len()];
+        for e in &mut index {
+            if e.fresh || !same_margin || moved(e.a) || moved(e.b) {
+                dirty[e.slot as usize] = true;
+                e.fresh = false;
             }
         }
+
+        let bodies = &self.bodies;
+        let step = |(s, &dirty): (&mut PairSlot<V>, &bool)| {
+            if !dirty {
+                return;
+            }
+            let body = |id: BodyId| bodies.get(id.0 as usize).and_then(Option::as_ref);
+            s.last = match (body(s.a), body(s.b)) {
+                (Some(a), Some(b)) if pairs_with(&a.options, &b.options) => {
+                    S::manifold_cached(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut s.cache)
+                }
+                _ => Found::new(Manifold::empty()),
+            };
+        };
+        #[cfg(feature = "rayon")]
+        {
+            use rayon::prelude::*;
+            states.slots.par_iter_mut().zip(dirty.par_iter()).with_min_len(64).for_each(step);
+        }
+        #[cfg(not(feature = "rayon"))]
+        states.slots.iter_mut().zip(dirty.iter()).for_each(step);
+
+        let mut started = Vec::new();
+        let mut order = Vec::new();
+        for e in &mut index {
+            if dirty[e.slot as usize] {
+                let now = !states.slots[e.slot as usize].last.value.is_empty();
+                match (e.touching, now) {
+                    (false, true) => started.push((e.a, e.b)),
+                    (true, false) => stopped.push((e.a, e.b)),
+                    _ => {}
+                }
+                e.touching = now;
+            }
+            if e.touching {
+                order.push((e.a, e.b, e.slot));
+            }
+        }
+        states.index = index;
+        order.sort_unstable();
+        let pairs = order
+            .iter()
+            .map(|&(a, b, slot)| ContactPair { a, b, manifold: states.slots[slot as usize].last })
+            .collect();
         self.pair_states = states;
-        let mut pairs: Vec<ContactPair<V>> = found.into_iter().flatten().collect();
-        pairs.sort_by_key(|c| (c.a, c.b));
+        for &id in &self.moved {
+            if let Some(flag) = self.moved_flags.get_mut(id as usize) {
+                *flag = false;
+            }
+        }
+        self.moved.clear();
         started.sort_unstable();
         stopped.sort_unstable();
         ContactFrame { pairs, started, stopped }
