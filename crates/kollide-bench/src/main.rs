@@ -14,6 +14,8 @@ mod contact_cases;
 mod mover_cases;
 mod ray_cases;
 mod report;
+#[cfg(feature = "parallel")]
+mod scaling;
 mod sweep_cases;
 mod terrain_cases;
 mod terrain_obvhs;
@@ -21,6 +23,8 @@ mod timing;
 mod warm;
 #[cfg(feature = "rapier")]
 mod world_cases;
+#[cfg(any(feature = "rapier", feature = "parallel"))]
+mod world_heap;
 
 use cases::{run2, run3, Targets};
 use contact_cases::{contact2, contact3, ContactTargets};
@@ -53,6 +57,17 @@ fn hull_pool(rng: &mut BenchRng, points: usize) -> Vec<HullSpec> {
 fn main() {
     // Optional arguments: run only the cases whose names contain one of them (for profiling).
     let filters: Vec<String> = std::env::args().skip(1).collect();
+    if filters.first().is_some_and(|f| f == "scaling") {
+        #[cfg(feature = "parallel")]
+        {
+            let most = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let max = filters.get(1).and_then(|x| x.parse().ok()).unwrap_or(most);
+            scaling::run(SEED + 800, max);
+        }
+        #[cfg(not(feature = "parallel"))]
+        eprintln!("scaling needs kollide's rayon paths: cargo run --release -p kollide-bench --features parallel -- scaling");
+        return;
+    }
     let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()));
     let start = Instant::now();
     let mut rows: Vec<Row> = Vec::new();

@@ -17,76 +17,24 @@
 
 use crate::report::Row;
 use crate::timing;
+use crate::world_heap::{heap, kollide_shape, pool, unit, Body, Spec, MARGIN, STEP};
 use glam::{Quat, Vec3};
 use kollide::math::Pose3;
-use kollide::shape::{Ball, Capsule, Convex3, ConvexHull, Cuboid};
 use kollide::world::{Shape3, World};
-use kollide_bench::gen::{self, BenchRng};
-use rand::Rng;
+use kollide_bench::gen;
 use rapier3d::prelude::*;
 use std::collections::BTreeSet;
 use std::hint::black_box;
-use std::sync::Arc;
 
 type PPose = rapier3d::math::Pose;
 
-/// Contact margin (rapier's prediction distance).
-const MARGIN: f32 = 0.01;
-/// How far a moving body goes each frame.
-const STEP: f32 = 0.03;
-
-/// A body of the heap: which shape of the pools, and its pose.
-struct Body {
-    shape: usize,
-    pose: (Vec3, Quat),
-}
-
-fn unit(rng: &mut BenchRng) -> Vec3 {
-    loop {
-        let v =
-            Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
-        if v.length_squared() > 0.01 && v.length_squared() <= 1.0 {
-            return v.normalize();
-        }
+fn rapier_shape(spec: &Spec) -> SharedShape {
+    match spec {
+        Spec::Cuboid(he) => SharedShape::cuboid(he.x, he.y, he.z),
+        Spec::Ball(r) => SharedShape::ball(*r),
+        Spec::Capsule(h, r) => SharedShape::capsule_y(*h, *r),
+        Spec::Hull(points) => SharedShape::convex_hull(points).expect("16 points on a sphere"),
     }
-}
-
-/// The shape pools, both libraries' forms of the same shapes: 16 of each kind.
-fn pools(rng: &mut BenchRng) -> (Vec<Shape3<Vec3>>, Vec<SharedShape>) {
-    let (mut k, mut r) = (Vec::new(), Vec::new());
-    for _ in 0..16 {
-        let reach = || 0.47f32;
-        let he =
-            Vec3::new(rng.random_range(0.3..0.4), rng.random_range(0.3..0.4), rng.random_range(0.3..0.4));
-        // A box reaching `reach..reach + 0.06` at its corners.
-        let he = he * ((reach() + rng.random_range(0.0..0.06)) / he.length());
-        k.push(Shape3::from(Cuboid::new(he)));
-        r.push(SharedShape::cuboid(he.x, he.y, he.z));
-        let radius = reach() + rng.random_range(0.0..0.06);
-        k.push(Shape3::from(Ball::new(radius)));
-        r.push(SharedShape::ball(radius));
-        let (half, radius) = (0.22, reach() - 0.22 + rng.random_range(0.0..0.06));
-        k.push(Shape3::from(Capsule::new(half, radius)));
-        r.push(SharedShape::capsule_y(half, radius));
-        let points: Vec<Vec3> =
-            (0..16).map(|_| unit(rng) * (reach() + rng.random_range(0.0..0.06))).collect();
-        let hull = ConvexHull::try_from_points(&points).expect("16 points on a sphere");
-        k.push(Shape3::Convex(Convex3::ConvexHull(Arc::new(hull))));
-        r.push(SharedShape::convex_hull(&points).expect("16 points on a sphere"));
-    }
-    (k, r)
-}
-
-fn heap(rng: &mut BenchRng, n: usize, kinds: usize) -> Vec<Body> {
-    let side = (n as f64).cbrt().ceil() as usize;
-    (0..n)
-        .map(|i| {
-            let cell = Vec3::new((i % side) as f32, ((i / side) % side) as f32, (i / (side * side)) as f32);
-            let shift = unit(rng) * rng.random_range(0.0..0.02);
-            let turn = Quat::from_axis_angle(unit(rng), rng.random_range(0.0..std::f32::consts::TAU));
-            Body { shape: rng.random_range(0..kinds), pose: (cell + shift, turn) }
-        })
-        .collect()
 }
 
 type Pairs = BTreeSet<(u32, u32)>;
@@ -160,7 +108,9 @@ impl Rapier {
 /// The world-frame row of one case.
 pub fn run(seed: u64, n: usize, case: &str) -> Vec<Row> {
     let mut rng = gen::rng(seed);
-    let (kshapes, rshapes) = pools(&mut rng);
+    let specs = pool(&mut rng);
+    let kshapes: Vec<Shape3<Vec3>> = specs.iter().map(kollide_shape).collect();
+    let rshapes: Vec<SharedShape> = specs.iter().map(rapier_shape).collect();
     let heap = heap(&mut rng, n, kshapes.len());
     let movers: Vec<(usize, Vec3)> = (0..n).filter(|i| i % 10 == 3).map(|i| (i, unit(&mut rng))).collect();
     let at = |forth: bool| -> Vec<(usize, Vec3, Quat)> {
