@@ -307,14 +307,16 @@ impl<V: Vector3 + Space> TriMesh<V> {
     /// Which vertices are real corners of the surface: on a boundary or crease edge, or of
     /// a degenerate triangle.
     fn corners_of_surface(&self, canon: &[u32]) -> Vec<bool> {
+        let normals: Vec<Option<V>> =
+            (0..self.indices.len() as u32).map(|i| internal_edges::face_normal(&self.corners(i))).collect();
         let mut active = vec![false; self.vertices.len()];
         for i in 0..self.indices.len() as u32 {
             let tri = self.indices[i as usize];
-            let n = internal_edges::face_normal(&self.corners(i));
+            let n = normals[i as usize];
             for k in 0..3 {
                 let is_active = match n {
                     None => true,
-                    Some(n) => internal_edges::edge_is_active(n, self.neighbour_of(i, k).map(|nb| nb.normal)),
+                    Some(n) => internal_edges::edge_is_active(n, self.neighbour_normal(i, k, &normals)),
                 };
                 if is_active {
                     active[canon[tri[k] as usize] as usize] = true;
@@ -323,6 +325,20 @@ impl<V: Vector3 + Space> TriMesh<V> {
             }
         }
         (0..self.vertices.len()).map(|v| active[canon[v] as usize]).collect()
+    }
+
+    /// The normal of the triangle across edge `k` of triangle `i` as [`Self::neighbour_of`]
+    /// gives it, from the triangles' `normals`.
+    fn neighbour_normal(&self, i: u32, k: usize, normals: &[Option<V>]) -> Option<V> {
+        let tri = self.indices[i as usize];
+        let j = self.neighbour(i, k)?;
+        let n = normals[j as usize]?;
+        let other = self.corners(j);
+        let (a, b) = (self.vertices[tri[k] as usize], self.vertices[tri[(k + 1) % 3] as usize]);
+        // Its apex, as `neighbour_of` requires one.
+        (0..3).map(|m| other[m]).find(|&p| p != a && p != b)?;
+        let shared_same_way = (0..3).any(|m| other[m] == a && other[(m + 1) % 3] == b);
+        Some(if shared_same_way { -n } else { n })
     }
 
     /// Moves the vertices (same count, same triangles): the hierarchy is refitted (same
@@ -391,6 +407,16 @@ fn triangle_box<V: Vector3 + Space>(vertices: &[V], t: &[u32; 3]) -> Aabb<V> {
 
 /// The triangle across each edge, by vertex position (exact duplicates are one vertex), and
 /// each vertex's canonical id (the first index at its position).
+///
+/// An edge used by exactly two triangle sides (twice by one degenerate triangle included)
+/// pairs them; an edge used once borders nothing, and one used three times or more is
+/// non-manifold: no single neighbour on any of its sides. A collapsed edge (both ends at one
+/// position) borders nothing.
+///
+/// How: the triangles around each vertex (a compressed list, each triangle once per
+/// position it touches), and each side's partner found among the triangles around its
+/// first end. Each side is answered on its own, so with the `rayon` feature the triangles
+/// are shared out across threads.
 fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[u32; 3]>, Vec<u32>) {
     // Canonical vertex ids: the first index at each exact position.
     let mut first: HashMap<[u64; 3], u32> = HashMap::with_capacity(vertices.len());
@@ -403,44 +429,64 @@ fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[
         })
         .collect();
     drop(first);
-    // Edge (lo, hi) -> (triangle, edge) of its first use; a second use pairs them; a third
-    // marks the edge non-manifold.
-    let mut edges: HashMap<(u32, u32), (u32, u8, u8)> = HashMap::with_capacity(indices.len() * 2);
-    let mut out = vec![[NO_NEIGHBOUR; 3]; indices.len()];
-    for (t, tri) in indices.iter().enumerate() {
+    let tris: Vec<[u32; 3]> = indices.iter().map(|t| t.map(|i| canon[i as usize])).collect();
+    // The triangles around each position, ascending: `around[start[v]..start[v + 1]]`.
+    let distinct = |t: &[u32; 3], k: usize| (0..k).all(|m| t[m] != t[k]);
+    let mut start = vec![0u32; vertices.len() + 1];
+    for t in &tris {
         for k in 0..3 {
-            let (a, b) = (canon[tri[k] as usize], canon[tri[(k + 1) % 3] as usize]);
-            if a == b {
-                continue; // a collapsed edge borders nothing
-            }
-            let key = (a.min(b), a.max(b));
-            let e = edges.entry(key).or_insert((t as u32, k as u8, 0));
-            // Counts past 3 only say "non-manifold": the count stops at 255 (an edge of 256
-            // triangles overflowed it, and 258 paired two triangles again).
-            e.2 = e.2.saturating_add(1);
-            match e.2 {
-                2 => {
-                    let (t0, k0) = (e.0, e.1);
-                    out[t0 as usize][k0 as usize] = t as u32;
-                    out[t][k] = t0;
-                }
-                3 => {
-                    // More than two triangles on one edge: no single neighbour.
-                    let (t0, k0) = (e.0, e.1);
-                    let t1 = out[t0 as usize][k0 as usize];
-                    out[t0 as usize][k0 as usize] = NO_NEIGHBOUR;
-                    if t1 != NO_NEIGHBOUR {
-                        for slot in &mut out[t1 as usize] {
-                            if *slot == t0 {
-                                *slot = NO_NEIGHBOUR;
-                            }
-                        }
-                    }
-                }
-                _ => {}
+            if distinct(t, k) {
+                start[t[k] as usize + 1] += 1;
             }
         }
     }
+    for v in 0..vertices.len() {
+        start[v + 1] += start[v];
+    }
+    let mut next = start.clone();
+    let mut around = vec![0u32; start[vertices.len()] as usize];
+    for (i, t) in tris.iter().enumerate() {
+        for k in 0..3 {
+            if distinct(t, k) {
+                let at = &mut next[t[k] as usize];
+                around[*at as usize] = i as u32;
+                *at += 1;
+            }
+        }
+    }
+    // The triangle across side `k` of triangle `i`: the other of exactly two uses.
+    let partner = |i: usize, k: usize| -> u32 {
+        let (a, b) = (tris[i][k], tris[i][(k + 1) % 3]);
+        if a == b {
+            return NO_NEIGHBOUR;
+        }
+        let (mut uses, mut other) = (0, NO_NEIGHBOUR);
+        for &j in &around[start[a as usize] as usize..start[a as usize + 1] as usize] {
+            let t = &tris[j as usize];
+            for m in 0..3 {
+                let (p, q) = (t[m], t[(m + 1) % 3]);
+                if (p == a && q == b) || (p == b && q == a) {
+                    uses += 1;
+                    if (j as usize, m) != (i, k) {
+                        other = j;
+                    }
+                }
+            }
+        }
+        if uses == 2 {
+            other
+        } else {
+            NO_NEIGHBOUR
+        }
+    };
+    let sides = |i: usize| [partner(i, 0), partner(i, 1), partner(i, 2)];
+    #[cfg(feature = "rayon")]
+    let out = {
+        use rayon::prelude::*;
+        (0..tris.len()).into_par_iter().with_min_len(4096).map(sides).collect()
+    };
+    #[cfg(not(feature = "rayon"))]
+    let out = (0..tris.len()).map(sides).collect();
     (out, canon)
 }
 

@@ -489,3 +489,68 @@ fn f32_cast_far_from_the_origin_keeps_its_tolerance() {
     assert!(out64.is_none_or(|o| o.value.status == CastStatus::Miss), "{out64:?}");
     assert!(out32.is_none_or(|o| o.value.status == CastStatus::Miss), "{out32:?}");
 }
+
+/// The neighbour across each side by brute force over all sides: the sides with the same
+/// two end positions (either way round); exactly two such sides pair, otherwise none.
+fn neighbours_by_brute_force(vertices: &[DVec3], indices: &[[u32; 3]]) -> Vec<[Option<u32>; 3]> {
+    let at = |t: usize, k: usize| vertices[indices[t][k % 3] as usize];
+    let same = |p: DVec3, q: DVec3| p.to_array().map(|x| x + 0.0) == q.to_array().map(|x| x + 0.0);
+    (0..indices.len())
+        .map(|t| {
+            core::array::from_fn(|k| {
+                let (a, b) = (at(t, k), at(t, k + 1));
+                if same(a, b) {
+                    return None;
+                }
+                let mut uses = Vec::new();
+                for u in 0..indices.len() {
+                    for m in 0..3 {
+                        let (p, q) = (at(u, m), at(u, m + 1));
+                        if (same(p, a) && same(q, b)) || (same(p, b) && same(q, a)) {
+                            uses.push((u, m));
+                        }
+                    }
+                }
+                if uses.len() != 2 {
+                    return None;
+                }
+                let other = if uses[0] == (t, k) { uses[1] } else { uses[0] };
+                Some(other.0 as u32)
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn mesh_adjacency_matches_brute_force_on_soups_with_shared_and_degenerate_sides() {
+    let mut rng = rng(3201);
+    for case in 0..200 {
+        // Few positions, many triangles: shared sides, sides of three or more triangles,
+        // triangles with a repeated corner, duplicated positions under other indices, and
+        // -0.0 beside 0.0.
+        let positions = rng.random_range(3..9);
+        let mut vertices: Vec<DVec3> = (0..positions)
+            .map(|_| DVec3::new(rng.random_range(0..3) as f64, rng.random_range(0..2) as f64, 0.0))
+            .collect();
+        vertices.push(DVec3::new(-0.0, 0.0, 0.0));
+        for _ in 0..rng.random_range(0..4) {
+            let copy = vertices[rng.random_range(0..vertices.len())];
+            vertices.push(copy);
+        }
+        let n = vertices.len() as u32;
+        let indices: Vec<[u32; 3]> = (0..rng.random_range(1..14))
+            .map(|_| [rng.random_range(0..n), rng.random_range(0..n), rng.random_range(0..n)])
+            .collect();
+        let mesh = TriMesh::new(vertices.clone(), indices.clone());
+        let want = neighbours_by_brute_force(&vertices, &indices);
+        for (t, sides) in want.iter().enumerate() {
+            for (k, &side) in sides.iter().enumerate() {
+                assert_eq!(
+                    mesh.neighbour(t as u32, k),
+                    side,
+                    "case {case}: triangle {t} side {k}: {indices:?}"
+                );
+            }
+        }
+    }
+}
