@@ -19,7 +19,7 @@
 //! some bodies move is always the incremental tree search.
 
 use super::dynamic::DynamicTree;
-use super::grid_pairs::GridPairs;
+use super::grid_pairs::all_pairs_into;
 use crate::math::{Aabb, Real, Vector};
 
 /// Every pair `(i, j)`, `i < j`, of `boxes` that meet (touching counts), by sort-and-sweep:
@@ -103,7 +103,7 @@ pub fn all_pairs_tree<V: Vector>(boxes: &[Aabb<V>]) -> Option<Vec<(u32, u32)>> {
 }
 
 /// Every pair `(i, j)`, `i < j`, of `boxes` that meet (touching counts), by whichever
-/// search suits the boxes: the uniform grid of [`GridPairs`] when the boxes are of similar
+/// search suits the boxes: the uniform grid of [`GridPairs`](super::GridPairs) when the boxes are of similar
 /// size and spread out (the fastest by far then), else in 3D a [`DynamicTree`] built top-down
 /// and walked against itself, else [`all_pairs_sweep`]. Boxes with a NaN coordinate or `min > max` meet
 /// nothing. Pairs come in no particular order.
@@ -123,8 +123,7 @@ pub fn all_pairs_tree<V: Vector>(boxes: &[Aabb<V>]) -> Option<Vec<(u32, u32)>> {
 #[must_use]
 pub fn all_pairs<V: Vector>(boxes: &[Aabb<V>]) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
-    if let Some(grid) = GridPairs::new(boxes) {
-        grid.visit_pairs(|i, j| out.push((i, j)));
+    if all_pairs_into(boxes, &mut out) {
         return out;
     }
     if V::DIM == 3 {

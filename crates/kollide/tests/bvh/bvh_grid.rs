@@ -52,6 +52,7 @@ for_all_vectors!(
     boxes_touching_on_a_lattice_are_found,
     unsuited_boxes_are_refused_and_answered_by_the_chooser,
     boxes_that_meet_nothing_are_left_out,
+    grid_equals_brute_force_on_random_layouts,
 );
 
 /// Random boxes of similar size (some of zero size, some duplicated) over several scales
@@ -145,4 +146,56 @@ fn boxes_that_meet_nothing_are_left_out<V: Space>() {
     assert_eq!(all_pairs(&boxes), vec![(0, 3)]);
     let none: Vec<Aabb<V>> = vec![boxes[1], boxes[2]];
     assert_eq!(all_pairs_grid(&none), Some(vec![]));
+}
+
+/// Random layouts against brute force: crowded cells (runs of many slots), boxes of mixed
+/// sizes, repeated and zero-size boxes, coordinates far from the origin (in `f64` beyond
+/// what `f32` resolves, so the lanes round and hits are confirmed), and a few boxes that
+/// meet nothing. Whenever the grid takes the boxes its pairs are exactly the brute-force
+/// set, each once as `(lo, hi)`; `all_pairs` always is.
+fn grid_equals_brute_force_on_random_layouts<V: Space>() {
+    let f64_lanes = V::Real::EPSILON.to_f64() < 1e-10;
+    let mut r = ChaCha8Rng::seed_from_u64(31);
+    let mut used = 0;
+    for round in 0..60 {
+        let n = r.random_range(0..700usize);
+        let world = [0.5, 3.0, 10.0, 40.0][round % 4] * 10f64.powi(r.random_range(-3..4));
+        let offset = match round % 5 {
+            0 => 0.0,
+            1 => -world * 0.5,
+            2 if f64_lanes => 1e9,
+            3 if f64_lanes => -3e12,
+            _ => world * 100.0,
+        };
+        let size = world / [4.0, 10.0, 40.0][round % 3];
+        let mut boxes: Vec<Aabb<V>> = (0..n)
+            .map(|_| {
+                let c: V = vec_in(&mut r, offset, offset + world);
+                let h: V = match r.random_range(0..10) {
+                    0 => V::ZERO,
+                    1 => vec_in(&mut r, 0.0, 0.1 * size),
+                    _ => vec_in(&mut r, 0.3 * size, size),
+                };
+                Aabb::new(c - h, c + h)
+            })
+            .collect();
+        for _ in 0..n / 10 {
+            let (i, j) = (r.random_range(0..n), r.random_range(0..n));
+            boxes[i] = boxes[j];
+        }
+        if n > 20 && round % 7 == 0 {
+            boxes[5].min = V::from_f64_array([f64::NAN, 0.0, 0.0]);
+            boxes[6] = Aabb::new(boxes[6].max, boxes[6].min - V::splat(V::Real::ONE));
+        }
+        let want = brute_force(&boxes);
+        if let Some(pairs) = all_pairs_grid(&boxes) {
+            used += 1;
+            assert_eq!(as_set(&pairs), want, "grid, round {round}, n = {n}");
+            let mut visited = Vec::new();
+            GridPairs::new(&boxes).unwrap().visit_pairs(|i, j| visited.push((i, j)));
+            assert_eq!(visited, pairs, "visit_pairs and all_pairs_grid, round {round}");
+        }
+        assert_eq!(as_set(&all_pairs(&boxes)), want, "all_pairs, round {round}, n = {n}");
+    }
+    assert!(used >= 20, "the grid took only {used} of 60 layouts");
 }
