@@ -111,7 +111,8 @@ fn live_f64(dim: usize, min: &[f64; 3], max: &[f64; 3]) -> bool {
     let mut ok = true;
     for k in 0..dim {
         let d = max[k] - min[k];
-        ok &= (0.0 <= d) & (d < f64::INFINITY);
+        // `d - d` is 0 exactly when `d` is finite.
+        ok &= (d >= 0.0) & (d - d == 0.0);
     }
     ok
 }
@@ -126,21 +127,25 @@ fn fill_lanes<V: Vector>(
     down: impl Fn(f64) -> f32,
     up: impl Fn(f64) -> f32,
 ) {
+    let n = slots.len();
     for lane in lanes.iter_mut() {
         lane.clear();
-        lane.reserve(slots.len() + PAD);
+        lane.resize(n + PAD, 0.0);
     }
-    for &slot in slots {
+    let [l0, l1, l2, l3, l4, l5] = lanes;
+    let (l0, l1, l2) = (&mut l0[..n], &mut l1[..n], &mut l2[..n]);
+    let (l3, l4, l5) = (&mut l3[..n], &mut l4[..n], &mut l5[..n]);
+    for (s, &slot) in slots.iter().enumerate() {
         let b = &boxes[slot as u32 as usize];
         let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
-        for k in 0..3 {
-            let (lo, hi) = if k < V::DIM { (down(min[k]), up(max[k])) } else { (0.0, 0.0) };
-            lanes[k].push(lo);
-            lanes[k + 3].push(hi);
+        l0[s] = down(min[0]);
+        l1[s] = down(min[1]);
+        l3[s] = up(max[0]);
+        l4[s] = up(max[1]);
+        if V::DIM == 3 {
+            l2[s] = down(min[2]);
+            l5[s] = up(max[2]);
         }
-    }
-    for lane in lanes.iter_mut() {
-        lane.resize(slots.len() + PAD, 0.0);
     }
 }
 
@@ -198,17 +203,19 @@ impl<V: Vector> GridPairs<V> {
         let mut n = 0usize;
         for b in boxes {
             let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
-            if !live_f64(dim, &min, &max) {
+            if !live_f64(V::DIM, &min, &max) {
                 // Infinite, or wider than f64::MAX: no cell holds it.
                 if live(b) || (b.is_valid() && (0..dim).all(|k| !min[k].is_nan() && !max[k].is_nan())) {
                     return Err(buf);
                 }
                 continue;
             }
-            for k in 0..dim {
-                lo[k] = lo[k].min(min[k]);
-                hi[k] = hi[k].max(min[k]);
-                side = side.max(max[k] - min[k]);
+            // No NaN here: plain comparisons (`minsd`, `maxsd`).
+            for k in 0..V::DIM {
+                lo[k] = if min[k] < lo[k] { min[k] } else { lo[k] };
+                hi[k] = if min[k] > hi[k] { min[k] } else { hi[k] };
+                let d = max[k] - min[k];
+                side = if d > side { d } else { side };
             }
             n += 1;
         }
@@ -251,13 +258,6 @@ impl<V: Vector> GridPairs<V> {
             [last[0] as usize + 3, last[1] as usize + 3, if dim == 3 { last[2] as usize + 2 } else { 1 }];
         let cell_count = dims[0] * dims[1] * dims[2];
         // The cell of a live box's `min` (p >= lo: truncation is the floor).
-        let cell_of = |p: &[f64; 3]| {
-            let mut c = [0usize; 3];
-            for k in 0..dim {
-                c[k] = (((p[k] - lo[k]) * inv_side) as u32).min(last[k]) as usize;
-            }
-            (c[0] + 1) + dims[0] * ((c[1] + 1) + dims[1] * c[2])
-        };
         // Counting sort by cell: counts, then each cell's end by an inclusive prefix sum,
         // then slots handed out downwards (boxes taken last to first, so each cell keeps
         // input order), leaving each cell's start.
@@ -265,16 +265,23 @@ impl<V: Vector> GridPairs<V> {
         start.clear();
         start.resize(cell_count + 1, 0);
         cells.clear();
-        cells.extend(boxes.iter().map(|b| {
-            let min = b.min.to_f64_array();
-            if live_f64(dim, &min, &b.max.to_f64_array()) {
-                let c = cell_of(&min);
-                start[c] += 1;
-                c as u32
-            } else {
-                u32::MAX
+        cells.reserve(boxes.len());
+        let (stride_y, stride_z) = (dims[0], dims[0] * dims[1]);
+        for b in boxes {
+            let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
+            let mut cell = u32::MAX;
+            if live_f64(V::DIM, &min, &max) {
+                // The cell of `min` (min >= lo: truncation is the floor).
+                let mut c = [0usize; 3];
+                for k in 0..V::DIM {
+                    c[k] = (((min[k] - lo[k]) * inv_side) as u32).min(last[k]) as usize;
+                }
+                let index = (c[0] + 1) + stride_y * (c[1] + 1) + stride_z * c[2];
+                start[index] += 1;
+                cell = index as u32;
             }
-        }));
+            cells.push(cell);
+        }
         let mut crowding = 0.0;
         let mut sum = 0u32;
         for k in &mut start[..cell_count] {
