@@ -104,9 +104,59 @@ fn live<V: Vector>(b: &Aabb<V>) -> bool {
     b.is_valid() && b.min.is_finite_vec() && b.max.is_finite_vec()
 }
 
+/// What the grid's size is chosen from: the box of the live boxes' `min` corners, their
+/// largest extent along any axis, their number, and whether a box rules the grid out.
+struct Bounds {
+    lo: [f64; 3],
+    hi: [f64; 3],
+    side: f64,
+    n: usize,
+    refuse: bool,
+}
+
+impl Bounds {
+    fn empty() -> Self {
+        Self { lo: [f64::INFINITY; 3], hi: [f64::NEG_INFINITY; 3], side: 0.0, n: 0, refuse: false }
+    }
+
+    fn of<V: Vector>(boxes: &[Aabb<V>]) -> Self {
+        let mut r = Self::empty();
+        for b in boxes {
+            let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
+            if !live_f64(V::DIM, &min, &max) {
+                // Infinite, or wider than f64::MAX: no cell holds it.
+                r.refuse |=
+                    live(b) || (b.is_valid() && (0..V::DIM).all(|k| !min[k].is_nan() && !max[k].is_nan()));
+                continue;
+            }
+            // No NaN here: plain comparisons (`minsd`, `maxsd`).
+            for k in 0..V::DIM {
+                r.lo[k] = if min[k] < r.lo[k] { min[k] } else { r.lo[k] };
+                r.hi[k] = if min[k] > r.hi[k] { min[k] } else { r.hi[k] };
+                let d = max[k] - min[k];
+                r.side = if d > r.side { d } else { r.side };
+            }
+            r.n += 1;
+        }
+        r
+    }
+
+    #[cfg(feature = "rayon")]
+    fn join(a: Self, b: Self) -> Self {
+        Self {
+            lo: core::array::from_fn(|k| a.lo[k].min(b.lo[k])),
+            hi: core::array::from_fn(|k| a.hi[k].max(b.hi[k])),
+            side: a.side.max(b.side),
+            n: a.n + b.n,
+            refuse: a.refuse | b.refuse,
+        }
+    }
+}
+
 /// [`live`] on the coordinates in `f64`, but for a box wider than `f64::MAX` (left to the
 /// caller): `0 <= max - min < inf` on each axis, false when a coordinate is NaN or infinite.
 #[inline(always)]
+#[allow(clippy::eq_op)]
 fn live_f64(dim: usize, min: &[f64; 3], max: &[f64; 3]) -> bool {
     let mut ok = true;
     for k in 0..dim {
@@ -184,6 +234,14 @@ struct Hits {
 /// Records buffered before they are reported.
 const HIT_BUFFER: usize = 512;
 
+/// The fewest boxes for which the `rayon` feature builds and searches the grid in parallel.
+#[cfg(feature = "rayon")]
+const PAR_MIN_BOXES: usize = 20_000;
+
+/// Boxes (or slots) per parallel task.
+#[cfg(feature = "rayon")]
+const PAR_CHUNK: usize = 4096;
+
 impl<V: Vector> GridPairs<V> {
     /// The grid over `boxes`, or `None` when a grid does not suit them: a box with an
     /// infinite coordinate, or cells that would be crowded (boxes of very different sizes,
@@ -195,29 +253,21 @@ impl<V: Vector> GridPairs<V> {
     }
 
     /// [`GridPairs::new`] in the given arrays; handed back when the grid does not suit.
+    #[allow(clippy::result_large_err)] // moved once a call: three words a Vec
     fn build(boxes: &[Aabb<V>], mut buf: Buffers) -> Result<Self, Buffers> {
         let dim = V::DIM;
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
-        let mut side = 0.0f64;
-        let mut n = 0usize;
-        for b in boxes {
-            let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
-            if !live_f64(V::DIM, &min, &max) {
-                // Infinite, or wider than f64::MAX: no cell holds it.
-                if live(b) || (b.is_valid() && (0..dim).all(|k| !min[k].is_nan() && !max[k].is_nan())) {
-                    return Err(buf);
-                }
-                continue;
-            }
-            // No NaN here: plain comparisons (`minsd`, `maxsd`).
-            for k in 0..V::DIM {
-                lo[k] = if min[k] < lo[k] { min[k] } else { lo[k] };
-                hi[k] = if min[k] > hi[k] { min[k] } else { hi[k] };
-                let d = max[k] - min[k];
-                side = if d > side { d } else { side };
-            }
-            n += 1;
+        #[cfg(feature = "rayon")]
+        let bounds = if boxes.len() >= PAR_MIN_BOXES {
+            use rayon::prelude::*;
+            boxes.par_chunks(PAR_CHUNK).map(Bounds::of).reduce(Bounds::empty, Bounds::join)
+        } else {
+            Bounds::of(boxes)
+        };
+        #[cfg(not(feature = "rayon"))]
+        let bounds = Bounds::of(boxes);
+        let Bounds { lo, hi, mut side, n, refuse } = bounds;
+        if refuse {
+            return Err(buf);
         }
         assert!(u32::try_from(boxes.len()).is_ok(), "GridPairs: more than u32::MAX boxes");
         if n == 0 {
@@ -257,7 +307,6 @@ impl<V: Vector> GridPairs<V> {
         let dims =
             [last[0] as usize + 3, last[1] as usize + 3, if dim == 3 { last[2] as usize + 2 } else { 1 }];
         let cell_count = dims[0] * dims[1] * dims[2];
-        // The cell of a live box's `min` (p >= lo: truncation is the floor).
         // Counting sort by cell: counts, then each cell's end by an inclusive prefix sum,
         // then slots handed out downwards (boxes taken last to first, so each cell keeps
         // input order), leaving each cell's start.
@@ -265,22 +314,38 @@ impl<V: Vector> GridPairs<V> {
         start.clear();
         start.resize(cell_count + 1, 0);
         cells.clear();
-        cells.reserve(boxes.len());
         let (stride_y, stride_z) = (dims[0], dims[0] * dims[1]);
-        for b in boxes {
+        // The cell of a live box's `min` (min >= lo: truncation is the floor).
+        let cell_of = |b: &Aabb<V>| {
             let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
-            let mut cell = u32::MAX;
-            if live_f64(V::DIM, &min, &max) {
-                // The cell of `min` (min >= lo: truncation is the floor).
-                let mut c = [0usize; 3];
-                for k in 0..V::DIM {
-                    c[k] = (((min[k] - lo[k]) * inv_side) as u32).min(last[k]) as usize;
-                }
-                let index = (c[0] + 1) + stride_y * (c[1] + 1) + stride_z * c[2];
-                start[index] += 1;
-                cell = index as u32;
+            if !live_f64(V::DIM, &min, &max) {
+                return u32::MAX;
             }
-            cells.push(cell);
+            let mut c = [0usize; 3];
+            for k in 0..V::DIM {
+                c[k] = (((min[k] - lo[k]) * inv_side) as u32).min(last[k]) as usize;
+            }
+            ((c[0] + 1) + stride_y * (c[1] + 1) + stride_z * c[2]) as u32
+        };
+        #[cfg(feature = "rayon")]
+        if boxes.len() >= PAR_MIN_BOXES {
+            use rayon::prelude::*;
+            boxes.par_iter().map(cell_of).collect_into_vec(cells);
+            for &c in cells.iter() {
+                if c != u32::MAX {
+                    start[c as usize] += 1;
+                }
+            }
+        }
+        if cells.len() != boxes.len() {
+            cells.reserve(boxes.len());
+            for b in boxes {
+                let c = cell_of(b);
+                if c != u32::MAX {
+                    start[c as usize] += 1;
+                }
+                cells.push(c);
+            }
         }
         let mut crowding = 0.0;
         let mut sum = 0u32;
@@ -431,11 +496,35 @@ pub(crate) fn all_pairs_into<V: Vector>(boxes: &[Aabb<V>], out: &mut Vec<(u32, u
     let (buf, found) = match GridPairs::build(boxes, buf) {
         Ok(grid) => {
             out.reserve(2 * grid.len());
+            #[cfg(feature = "rayon")]
+            if grid.len() >= PAR_MIN_BOXES {
+                use rayon::prelude::*;
+                // Slot ranges searched apart, their pairs appended in slot order: the
+                // serial search's output, in its order.
+                let parts: Vec<Vec<(u32, u32)>> = (0..grid.len().div_ceil(PAR_CHUNK))
+                    .into_par_iter()
+                    .map(|k| {
+                        let mut part = Vec::new();
+                        let slots = k * PAR_CHUNK..((k + 1) * PAR_CHUNK).min(grid.len());
+                        grid.visit_slots(slots, &mut |i, j| part.push((i, j)));
+                        part
+                    })
+                    .collect();
+                for part in parts {
+                    out.extend_from_slice(&part);
+                }
+                return keep(grid.buf, true);
+            }
             grid.visit_pairs(|i, j| out.push((i, j)));
             (grid.buf, true)
         }
         Err(buf) => (buf, false),
     };
+    keep(buf, found)
+}
+
+/// Keeps `buf` for the thread's next call unless it is too large; returns `found`.
+fn keep(buf: Buffers, found: bool) -> bool {
     if buf.capacity_bytes() <= KEEP_BYTES {
         BUFFERS.with(|b| b.set(buf));
     }

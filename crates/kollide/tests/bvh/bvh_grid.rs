@@ -3,7 +3,7 @@
 //! boxes it must refuse (one huge box, far clusters, infinite boxes), exact touching on a
 //! lattice (the cell side equals the box size), and boxes that meet nothing (NaN, inverted).
 
-use kollide::bvh::{all_pairs, all_pairs_grid, GridPairs};
+use kollide::bvh::{all_pairs, all_pairs_grid, all_pairs_sweep, GridPairs};
 use kollide::math::{Aabb, DVec2, DVec3, Real, Vec2, Vec3};
 use kollide::query::Space;
 use rand::{Rng, SeedableRng};
@@ -198,4 +198,27 @@ fn grid_equals_brute_force_on_random_layouts<V: Space>() {
         assert_eq!(as_set(&all_pairs(&boxes)), want, "all_pairs, round {round}, n = {n}");
     }
     assert!(used >= 20, "the grid took only {used} of 60 layouts");
+}
+
+/// Enough boxes for the `rayon` feature's parallel build and search (split by slots): the
+/// pairs are the sort-and-sweep's, and in the order of the serial `visit_pairs`.
+#[test]
+fn many_boxes_equal_the_sweep_in_the_serial_order() {
+    let mut r = ChaCha8Rng::seed_from_u64(77);
+    let n = 40_000;
+    let side = (n as f64 * 9.0).cbrt();
+    let boxes: Vec<Aabb<Vec3>> = (0..n)
+        .map(|_| {
+            let c: Vec3 = vec_in(&mut r, 0.0, side);
+            let h: Vec3 = vec_in(&mut r, 0.5, 1.0);
+            Aabb::new(c - h, c + h)
+        })
+        .collect();
+    let pairs = all_pairs_grid(&boxes).expect("uniform boxes suit the grid");
+    let mut serial = Vec::new();
+    GridPairs::new(&boxes).unwrap().visit_pairs(|i, j| serial.push((i, j)));
+    assert_eq!(pairs, serial);
+    assert_eq!(all_pairs(&boxes), serial);
+    assert_eq!(as_set(&pairs), as_set(&all_pairs_sweep(&boxes)));
+    assert!(pairs.len() > n, "{} pairs", pairs.len());
 }
