@@ -24,6 +24,14 @@
 //! `min <= max`, which rounding one side down and the other up preserves); each `f32` hit is
 //! then confirmed on the `f64` boxes.
 //!
+//! Hits are not reported where they are found: each four-slot test writes a record (probe,
+//! first slot, mask) and advances the record count by `mask != 0`, and the records are
+//! reported in batches, so the search has no branch on the outcome of a test.
+//!
+//! With the `rayon` feature, from `PAR_MIN_BOXES` boxes on, the bounds and cells are
+//! computed in chunks in parallel and ranges of slots are searched apart; their pairs are
+//! appended in slot order, the serial order.
+//!
 //! It suits boxes of similar size filling their bounds (particles, crowds, debris); one
 //! box much larger than the rest makes every cell large. [`GridPairs::new`] therefore
 //! refuses (returns `None`) when the cells would hold too many boxes to beat a tree, and
