@@ -541,7 +541,9 @@ fn keep(buf: Buffers, found: bool) -> bool {
 
 /// Every pair `(i, j)`, `i < j`, of `boxes` that meet (touching counts), by the uniform
 /// grid of [`GridPairs`]; `None` when the grid does not suit the boxes (see
-/// [`GridPairs::new`]). Pairs come in cell order.
+/// [`GridPairs::new`]). Pairs come in cell order. Like [`all_pairs`](super::all_pairs), it
+/// keeps the grid's arrays per thread between calls (up to 64 MiB); [`GridPairs::new`] owns
+/// its own.
 ///
 /// ```
 /// use kollide::bvh::all_pairs_grid;
