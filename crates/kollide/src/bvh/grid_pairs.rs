@@ -123,30 +123,43 @@ struct Bounds {
 }
 
 impl Bounds {
+    #[cfg(feature = "rayon")]
     fn empty() -> Self {
         Self { lo: [f64::INFINITY; 3], hi: [f64::NEG_INFINITY; 3], side: 0.0, n: 0, refuse: false }
     }
 
+    /// The bounds of `boxes`, in their own precision (min and max are exact in any; an
+    /// `f32` extent is within half an ulp, far inside `SIDE_SLACK`).
+    #[allow(clippy::eq_op)]
     fn of<V: Vector>(boxes: &[Aabb<V>]) -> Self {
-        let mut r = Self::empty();
+        let (inf, zero) = (V::Real::INFINITY, V::Real::ZERO);
+        let (mut lo, mut hi, mut side) = ([inf; 3], [-inf; 3], zero);
+        let (mut n, mut refuse) = (0, false);
         for b in boxes {
-            let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
-            if !live_f64(V::DIM, &min, &max) {
-                // Infinite, or wider than f64::MAX: no cell holds it.
-                r.refuse |=
+            let mut ok = true;
+            for k in 0..V::DIM {
+                // `d - d` is 0 exactly when `d` is finite.
+                let d = b.max[k] - b.min[k];
+                ok &= (d >= zero) & (d - d == zero);
+            }
+            if !ok {
+                // Infinite, or wider than the largest number: no cell holds it.
+                let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
+                refuse |=
                     live(b) || (b.is_valid() && (0..V::DIM).all(|k| !min[k].is_nan() && !max[k].is_nan()));
                 continue;
             }
-            // No NaN here: plain comparisons (`minsd`, `maxsd`).
+            // No NaN here: plain comparisons (`minss`, `maxss`).
             for k in 0..V::DIM {
-                r.lo[k] = if min[k] < r.lo[k] { min[k] } else { r.lo[k] };
-                r.hi[k] = if min[k] > r.hi[k] { min[k] } else { r.hi[k] };
-                let d = max[k] - min[k];
-                r.side = if d > r.side { d } else { r.side };
+                let (min, d) = (b.min[k], b.max[k] - b.min[k]);
+                lo[k] = if min < lo[k] { min } else { lo[k] };
+                hi[k] = if min > hi[k] { min } else { hi[k] };
+                side = if d > side { d } else { side };
             }
-            r.n += 1;
+            n += 1;
         }
-        r
+        let f = |x: [V::Real; 3]| x.map(Real::to_f64);
+        Self { lo: f(lo), hi: f(hi), side: side.to_f64(), n, refuse }
     }
 
     #[cfg(feature = "rayon")]
@@ -161,8 +174,9 @@ impl Bounds {
     }
 }
 
-/// [`live`] on the coordinates in `f64`, but for a box wider than `f64::MAX` (left to the
-/// caller): `0 <= max - min < inf` on each axis, false when a coordinate is NaN or infinite.
+/// [`live`] on the coordinates in `f64` (a box wider than the largest finite number, the
+/// one difference, was refused by `Bounds::of`): `0 <= max - min < inf` on each axis, false
+/// when a coordinate is NaN or infinite.
 #[inline(always)]
 #[allow(clippy::eq_op)]
 fn live_f64(dim: usize, min: &[f64; 3], max: &[f64; 3]) -> bool {
@@ -252,7 +266,8 @@ const PAR_CHUNK: usize = 4096;
 
 impl<V: Vector> GridPairs<V> {
     /// The grid over `boxes`, or `None` when a grid does not suit them: a box with an
-    /// infinite coordinate, or cells that would be crowded (boxes of very different sizes,
+    /// infinite coordinate or wider than the largest finite number (`max - min`
+    /// overflows), or cells that would be crowded (boxes of very different sizes,
     /// or clustered). Boxes with a NaN coordinate or `min > max` meet nothing and are left
     /// out, as in [`all_pairs_sweep`](super::all_pairs_sweep).
     #[must_use]

@@ -113,7 +113,7 @@ pub fn all_pairs_tree<V: Vector>(boxes: &[Aabb<V>]) -> Option<Vec<(u32, u32)>> {
 /// 64 MiB, so calling this every frame allocates only the returned pairs.
 ///
 /// Measured at 100,000 boxes in 3D (f32, uniform in a cube, about 3 neighbours each;
-/// release, this project's 2-core machine): grid 3.4-3.8 ms, dynamic tree build + walk
+/// release, this project's 2-core machine): grid 3.2-3.8 ms, dynamic tree build + walk
 /// 37 ms, static `Bvh` build + walk 95 ms, sweep 420 ms.
 ///
 /// ```

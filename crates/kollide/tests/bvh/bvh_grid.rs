@@ -104,8 +104,8 @@ fn boxes_touching_on_a_lattice_are_found<V: Space>() {
     assert_eq!(as_set(&all_pairs_grid(&boxes).expect("lattice suits the grid")), want);
 }
 
-/// One box much larger than the rest, two clusters far apart, an infinite box, and many
-/// copies of one point: the grid refuses (its cells would be crowded, or no cell holds the
+/// One box much larger than the rest, two clusters far apart, an infinite box, many copies
+/// of one point, and a box from `-MAX` to `MAX`: the grid refuses (its cells would be crowded, or no cell holds the
 /// box) and `all_pairs` still answers exactly through the tree or the sweep.
 fn unsuited_boxes_are_refused_and_answered_by_the_chooser<V: Space>() {
     let mut r = ChaCha8Rng::seed_from_u64(9);
@@ -123,9 +123,16 @@ fn unsuited_boxes_are_refused_and_answered_by_the_chooser<V: Space>() {
     top[0] = f64::INFINITY;
     infinite[5].max = V::from_f64_array(top);
     let points = vec![Aabb::from_point(V::splat(V::Real::from_f64(2.5))); 300];
-    for (name, boxes) in
-        [("one huge box", &huge), ("far clusters", &far), ("infinite", &infinite), ("points", &points)]
-    {
+    // Finite, but `max - min` overflows.
+    let mut widest: Vec<Aabb<V>> = (0..100).map(|_| small(&mut r, 0.0)).collect();
+    widest[7] = Aabb::new(V::splat(-V::Real::MAX), V::splat(V::Real::MAX));
+    for (name, boxes) in [
+        ("one huge box", &huge),
+        ("far clusters", &far),
+        ("infinite", &infinite),
+        ("points", &points),
+        ("wider than the largest number", &widest),
+    ] {
         assert!(GridPairs::new(boxes).is_none(), "{name}: the grid should refuse");
         assert_eq!(as_set(&all_pairs(boxes)), brute_force(boxes), "{name}");
     }
