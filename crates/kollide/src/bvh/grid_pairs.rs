@@ -4,17 +4,41 @@
 //! The cell side `c` is the largest extent of any box along any axis, and each box sits in
 //! the one cell holding its `min` corner. Two boxes can then meet only when their cells are
 //! neighbours (differ by at most one along every axis): if `a.min <= b.max` then
-//! `a.min <= b.min + c`. So each box is tested against its own cell and half of the
-//! neighbouring cells (13 in 3D, 4 in 2D); every pair is met once. The cells are a dense
-//! array filled by a counting sort, and the boxes are copied into cell order, so the tests
-//! read memory in sequence.
+//! `a.min <= b.min + c`. So each box is tested against the rest of its own cell and half of
+//! the neighbouring cells (13 in 3D, 4 in 2D); every pair is met once. The cells are a
+//! dense array filled by a counting sort, and the boxes are copied into cell order, so the
+//! tests read memory in sequence.
+//!
+//! Layout: cells are numbered x fastest, so a cell and its two neighbours along x are one
+//! run of slots, and a box's half neighbourhood is five runs (the rest of its cell and the
+//! next along x; the three-cell runs of the rows `(y + 1, z)` and `(y - 1 ..= y + 1,
+//! z + 1)`), two in 2D. The grid has a border of empty cells (x and y on both sides, z above)
+//! so every run exists. The boxes are kept as structure of arrays (`min.x`, `min.y`, ...
+//! each an `f32` array, padded past the end), and a run is tested four slots at a time:
+//! six 4-lane comparisons, a lane mask for a run shorter than four, and a branch only when
+//! a lane meets. The first four slots of every run are tested unconditionally (an empty run
+//! masks them all out), so the common short run costs no loop branch.
+//!
+//! Exactness: `f32` boxes are stored as they are. `f64` coordinates are rounded outward
+//! (`min` down, `max` up), so the `f32` test never misses a meeting pair (each comparison is
+//! `min <= max`, which rounding one side down and the other up preserves); each `f32` hit is
+//! then confirmed on the `f64` boxes.
+//!
+//! Hits are not reported where they are found: each four-slot test writes a record (probe,
+//! first slot, mask) and advances the record count by `mask != 0`, and the records are
+//! reported in batches, so the search has no branch on the outcome of a test.
+//!
+//! With the `rayon` feature, from `PAR_MIN_BOXES` boxes on, the bounds and cells are
+//! computed in chunks in parallel and ranges of slots are searched apart; their pairs are
+//! appended in slot order, the serial order.
 //!
 //! It suits boxes of similar size filling their bounds (particles, crowds, debris); one
 //! box much larger than the rest makes every cell large. [`GridPairs::new`] therefore
 //! refuses (returns `None`) when the cells would hold too many boxes to beat a tree, and
 //! [`all_pairs`](super::all_pairs) falls back to the tree or the sweep.
 
-use crate::math::{Aabb, Vector};
+use crate::math::{Aabb, Real, Vector};
+use glam::{BVec4A, Vec4};
 
 /// The most cells per box the dense grid may have (more: the cells grow).
 const CELLS_PER_BOX: f64 = 4.0;
@@ -27,23 +51,56 @@ const MAX_CROWDING: f64 = 16.0;
 /// The slack on the cell side against rounding in the cell coordinates (see `new`).
 const SIDE_SLACK: f64 = 1e-6;
 
+/// Slots past the last box in the lane arrays, so a four-slot read from any run start
+/// stays inside them.
+const PAD: usize = 4;
+
 /// Boxes sorted into a dense uniform grid, ready for pair searches.
 #[derive(Clone)]
 pub struct GridPairs<V: Vector> {
-    origin: [f64; 3],
     inv_side: f64,
+    /// Cells along each axis, the empty border included.
     dims: [usize; 3],
+    buf: Buffers,
+    /// The boxes in cell order, kept only when the lanes round them (`f64`).
+    exact: Vec<Aabb<V>>,
+}
+
+/// The grid's arrays, kept between calls of [`all_pairs_into`] on a thread.
+#[derive(Clone, Default)]
+struct Buffers {
     /// `start[c]..start[c + 1]` are the slots of cell `c` (x fastest, then y, then z).
     start: Vec<u32>,
-    /// Boxes in cell order, and their indices in the input.
-    boxes: Vec<Aabb<V>>,
-    ids: Vec<u32>,
+    /// Per input box, its cell (`u32::MAX`: left out); used while building.
+    cells: Vec<u32>,
+    /// Per slot, the index in the input of its box (low 32 bits) and its cell (high).
+    slots: Vec<u64>,
+    /// The boxes in cell order as `f32` lanes: `min.x, min.y, min.z, max.x, max.y, max.z`
+    /// (in 2D the z lanes are 0), each `PAD` longer than `slots`.
+    lanes: [Vec<f32>; 6],
+}
+
+impl Buffers {
+    /// Bytes held.
+    fn capacity_bytes(&self) -> usize {
+        4 * (self.start.capacity() + self.cells.capacity())
+            + 8 * self.slots.capacity()
+            + self.lanes.iter().map(|l| 4 * l.capacity()).sum::<usize>()
+    }
+}
+
+/// The most bytes of grid arrays a thread keeps between calls of [`all_pairs_into`]
+/// (about 1.5 million boxes' worth).
+const KEEP_BYTES: usize = 64 << 20;
+
+std::thread_local! {
+    static BUFFERS: core::cell::Cell<Buffers> = core::cell::Cell::new(Buffers::default());
 }
 
 impl<V: Vector> core::fmt::Debug for GridPairs<V> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("GridPairs")
-            .field("boxes", &self.boxes.len())
+            .field("boxes", &self.buf.slots.len())
             .field("dims", &&self.dims[..V::DIM])
             .field("side", &(1.0 / self.inv_side))
             .finish_non_exhaustive()
@@ -55,41 +112,196 @@ fn live<V: Vector>(b: &Aabb<V>) -> bool {
     b.is_valid() && b.min.is_finite_vec() && b.max.is_finite_vec()
 }
 
+/// What the grid's size is chosen from: the box of the live boxes' `min` corners, their
+/// largest extent along any axis, their number, and whether a box rules the grid out.
+struct Bounds {
+    lo: [f64; 3],
+    hi: [f64; 3],
+    side: f64,
+    n: usize,
+    refuse: bool,
+}
+
+impl Bounds {
+    #[cfg(feature = "rayon")]
+    fn empty() -> Self {
+        Self { lo: [f64::INFINITY; 3], hi: [f64::NEG_INFINITY; 3], side: 0.0, n: 0, refuse: false }
+    }
+
+    /// The bounds of `boxes`, in their own precision (min and max are exact in any; an
+    /// `f32` extent is within half an ulp, far inside `SIDE_SLACK`).
+    #[allow(clippy::eq_op)]
+    fn of<V: Vector>(boxes: &[Aabb<V>]) -> Self {
+        let (inf, zero) = (V::Real::INFINITY, V::Real::ZERO);
+        let (mut lo, mut hi, mut side) = ([inf; 3], [-inf; 3], zero);
+        let (mut n, mut refuse) = (0, false);
+        for b in boxes {
+            let mut ok = true;
+            for k in 0..V::DIM {
+                // `d - d` is 0 exactly when `d` is finite.
+                let d = b.max[k] - b.min[k];
+                ok &= (d >= zero) & (d - d == zero);
+            }
+            if !ok {
+                // Infinite, or wider than the largest number: no cell holds it.
+                let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
+                refuse |=
+                    live(b) || (b.is_valid() && (0..V::DIM).all(|k| !min[k].is_nan() && !max[k].is_nan()));
+                continue;
+            }
+            // No NaN here: plain comparisons (`minss`, `maxss`).
+            for k in 0..V::DIM {
+                let (min, d) = (b.min[k], b.max[k] - b.min[k]);
+                lo[k] = if min < lo[k] { min } else { lo[k] };
+                hi[k] = if min > hi[k] { min } else { hi[k] };
+                side = if d > side { d } else { side };
+            }
+            n += 1;
+        }
+        let f = |x: [V::Real; 3]| x.map(Real::to_f64);
+        Self { lo: f(lo), hi: f(hi), side: side.to_f64(), n, refuse }
+    }
+
+    #[cfg(feature = "rayon")]
+    fn join(a: Self, b: Self) -> Self {
+        Self {
+            lo: core::array::from_fn(|k| a.lo[k].min(b.lo[k])),
+            hi: core::array::from_fn(|k| a.hi[k].max(b.hi[k])),
+            side: a.side.max(b.side),
+            n: a.n + b.n,
+            refuse: a.refuse | b.refuse,
+        }
+    }
+}
+
+/// [`live`] on the coordinates in `f64` (a box wider than the largest finite number, the
+/// one difference, was refused by `Bounds::of`): `0 <= max - min < inf` on each axis, false
+/// when a coordinate is NaN or infinite.
+#[inline(always)]
+#[allow(clippy::eq_op)]
+fn live_f64(dim: usize, min: &[f64; 3], max: &[f64; 3]) -> bool {
+    let mut ok = true;
+    for k in 0..dim {
+        let d = max[k] - min[k];
+        // `d - d` is 0 exactly when `d` is finite.
+        ok &= (d >= 0.0) & (d - d == 0.0);
+    }
+    ok
+}
+
+/// Writes the lanes of the boxes in slot order, rounding `min` by `down` and `max` by `up`,
+/// and pads them.
+#[inline(always)]
+fn fill_lanes<V: Vector>(
+    boxes: &[Aabb<V>],
+    slots: &[u64],
+    lanes: &mut [Vec<f32>; 6],
+    down: impl Fn(f64) -> f32,
+    up: impl Fn(f64) -> f32,
+) {
+    let n = slots.len();
+    for lane in lanes.iter_mut() {
+        lane.clear();
+        lane.resize(n + PAD, 0.0);
+    }
+    let [l0, l1, l2, l3, l4, l5] = lanes;
+    let (l0, l1, l2) = (&mut l0[..n], &mut l1[..n], &mut l2[..n]);
+    let (l3, l4, l5) = (&mut l3[..n], &mut l4[..n], &mut l5[..n]);
+    for (s, &slot) in slots.iter().enumerate() {
+        let b = &boxes[slot as u32 as usize];
+        let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
+        l0[s] = down(min[0]);
+        l1[s] = down(min[1]);
+        l3[s] = up(max[0]);
+        l4[s] = up(max[1]);
+        if V::DIM == 3 {
+            l2[s] = down(min[2]);
+            l5[s] = up(max[2]);
+        }
+    }
+}
+
+/// The largest `f32` at most `v`.
+fn round_down(v: f64) -> f32 {
+    let f = v as f32;
+    if f64::from(f) <= v {
+        f
+    } else if f == 0.0 {
+        -f32::from_bits(1)
+    } else if f > 0.0 {
+        f32::from_bits(f.to_bits() - 1)
+    } else {
+        f32::from_bits(f.to_bits() + 1)
+    }
+}
+
+/// The smallest `f32` at least `v`.
+fn round_up(v: f64) -> f32 {
+    -round_down(-v)
+}
+
+/// One box's lanes, splatted, to test against four slots at once.
+struct Probe {
+    min: [Vec4; 3],
+    max: [Vec4; 3],
+}
+
+/// Hits awaiting report: the probe's slot, the first of four slots, and the mask of those
+/// that met it.
+struct Hits {
+    records: Vec<[u32; 3]>,
+    len: usize,
+}
+
+/// Records buffered before they are reported.
+const HIT_BUFFER: usize = 512;
+
+/// The fewest boxes for which the `rayon` feature builds and searches the grid in parallel.
+#[cfg(feature = "rayon")]
+const PAR_MIN_BOXES: usize = 20_000;
+
+/// Boxes (or slots) per parallel task.
+#[cfg(feature = "rayon")]
+const PAR_CHUNK: usize = 4096;
+
 impl<V: Vector> GridPairs<V> {
     /// The grid over `boxes`, or `None` when a grid does not suit them: a box with an
-    /// infinite coordinate, or cells that would be crowded (boxes of very different sizes,
+    /// infinite coordinate or wider than the largest finite number (`max - min`
+    /// overflows), or cells that would be crowded (boxes of very different sizes,
     /// or clustered). Boxes with a NaN coordinate or `min > max` meet nothing and are left
     /// out, as in [`all_pairs_sweep`](super::all_pairs_sweep).
     #[must_use]
     pub fn new(boxes: &[Aabb<V>]) -> Option<Self> {
-        let nan = |b: &Aabb<V>| b.min.to_f64_array().iter().chain(&b.max.to_f64_array()).any(|x| x.is_nan());
-        if boxes.iter().any(|b| !nan(b) && b.is_valid() && !live(b)) {
-            return None; // infinite: no cell holds it
-        }
+        Self::build(boxes, Buffers::default()).ok()
+    }
+
+    /// [`GridPairs::new`] in the given arrays; handed back when the grid does not suit.
+    #[allow(clippy::result_large_err)] // moved once a call: three words a Vec
+    fn build(boxes: &[Aabb<V>], mut buf: Buffers) -> Result<Self, Buffers> {
         let dim = V::DIM;
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
-        let mut side = 0.0f64;
-        let mut n = 0usize;
-        for b in boxes.iter().filter(|b| live(*b)) {
-            let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
-            for k in 0..dim {
-                lo[k] = lo[k].min(min[k]);
-                hi[k] = hi[k].max(min[k]);
-                side = side.max(max[k] - min[k]);
-            }
-            n += 1;
+        #[cfg(feature = "rayon")]
+        let bounds = if boxes.len() >= PAR_MIN_BOXES {
+            use rayon::prelude::*;
+            boxes.par_chunks(PAR_CHUNK).map(Bounds::of).reduce(Bounds::empty, Bounds::join)
+        } else {
+            Bounds::of(boxes)
+        };
+        #[cfg(not(feature = "rayon"))]
+        let bounds = Bounds::of(boxes);
+        let Bounds { lo, hi, mut side, n, refuse } = bounds;
+        if refuse {
+            return Err(buf);
         }
+        assert!(u32::try_from(boxes.len()).is_ok(), "GridPairs: more than u32::MAX boxes");
         if n == 0 {
-            let start = vec![0, 0];
-            return Some(Self {
-                origin: [0.0; 3],
-                inv_side: 1.0,
-                dims: [1; 3],
-                start,
-                boxes: Vec::new(),
-                ids: Vec::new(),
-            });
+            buf.start.clear();
+            buf.start.extend([0, 0]);
+            buf.slots.clear();
+            for lane in &mut buf.lanes {
+                lane.clear();
+                lane.resize(PAD, 0.0);
+            }
+            return Ok(Self { inv_side: 1.0, dims: [1; 3], buf, exact: Vec::new() });
         }
         // The side must hold every box, with slack: the cell coordinates below are computed
         // with a relative error of a few ulps of the cell count (at most about 4n), far
@@ -109,143 +321,244 @@ impl<V: Vector> GridPairs<V> {
             side = s;
         }
         let inv_side = 1.0 / side;
-        let mut dims = [1usize; 3];
+        // Inner cells: 1..=m along x and y (a border cell each side), 0..m along z (a border
+        // layer above) in 3D.
+        let mut last = [0u32; 3];
         for k in 0..dim {
-            dims[k] = (span[k] * inv_side).floor() as usize + 1;
+            last[k] = (span[k] * inv_side).floor() as u32;
         }
+        let dims =
+            [last[0] as usize + 3, last[1] as usize + 3, if dim == 3 { last[2] as usize + 2 } else { 1 }];
         let cell_count = dims[0] * dims[1] * dims[2];
-        let mut grid = Self {
-            origin: lo,
-            inv_side,
-            dims,
-            start: vec![0; cell_count + 1],
-            boxes: Vec::new(),
-            ids: Vec::new(),
+        // Counting sort by cell: counts, then each cell's end by an inclusive prefix sum,
+        // then slots handed out downwards (boxes taken last to first, so each cell keeps
+        // input order), leaving each cell's start.
+        let Buffers { start, cells, slots, lanes } = &mut buf;
+        start.clear();
+        start.resize(cell_count + 1, 0);
+        cells.clear();
+        let (stride_y, stride_z) = (dims[0], dims[0] * dims[1]);
+        // The cell of a live box's `min` (min >= lo: truncation is the floor).
+        let cell_of = |b: &Aabb<V>| {
+            let (min, max) = (b.min.to_f64_array(), b.max.to_f64_array());
+            if !live_f64(V::DIM, &min, &max) {
+                return u32::MAX;
+            }
+            let mut c = [0usize; 3];
+            for k in 0..V::DIM {
+                c[k] = (((min[k] - lo[k]) * inv_side) as u32).min(last[k]) as usize;
+            }
+            ((c[0] + 1) + stride_y * (c[1] + 1) + stride_z * c[2]) as u32
         };
-        // Counting sort by cell.
-        let cells: Vec<u32> = boxes
-            .iter()
-            .map(|b| if live(b) { grid.cell_of(&b.min.to_f64_array()) as u32 } else { u32::MAX })
-            .collect();
-        for &c in &cells {
-            if c != u32::MAX {
-                grid.start[c as usize + 1] += 1;
+        #[cfg(feature = "rayon")]
+        if boxes.len() >= PAR_MIN_BOXES {
+            use rayon::prelude::*;
+            boxes.par_iter().map(cell_of).collect_into_vec(cells);
+            for &c in cells.iter() {
+                if c != u32::MAX {
+                    start[c as usize] += 1;
+                }
             }
         }
-        let crowding: f64 = grid.start.iter().map(|&k| f64::from(k) * f64::from(k)).sum::<f64>() / n as f64;
-        if crowding > MAX_CROWDING {
-            return None;
-        }
-        for c in 0..cell_count {
-            grid.start[c + 1] += grid.start[c];
-        }
-        let mut next = grid.start.clone();
-        grid.boxes = vec![Aabb::empty(); n];
-        grid.ids = vec![0; n];
-        for (i, &c) in cells.iter().enumerate() {
-            if c != u32::MAX {
-                let slot = next[c as usize] as usize;
-                next[c as usize] += 1;
-                grid.boxes[slot] = boxes[i];
-                grid.ids[slot] = i as u32;
+        if cells.len() != boxes.len() {
+            cells.reserve(boxes.len());
+            for b in boxes {
+                let c = cell_of(b);
+                if c != u32::MAX {
+                    start[c as usize] += 1;
+                }
+                cells.push(c);
             }
         }
-        Some(grid)
-    }
-
-    /// The cell index of a point inside the grid's bounds (clamped against rounding).
-    fn cell_of(&self, p: &[f64; 3]) -> usize {
-        let mut index = 0;
-        for k in (0..V::DIM).rev() {
-            let u = ((p[k] - self.origin[k]) * self.inv_side).floor();
-            let c = if u > 0.0 { (u as usize).min(self.dims[k] - 1) } else { 0 };
-            index = index * self.dims[k] + c;
+        let mut crowding = 0.0;
+        let mut sum = 0u32;
+        for k in &mut start[..cell_count] {
+            crowding += f64::from(*k) * f64::from(*k);
+            sum += *k;
+            *k = sum;
         }
-        index
+        start[cell_count] = sum;
+        if crowding / n as f64 > MAX_CROWDING {
+            return Err(buf);
+        }
+        slots.clear();
+        slots.resize(n, 0);
+        for (i, &c) in cells.iter().enumerate().rev() {
+            if c != u32::MAX {
+                let end = &mut start[c as usize];
+                *end -= 1;
+                slots[*end as usize] = u64::from(c) << 32 | i as u64;
+            }
+        }
+        // The lanes in slot order.
+        let rounds = V::Real::EPSILON.to_f64() != f64::from(f32::EPSILON);
+        if rounds {
+            fill_lanes(boxes, slots, lanes, round_down, round_up);
+        } else {
+            fill_lanes(boxes, slots, lanes, |x| x as f32, |x| x as f32);
+        }
+        let exact =
+            if rounds { slots.iter().map(|&slot| boxes[slot as u32 as usize]).collect() } else { Vec::new() };
+        Ok(Self { inv_side, dims, buf, exact })
     }
 
     /// Number of boxes in the grid (the live ones).
     #[must_use]
     pub fn len(&self) -> usize {
-        self.boxes.len()
+        self.buf.slots.len()
     }
 
     /// `true` when the grid holds no box.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.boxes.is_empty()
+        self.buf.slots.is_empty()
     }
 
     /// Calls `f(i, j)` with `i < j` (indices into the boxes given to [`GridPairs::new`]) for
     /// every pair of boxes that meet, touching included; each pair once, in cell order.
     pub fn visit_pairs(&self, mut f: impl FnMut(u32, u32)) {
-        let [nx, ny, nz] = self.dims;
-        let start = |c: usize| self.start[c] as usize;
-        let mut hits: Vec<u32> = Vec::new();
-        for z in 0..nz {
-            for y in 0..ny {
-                // Cells are numbered x fastest, so a cell and its two neighbours along x are
-                // one run of slots. The forward half of the neighbourhood is: the rest of
-                // this cell and the next along x, then the three-cell runs of the rows
-                // (y + 1, z) and, in 3D, (y - 1 ..= y + 1, z + 1).
-                let row = (z * ny + y) * nx;
-                let mut rows = [0usize; 4];
-                let mut row_count = 0;
-                let mut offer = |y2: usize, z2: usize| {
-                    if y2 < ny && z2 < nz {
-                        rows[row_count] = (z2 * ny + y2) * nx;
-                        row_count += 1;
-                    }
-                };
-                offer(y + 1, z);
-                if V::DIM == 3 {
-                    offer(y.wrapping_sub(1), z + 1);
-                    offer(y, z + 1);
-                    offer(y + 1, z + 1);
-                }
-                for x in 0..nx {
-                    let c = row + x;
-                    let (lo, hi) = (start(c), start(c + 1));
-                    if lo == hi {
-                        continue;
-                    }
-                    let own_end = start(row + (x + 1).min(nx - 1) + 1);
-                    let (x_lo, x_hi) = (x.saturating_sub(1), (x + 1).min(nx - 1));
-                    for s in lo..hi {
-                        let a = &self.boxes[s];
-                        hits.clear();
-                        self.collect_hits(a, s + 1..own_end, &mut hits);
-                        for &r in &rows[..row_count] {
-                            self.collect_hits(a, start(r + x_lo)..start(r + x_hi + 1), &mut hits);
-                        }
-                        let i = self.ids[s];
-                        for &t in &hits {
-                            let j = self.ids[t as usize];
-                            f(i.min(j), i.max(j));
-                        }
-                    }
+        self.visit_slots(0..self.len(), &mut f);
+    }
+
+    /// [`visit_pairs`](Self::visit_pairs) for the pairs whose first box (in slot order) lies
+    /// in `slots`.
+    fn visit_slots(&self, slots: core::ops::Range<usize>, f: &mut impl FnMut(u32, u32)) {
+        let dy = self.dims[0];
+        let dz = self.dims[0] * self.dims[1];
+        let start = |c: usize| self.buf.start[c] as usize;
+        let stride = self.len() + PAD;
+        let l: [&[f32]; 6] = core::array::from_fn(|k| &self.buf.lanes[k][..stride]);
+        // Room past HIT_BUFFER for the first four slots of each of a box's five runs.
+        let mut hits = Hits { records: vec![[0; 3]; HIT_BUFFER + 5], len: 0 };
+        for s in slots {
+            if hits.len >= HIT_BUFFER {
+                self.report(&mut hits, f);
+            }
+            let probe = Probe {
+                min: [Vec4::splat(l[0][s]), Vec4::splat(l[1][s]), Vec4::splat(l[2][s])],
+                max: [Vec4::splat(l[3][s]), Vec4::splat(l[4][s]), Vec4::splat(l[5][s])],
+            };
+            let c = (self.buf.slots[s] >> 32) as usize;
+            self.run(&l, &probe, s, s + 1, start(c + 2), &mut hits, f);
+            let r = c + dy;
+            self.run(&l, &probe, s, start(r - 1), start(r + 2), &mut hits, f);
+            if V::DIM == 3 {
+                for r in [c + dz - dy, c + dz, c + dz + dy] {
+                    self.run(&l, &probe, s, start(r - 1), start(r + 2), &mut hits, f);
                 }
             }
         }
+        self.report(&mut hits, f);
     }
 
-    /// Appends to `hits` the slots in `range` whose boxes meet `a`, without a branch on the
-    /// outcome (each slot is written, and kept by advancing past it only on a hit).
+    /// Tests slot `s`'s box against the slots `lo..hi` (`lo <= hi`), four at a time (the
+    /// first four even when the run is empty), and records the hits without a branch on
+    /// them.
     #[inline(always)]
-    fn collect_hits(&self, a: &Aabb<V>, range: core::ops::Range<usize>, hits: &mut Vec<u32>) {
-        let mut k = hits.len();
-        hits.resize(k + range.len(), 0);
-        for t in range {
-            hits[k] = t as u32;
-            k += usize::from(a.intersects(&self.boxes[t]));
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        l: &[&[f32]; 6],
+        p: &Probe,
+        s: usize,
+        lo: usize,
+        hi: usize,
+        hits: &mut Hits,
+        f: &mut impl FnMut(u32, u32),
+    ) {
+        let test = |t: usize| {
+            let load = |k: usize| Vec4::from_slice(&l[k][t..t + 4]);
+            let mut m: BVec4A = load(0).cmple(p.max[0]) & load(3).cmpge(p.min[0]);
+            m &= load(1).cmple(p.max[1]) & load(4).cmpge(p.min[1]);
+            m &= load(2).cmple(p.max[2]) & load(5).cmpge(p.min[2]);
+            // Only the lanes inside the run.
+            m.bitmask() & !(u32::MAX << (hi - t).min(4))
+        };
+        let m = test(lo);
+        hits.records[hits.len] = [s as u32, lo as u32, m];
+        hits.len += usize::from(m != 0);
+        let mut t = lo + 4;
+        while t < hi {
+            if hits.len >= HIT_BUFFER {
+                self.report(hits, f);
+            }
+            let m = test(t);
+            hits.records[hits.len] = [s as u32, t as u32, m];
+            hits.len += usize::from(m != 0);
+            t += 4;
         }
-        hits.truncate(k);
     }
+
+    /// Reports the recorded hits (confirmed on the exact boxes when the lanes round them)
+    /// and empties the record.
+    #[cold]
+    #[inline(never)]
+    fn report(&self, hits: &mut Hits, f: &mut impl FnMut(u32, u32)) {
+        for &[s, t, mut m] in &hits.records[..hits.len] {
+            let (s, t) = (s as usize, t as usize);
+            let i = self.buf.slots[s] as u32;
+            while m != 0 {
+                let u = t + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if self.exact.is_empty() || self.exact[s].intersects(&self.exact[u]) {
+                    let j = self.buf.slots[u] as u32;
+                    f(i.min(j), i.max(j));
+                }
+            }
+        }
+        hits.len = 0;
+    }
+}
+
+/// Appends to `out` the pairs of [`all_pairs_grid`] and returns `true`, or returns `false`
+/// when the grid does not suit the boxes. The grid's arrays are kept per thread between
+/// calls (up to `KEEP_BYTES`), so repeated calls neither allocate them nor touch fresh
+/// memory.
+pub(crate) fn all_pairs_into<V: Vector>(boxes: &[Aabb<V>], out: &mut Vec<(u32, u32)>) -> bool {
+    let buf = BUFFERS.with(core::cell::Cell::take);
+    let (buf, found) = match GridPairs::build(boxes, buf) {
+        Ok(grid) => {
+            out.reserve(2 * grid.len());
+            #[cfg(feature = "rayon")]
+            if grid.len() >= PAR_MIN_BOXES {
+                use rayon::prelude::*;
+                // Slot ranges searched apart, their pairs appended in slot order: the
+                // serial search's output, in its order.
+                let parts: Vec<Vec<(u32, u32)>> = (0..grid.len().div_ceil(PAR_CHUNK))
+                    .into_par_iter()
+                    .map(|k| {
+                        let mut part = Vec::new();
+                        let slots = k * PAR_CHUNK..((k + 1) * PAR_CHUNK).min(grid.len());
+                        grid.visit_slots(slots, &mut |i, j| part.push((i, j)));
+                        part
+                    })
+                    .collect();
+                for part in parts {
+                    out.extend_from_slice(&part);
+                }
+                return keep(grid.buf, true);
+            }
+            grid.visit_pairs(|i, j| out.push((i, j)));
+            (grid.buf, true)
+        }
+        Err(buf) => (buf, false),
+    };
+    keep(buf, found)
+}
+
+/// Keeps `buf` for the thread's next call unless it is too large; returns `found`.
+fn keep(buf: Buffers, found: bool) -> bool {
+    if buf.capacity_bytes() <= KEEP_BYTES {
+        BUFFERS.with(|b| b.set(buf));
+    }
+    found
 }
 
 /// Every pair `(i, j)`, `i < j`, of `boxes` that meet (touching counts), by the uniform
 /// grid of [`GridPairs`]; `None` when the grid does not suit the boxes (see
-/// [`GridPairs::new`]). Pairs come in cell order.
+/// [`GridPairs::new`]). Pairs come in cell order. Like [`all_pairs`](super::all_pairs), it
+/// keeps the grid's arrays per thread between calls (up to 64 MiB); [`GridPairs::new`] owns
+/// its own.
 ///
 /// ```
 /// use kollide::bvh::all_pairs_grid;
@@ -257,8 +570,6 @@ impl<V: Vector> GridPairs<V> {
 /// ```
 #[must_use]
 pub fn all_pairs_grid<V: Vector>(boxes: &[Aabb<V>]) -> Option<Vec<(u32, u32)>> {
-    let grid = GridPairs::new(boxes)?;
-    let mut out = Vec::with_capacity(boxes.len() * 2);
-    grid.visit_pairs(|i, j| out.push((i, j)));
-    Some(out)
+    let mut out = Vec::new();
+    all_pairs_into(boxes, &mut out).then_some(out)
 }

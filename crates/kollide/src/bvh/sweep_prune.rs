@@ -19,7 +19,7 @@
 //! some bodies move is always the incremental tree search.
 
 use super::dynamic::DynamicTree;
-use super::grid_pairs::GridPairs;
+use super::grid_pairs::all_pairs_into;
 use crate::math::{Aabb, Real, Vector};
 
 /// Every pair `(i, j)`, `i < j`, of `boxes` that meet (touching counts), by sort-and-sweep:
@@ -103,14 +103,18 @@ pub fn all_pairs_tree<V: Vector>(boxes: &[Aabb<V>]) -> Option<Vec<(u32, u32)>> {
 }
 
 /// Every pair `(i, j)`, `i < j`, of `boxes` that meet (touching counts), by whichever
-/// search suits the boxes: the uniform grid of [`GridPairs`] when the boxes are of similar
+/// search suits the boxes: the uniform grid of [`GridPairs`](super::GridPairs) when the boxes are of similar
 /// size and spread out (the fastest by far then), else in 3D a [`DynamicTree`] built top-down
 /// and walked against itself, else [`all_pairs_sweep`]. Boxes with a NaN coordinate or `min > max` meet
-/// nothing. Pairs come in no particular order.
+/// nothing. Pairs come in no particular order (the same order on every call with the same
+/// boxes, with or without the `rayon` feature).
+///
+/// The grid's arrays (about 41 bytes a box) are kept per thread between calls, up to
+/// 64 MiB, so calling this every frame allocates only the returned pairs.
 ///
 /// Measured at 100,000 boxes in 3D (f32, uniform in a cube, about 3 neighbours each;
-/// release, this project's 2-core machine): grid 11 ms, dynamic tree build + walk 37 ms,
-/// static `Bvh` build + walk 95 ms, sweep 420 ms.
+/// release, this project's 2-core machine): grid 3.2-3.8 ms, dynamic tree build + walk
+/// 37 ms, static `Bvh` build + walk 95 ms, sweep 420 ms.
 ///
 /// ```
 /// use kollide::bvh::all_pairs;
@@ -123,8 +127,7 @@ pub fn all_pairs_tree<V: Vector>(boxes: &[Aabb<V>]) -> Option<Vec<(u32, u32)>> {
 #[must_use]
 pub fn all_pairs<V: Vector>(boxes: &[Aabb<V>]) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
-    if let Some(grid) = GridPairs::new(boxes) {
-        grid.visit_pairs(|i, j| out.push((i, j)));
+    if all_pairs_into(boxes, &mut out) {
         return out;
     }
     if V::DIM == 3 {

@@ -3,7 +3,7 @@
 //! boxes it must refuse (one huge box, far clusters, infinite boxes), exact touching on a
 //! lattice (the cell side equals the box size), and boxes that meet nothing (NaN, inverted).
 
-use kollide::bvh::{all_pairs, all_pairs_grid, GridPairs};
+use kollide::bvh::{all_pairs, all_pairs_grid, all_pairs_sweep, GridPairs};
 use kollide::math::{Aabb, DVec2, DVec3, Real, Vec2, Vec3};
 use kollide::query::Space;
 use rand::{Rng, SeedableRng};
@@ -52,6 +52,7 @@ for_all_vectors!(
     boxes_touching_on_a_lattice_are_found,
     unsuited_boxes_are_refused_and_answered_by_the_chooser,
     boxes_that_meet_nothing_are_left_out,
+    grid_equals_brute_force_on_random_layouts,
 );
 
 /// Random boxes of similar size (some of zero size, some duplicated) over several scales
@@ -103,8 +104,8 @@ fn boxes_touching_on_a_lattice_are_found<V: Space>() {
     assert_eq!(as_set(&all_pairs_grid(&boxes).expect("lattice suits the grid")), want);
 }
 
-/// One box much larger than the rest, two clusters far apart, an infinite box, and many
-/// copies of one point: the grid refuses (its cells would be crowded, or no cell holds the
+/// One box much larger than the rest, two clusters far apart, an infinite box, many copies
+/// of one point, and a box from `-MAX` to `MAX`: the grid refuses (its cells would be crowded, or no cell holds the
 /// box) and `all_pairs` still answers exactly through the tree or the sweep.
 fn unsuited_boxes_are_refused_and_answered_by_the_chooser<V: Space>() {
     let mut r = ChaCha8Rng::seed_from_u64(9);
@@ -122,9 +123,16 @@ fn unsuited_boxes_are_refused_and_answered_by_the_chooser<V: Space>() {
     top[0] = f64::INFINITY;
     infinite[5].max = V::from_f64_array(top);
     let points = vec![Aabb::from_point(V::splat(V::Real::from_f64(2.5))); 300];
-    for (name, boxes) in
-        [("one huge box", &huge), ("far clusters", &far), ("infinite", &infinite), ("points", &points)]
-    {
+    // Finite, but `max - min` overflows.
+    let mut widest: Vec<Aabb<V>> = (0..100).map(|_| small(&mut r, 0.0)).collect();
+    widest[7] = Aabb::new(V::splat(-V::Real::MAX), V::splat(V::Real::MAX));
+    for (name, boxes) in [
+        ("one huge box", &huge),
+        ("far clusters", &far),
+        ("infinite", &infinite),
+        ("points", &points),
+        ("wider than the largest number", &widest),
+    ] {
         assert!(GridPairs::new(boxes).is_none(), "{name}: the grid should refuse");
         assert_eq!(as_set(&all_pairs(boxes)), brute_force(boxes), "{name}");
     }
@@ -145,4 +153,79 @@ fn boxes_that_meet_nothing_are_left_out<V: Space>() {
     assert_eq!(all_pairs(&boxes), vec![(0, 3)]);
     let none: Vec<Aabb<V>> = vec![boxes[1], boxes[2]];
     assert_eq!(all_pairs_grid(&none), Some(vec![]));
+}
+
+/// Random layouts against brute force: crowded cells (runs of many slots), boxes of mixed
+/// sizes, repeated and zero-size boxes, coordinates far from the origin (in `f64` beyond
+/// what `f32` resolves, so the lanes round and hits are confirmed), and a few boxes that
+/// meet nothing. Whenever the grid takes the boxes its pairs are exactly the brute-force
+/// set, each once as `(lo, hi)`; `all_pairs` always is.
+fn grid_equals_brute_force_on_random_layouts<V: Space>() {
+    let f64_lanes = V::Real::EPSILON.to_f64() < 1e-10;
+    let mut r = ChaCha8Rng::seed_from_u64(31);
+    let mut used = 0;
+    for round in 0..60 {
+        let n = r.random_range(0..700usize);
+        let world = [0.5, 3.0, 10.0, 40.0][round % 4] * 10f64.powi(r.random_range(-3..4));
+        let offset = match round % 5 {
+            0 => 0.0,
+            1 => -world * 0.5,
+            2 if f64_lanes => 1e9,
+            3 if f64_lanes => -3e12,
+            _ => world * 100.0,
+        };
+        let size = world / [4.0, 10.0, 40.0][round % 3];
+        let mut boxes: Vec<Aabb<V>> = (0..n)
+            .map(|_| {
+                let c: V = vec_in(&mut r, offset, offset + world);
+                let h: V = match r.random_range(0..10) {
+                    0 => V::ZERO,
+                    1 => vec_in(&mut r, 0.0, 0.1 * size),
+                    _ => vec_in(&mut r, 0.3 * size, size),
+                };
+                Aabb::new(c - h, c + h)
+            })
+            .collect();
+        for _ in 0..n / 10 {
+            let (i, j) = (r.random_range(0..n), r.random_range(0..n));
+            boxes[i] = boxes[j];
+        }
+        if n > 20 && round % 7 == 0 {
+            boxes[5].min = V::from_f64_array([f64::NAN, 0.0, 0.0]);
+            boxes[6] = Aabb::new(boxes[6].max, boxes[6].min - V::splat(V::Real::ONE));
+        }
+        let want = brute_force(&boxes);
+        if let Some(pairs) = all_pairs_grid(&boxes) {
+            used += 1;
+            assert_eq!(as_set(&pairs), want, "grid, round {round}, n = {n}");
+            let mut visited = Vec::new();
+            GridPairs::new(&boxes).unwrap().visit_pairs(|i, j| visited.push((i, j)));
+            assert_eq!(visited, pairs, "visit_pairs and all_pairs_grid, round {round}");
+        }
+        assert_eq!(as_set(&all_pairs(&boxes)), want, "all_pairs, round {round}, n = {n}");
+    }
+    assert!(used >= 20, "the grid took only {used} of 60 layouts");
+}
+
+/// Enough boxes for the `rayon` feature's parallel build and search (split by slots): the
+/// pairs are the sort-and-sweep's, and in the order of the serial `visit_pairs`.
+#[test]
+fn many_boxes_equal_the_sweep_in_the_serial_order() {
+    let mut r = ChaCha8Rng::seed_from_u64(77);
+    let n = 40_000;
+    let side = (n as f64 * 9.0).cbrt();
+    let boxes: Vec<Aabb<Vec3>> = (0..n)
+        .map(|_| {
+            let c: Vec3 = vec_in(&mut r, 0.0, side);
+            let h: Vec3 = vec_in(&mut r, 0.5, 1.0);
+            Aabb::new(c - h, c + h)
+        })
+        .collect();
+    let pairs = all_pairs_grid(&boxes).expect("uniform boxes suit the grid");
+    let mut serial = Vec::new();
+    GridPairs::new(&boxes).unwrap().visit_pairs(|i, j| serial.push((i, j)));
+    assert_eq!(pairs, serial);
+    assert_eq!(all_pairs(&boxes), serial);
+    assert_eq!(as_set(&pairs), as_set(&all_pairs_sweep(&boxes)));
+    assert!(pairs.len() > n, "{} pairs", pairs.len());
 }
