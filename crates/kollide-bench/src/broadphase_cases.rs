@@ -247,6 +247,6 @@ pub fn run(seed: u64, n: usize, case: &str) -> Vec<Row> {
             },
         ],
     );
-    rows.push(row("broadphase-frame", bad, times[0], times[1], 1.0));
+    rows.push(row("broadphase-frame", bad, times[0], times[1], 2.0));
     rows
 }
