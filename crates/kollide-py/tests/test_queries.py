@@ -213,3 +213,25 @@ def test_composites_answer_with_their_parts():
     r = kollide.distance(comp, kollide.Ball(0.5), translations_b=[[5, 0, 0], [-5, 0, 0]])
     np.testing.assert_allclose(r.distance, [1.5, 1.5])
     assert r.part_a.tolist() == [1, 0] and r.part_b.tolist() == [-1, -1]
+
+
+@pytest.mark.parametrize(
+    "enum, names",
+    [
+        (kollide.GjkStatus, kollide._kollide.GJK_STATUS),
+        (kollide.ContactStatus, kollide._kollide.CONTACT_STATUS),
+        (kollide.CastStatus, kollide._kollide.CAST_STATUS),
+        (kollide.SweepFeature, kollide._kollide.SWEEP_FEATURE),
+        (kollide.MoveStatus, kollide._kollide.MOVE_STATUS),
+    ],
+)
+def test_status_enums_are_kollides_names_in_code_order(enum, names):
+    # The compiled module writes codes as positions in its name lists.
+    assert [m.name.lower() for m in enum] == list(names)
+    assert [int(m) for m in enum] == list(range(len(names)))
+
+
+def test_overlapping_cores_report_overlapping_status_and_zero_distance():
+    r = kollide.distance(kollide.Cuboid([1, 1, 1]), kollide.ConvexHull(np.eye(3).tolist() + [[0, 0, 0]]), translations_b=[[0.1, 0.1, 0.1], [5, 0, 0]])
+    assert r.status.tolist() == [kollide.GjkStatus.OVERLAPPING, kollide.GjkStatus.CONVERGED]
+    assert r.distance[0] == 0 and r.distance[1] > 3
