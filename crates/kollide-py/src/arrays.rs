@@ -46,8 +46,9 @@ pub fn read(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<Array> {
 /// refused when `finite` is set, naming the row (`origins[3]: is not finite`).
 pub fn rows(obj: &Bound<'_, PyAny>, arg: &str, k: usize, finite: bool) -> PyResult<Vec<f64>> {
     let a = read(obj, arg)?;
+    // One number per row (2D angles) reads (N,) as N rows; wider rows read (k,) as one.
     let ok = match a.shape.as_slice() {
-        [n] => *n == k,
+        [n] => *n == k || k == 1,
         [_, n] => *n == k,
         _ => false,
     };

@@ -173,6 +173,9 @@ def test_2d_queries_take_2d_translations_and_angles():
     # A quarter turn of the rectangle swaps its extents.
     r = kollide.distance(a, b, rotations_a=np.pi / 2, translations_b=[[3, 0], [0, 3]])
     np.testing.assert_allclose(r.distance, [2.0, 1.5], atol=1e-12)
+    # One angle per query, (N,), broadcast against the translations.
+    r = kollide.distance(a, b, rotations_a=[0.0, np.pi / 2], translations_b=[3, 0])
+    np.testing.assert_allclose(r.distance, [1.5, 2.0], atol=1e-12)
     h = kollide.ray_cast(kollide.Circle(1.0), [[-5, 0]], [1, 0])
     np.testing.assert_allclose(h.toi, [4.0])
     with pytest.raises(TypeError, match="2D"):
