@@ -34,7 +34,7 @@ const MARGIN: f32 = 0.1;
 
 /// `n` boxes of half extents in [0.5, 1] uniform in a cube sized so that a box meets about
 /// three others.
-fn boxes(rng: &mut BenchRng, n: usize) -> Vec<Aabb<Vec3>> {
+pub(crate) fn boxes(rng: &mut BenchRng, n: usize) -> Vec<Aabb<Vec3>> {
     // Expected overlaps per box ~ n (2 * 0.75 * 2)^3 / L^3 = 3.
     let side = (n as f32 * 27.0 / 3.0).cbrt();
     (0..n)

@@ -10,35 +10,20 @@
 //! - the static tree (`Bvh::try_new_best`) of 1,000,000 boxes;
 //! - `TriMesh::new` of the 1,000,000 triangles.
 
+use crate::broadphase_cases::boxes;
 use crate::build_cases::surface;
 use crate::world_heap::{heap, kollide_shape, pool, unit, MARGIN, STEP};
 use glam::{Quat, Vec3};
 use kollide::bvh::{all_pairs, Bvh};
 use kollide::composite::{self, TriMesh};
-use kollide::math::{Aabb, Pose3};
+use kollide::math::Pose3;
 use kollide::query::cast::Ray;
 use kollide::world::{Shape3, World};
-use kollide_bench::gen::{self, BenchRng};
+use kollide_bench::gen;
 use rand::Rng;
 use rayon::prelude::*;
 use std::hint::black_box;
 use std::time::Instant;
-
-fn boxes(rng: &mut BenchRng, n: usize) -> Vec<Aabb<Vec3>> {
-    let side = (n as f32 * 27.0 / 3.0).cbrt();
-    (0..n)
-        .map(|_| {
-            let c = Vec3::new(
-                rng.random_range(0.0..side),
-                rng.random_range(0.0..side),
-                rng.random_range(0.0..side),
-            );
-            let h =
-                Vec3::new(rng.random_range(0.5..1.0), rng.random_range(0.5..1.0), rng.random_range(0.5..1.0));
-            Aabb::new(c - h, c + h)
-        })
-        .collect()
-}
 
 /// The fastest of three runs of `f` in a pool of `threads` threads, in milliseconds.
 fn time(threads: usize, f: &mut (dyn FnMut() + Send)) -> f64 {
