@@ -316,7 +316,7 @@ def main():
     ap.add_argument("--pairs", type=int, default=2000)
     ap.add_argument("--shapes", type=int, default=20, help="distinct shape pairs per row")
     ap.add_argument("--rays", type=int, default=100_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     args = ap.parse_args()
     rows = []
