@@ -8,7 +8,10 @@
 //!   `World::set_poses` and `World::contacts`);
 //! - 400,000 rays at a 1,000,000-triangle mesh (a `par_iter` over the rays in user code);
 //! - the static tree (`Bvh::try_new_best`) of 1,000,000 boxes;
-//! - `TriMesh::new` of the 1,000,000 triangles.
+//! - `TriMesh::new` of the 1,000,000 triangles;
+//!
+//! then the heap bytes per item of the mesh, of a `BroadPhase` of 100,000 boxes and of the
+//! world.
 
 use crate::broadphase_cases::boxes;
 use crate::build_cases::surface;
@@ -110,4 +113,23 @@ pub fn run(seed: u64, max_threads: usize) {
     row("TriMesh::new, 1M triangles", &mut || {
         black_box(TriMesh::new(vertices.clone(), indices.clone()).triangle_count());
     });
+
+    // What the structures hold (heap bytes), per item.
+    let mut broad = kollide::bvh::BroadPhase::new(0.1);
+    for b in &million[..100_000] {
+        broad.insert(*b).expect("finite");
+    }
+    broad.update();
+    let pairs = world.contacts(MARGIN).pairs.len();
+    println!();
+    println!("| structure | bytes | per |");
+    println!("|---|---:|---|");
+    println!("| `TriMesh`, 1M triangles | {:.0} | triangle |", mesh.memory_bytes() as f64 / indices.len() as f64);
+    println!("| `BroadPhase`, 100k boxes | {:.0} | proxy |", broad.memory_bytes() as f64 / 100_000.0);
+    println!(
+        "| `World`, 100k bodies, {} broad-phase pairs | {:.0} | body |",
+        world.broad_phase().pair_count(),
+        world.memory_bytes() as f64 / bodies.len() as f64
+    );
+    black_box(pairs);
 }
