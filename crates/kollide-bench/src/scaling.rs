@@ -124,7 +124,10 @@ pub fn run(seed: u64, max_threads: usize) {
     println!();
     println!("| structure | bytes | per |");
     println!("|---|---:|---|");
-    println!("| `TriMesh`, 1M triangles | {:.0} | triangle |", mesh.memory_bytes() as f64 / indices.len() as f64);
+    println!(
+        "| `TriMesh`, 1M triangles | {:.0} | triangle |",
+        mesh.memory_bytes() as f64 / indices.len() as f64
+    );
     println!("| `BroadPhase`, 100k boxes | {:.0} | proxy |", broad.memory_bytes() as f64 / 100_000.0);
     println!(
         "| `World`, 100k bodies, {} broad-phase pairs | {:.0} | body |",
