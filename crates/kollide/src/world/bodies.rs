@@ -438,8 +438,11 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
 
     /// The bodies whose boxes the box `aabb` (world frame) meets as it moves by `motion`
     /// over `[0, max_toi]`, nearest first, for a caller with its own narrow phase (the
-    /// mover's swept spheres): `f(body, shape, pose, limit)` answers a body's time of first
-    /// contact within `limit`, or `None`; an answer becomes the limit for the bodies after.
+    /// mover's swept spheres). The boxes are the broad phase's, enlarged (by the tree's
+    /// margin, see [`World::with_margin`], and the largest margin [`World::contacts`] was
+    /// asked for): a superset of the bodies whose own boxes meet it.
+    /// `f(body, shape, pose, limit)` answers a body's time of first contact within
+    /// `limit`, or `None`; an answer becomes the limit for the bodies after.
     pub fn visit_swept(
         &self,
         aabb: &Aabb<V>,
@@ -454,7 +457,8 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     }
 
     /// The bodies whose boxes meet the box `aabb` (world frame; touching counts), in no set
-    /// order, for a caller with its own narrow phase.
+    /// order, for a caller with its own narrow phase. The boxes are the broad phase's,
+    /// enlarged as for [`World::visit_swept`].
     pub fn visit_overlaps(&self, aabb: &Aabb<V>, mut f: impl FnMut(BodyId, &S, &Pose<V>)) {
         self.broad.tree().visit_overlaps(aabb, |proxy| {
             if let Some((id, body)) = self.live(proxy) {
