@@ -7,7 +7,7 @@ use crate::queries::{code, feature_name, ManifoldRows, RayRows, SWEEP_FEATURE};
 use crate::shapes::Shape;
 use kollide::math::DVec3;
 use kollide::mover::{self, Character, MoveOutput, MoverSettings};
-use kollide::world::{BodyId, Shape3, World as KWorld, WorldError};
+use kollide::world::{BodyId, BodyKind, BodyOptions, CollisionGroups, Shape3, World as KWorld, WorldError};
 use pyo3::prelude::*;
 use pyo3::types::{PyAny, PyDict, PyList};
 use rayon::prelude::*;
@@ -83,20 +83,54 @@ impl World {
     }
 
     /// Adds `shape` (3D) at `translation` / `rotation`; returns its body id.
-    #[pyo3(signature = (shape, translation=None, rotation=None))]
+    ///
+    /// `kind` is `"dynamic"`, `"kinematic"` or `"static"` (a contact pair needs one dynamic
+    /// body); `memberships` and `filter` are 32-bit group masks (two bodies meet when each
+    /// one's memberships share a bit with the other's filter); `user_data` is any
+    /// non-negative integer below 2**64, handed back by `user_data(id)`.
+    ///
+    /// >>> import kollide
+    /// >>> w = kollide.World()
+    /// >>> floor = w.insert(kollide.Cuboid([5, 0.5, 5]), [0, -0.5, 0], kind="static")
+    /// >>> ball = w.insert(kollide.Ball(0.5), [0, 0.49, 0], user_data=7)
+    /// >>> w.contacts().started.tolist(), w.user_data(ball)
+    /// ([[0, 1]], 7)
+    #[pyo3(signature = (shape, translation=None, rotation=None, *, kind="dynamic", memberships=u32::MAX, filter=u32::MAX, user_data=0))]
+    #[allow(clippy::too_many_arguments)]
     fn insert(
         &mut self,
         shape: &Bound<'_, Shape>,
         translation: Option<&Bound<'_, PyAny>>,
         rotation: Option<&Bound<'_, PyAny>>,
+        kind: &str,
+        memberships: u32,
+        filter: u32,
+        user_data: u64,
     ) -> PyResult<u32> {
         let s = shape.get().d3("shape")?.clone();
         let p = arrays::poses::<D3>(translation, rotation, "translation", "rotation")?;
         if p.len() != 1 {
             return Err(value_error("translation", "one pose: use insert_many for a batch"));
         }
-        let id = self.inner.insert(s, *p.get(0)).map_err(|e| world_error("shape", &e))?;
+        let kind = match kind {
+            "dynamic" => BodyKind::Dynamic,
+            "kinematic" => BodyKind::Kinematic,
+            "static" => BodyKind::Static,
+            other => {
+                return Err(value_error(
+                    "kind",
+                    format!("must be \"dynamic\", \"kinematic\" or \"static\", got {other:?}"),
+                ))
+            }
+        };
+        let options = BodyOptions { kind, groups: CollisionGroups::new(memberships, filter), user_data };
+        let id = self.inner.insert_with(s, *p.get(0), options).map_err(|e| world_error("shape", &e))?;
         Ok(id.0)
+    }
+
+    /// The user data a body was inserted with.
+    fn user_data(&self, id: u32) -> PyResult<u64> {
+        self.inner.options(BodyId(id)).map(|o| o.user_data).ok_or_else(|| value_error("id", format!("no body {id} in the world")))
     }
 
     /// Adds N bodies: `shapes` one shape or a list, `translations` (N, 3), `rotations`
@@ -291,6 +325,62 @@ impl World {
         }
         Ok((arrays::out_i64(py, a), arrays::out_i64(py, b), rows.finish(py, 3)?))
     }
+
+    /// The contacts of this frame and what changed since the last: `.a`, `.b` (body ids,
+    /// a < b, (K,) int64) and `.manifolds` for the pairs in contact within `margin`, and
+    /// `.started` and `.stopped`, (M, 2) int64 arrays of the pairs that began and ended
+    /// touching (a removed body's pairs end under its old id). Each pair keeps its manifold
+    /// between frames (see kollide's `World::contacts`).
+    #[pyo3(signature = (margin=0.0))]
+    fn contacts<'py>(&mut self, py: Python<'py>, margin: f64) -> PyResult<Contacts> {
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(value_error("margin", format!("must be finite and >= 0, got {margin}")));
+        }
+        let w = &mut self.inner;
+        let frame = py.detach(|| w.contacts(margin));
+        let mut rows = ManifoldRows::default();
+        let (mut a, mut b) = (vec![], vec![]);
+        for p in &frame.pairs {
+            a.push(i64::from(p.a.0));
+            b.push(i64::from(p.b.0));
+            rows.push::<D3>(&p.manifold);
+        }
+        let pairs = |list: &[(BodyId, BodyId)]| -> PyResult<Py<PyAny>> {
+            let flat: Vec<i64> = list.iter().flat_map(|(p, q)| [i64::from(p.0), i64::from(q.0)]).collect();
+            let arr = numpy::PyArrayMethods::reshape(&numpy::PyArray1::from_vec(py, flat), [list.len(), 2])?;
+            Ok(arr.into_any().unbind())
+        };
+        Ok(Contacts {
+            a: arrays::out_i64(py, a).unbind(),
+            b: arrays::out_i64(py, b).unbind(),
+            manifolds: Py::new(py, rows.finish(py, 3)?)?.into_any(),
+            started: pairs(&frame.started)?,
+            stopped: pairs(&frame.stopped)?,
+        })
+    }
+}
+
+/// The answer of `World.contacts`: numpy arrays.
+///
+/// >>> import kollide
+/// >>> w = kollide.World()
+/// >>> a, b = w.insert(kollide.Ball(0.5)), w.insert(kollide.Ball(0.5), [0.9, 0, 0])
+/// >>> c = w.contacts()
+/// >>> c.a.tolist(), c.b.tolist(), c.started.tolist(), c.stopped.shape
+/// ([0], [1], [[0, 1]], (0, 2))
+#[derive(Debug)]
+#[pyclass(module = "kollide", frozen, get_all)]
+pub struct Contacts {
+    /// Body ids of the pairs in contact (the manifold's A), (K,) int64.
+    a: Py<PyAny>,
+    /// The other bodies, (K,) int64.
+    b: Py<PyAny>,
+    /// Their manifolds, a `ManifoldResult` with K rows.
+    manifolds: Py<PyAny>,
+    /// Pairs that began touching, (M, 2) int64.
+    started: Py<PyAny>,
+    /// Pairs that stopped touching, (M, 2) int64.
+    stopped: Py<PyAny>,
 }
 
 /// The character and settings of a move.
@@ -534,6 +624,7 @@ pub fn move_and_slide_many<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<World>()?;
     m.add_class::<MoveResult>()?;
+    m.add_class::<Contacts>()?;
     m.add_function(wrap_pyfunction!(move_and_slide, m)?)?;
     m.add_function(wrap_pyfunction!(move_and_slide_many, m)?)?;
     m.add("MOVE_STATUS", MOVE_STATUS.to_vec())?;

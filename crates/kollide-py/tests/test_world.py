@@ -83,3 +83,30 @@ def test_mover_errors_name_the_argument():
         kollide.move_and_slide(w, kollide.Ball(0.5), [0, 2, 0], [0, -1, 0], max_slope=3.0)
     with pytest.raises(ValueError, match="positions\\[1\\]"):
         kollide.move_and_slide_many(w, kollide.Ball(0.5), [[0, 2, 0], [0, np.nan, 0]], [0, -1, 0])
+
+
+def test_kinds_groups_user_data_and_contact_events():
+    w = kollide.World()
+    floor = w.insert(kollide.Cuboid([5, 0.5, 5]), [0, -0.5, 0], kind="static")
+    wall = w.insert(kollide.Cuboid([0.5, 2, 5]), [5.4, 1.5, 0], kind="static")  # touches the floor
+    ball = w.insert(kollide.Ball(0.5), [0, 0.49, 0], user_data=2**64 - 1)
+    ghost = w.insert(kollide.Ball(0.5), [2, 0.49, 0], memberships=0b10, filter=0)
+    c = w.contacts()
+    # Two static bodies make no pair; the ghost meets no group.
+    assert list(zip(c.a.tolist(), c.b.tolist())) == [(floor, ball)]
+    assert c.started.tolist() == [[floor, ball]] and c.stopped.shape == (0, 2)
+    assert c.manifolds.count.tolist() == [1]
+    assert w.user_data(ball) == 2**64 - 1 and w.user_data(wall) == 0
+    # Nothing moved: same pairs, no events.
+    c = w.contacts()
+    assert c.a.tolist() == [floor] and c.started.shape == (0, 2) and c.stopped.shape == (0, 2)
+    w.remove([ball])
+    c = w.contacts()
+    assert c.a.size == 0 and c.stopped.tolist() == [[floor, ball]]
+    assert ghost == 3
+    with pytest.raises(ValueError, match="kind"):
+        w.insert(kollide.Ball(1.0), kind="floating")
+    with pytest.raises(ValueError, match="no body 7"):
+        w.user_data(7)
+    with pytest.raises(ValueError, match="margin"):
+        w.contacts(-1.0)

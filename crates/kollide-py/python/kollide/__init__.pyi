@@ -283,7 +283,18 @@ def sweep_ellipsoid(
 class World:
     def __init__(self, margin: float = 0.1) -> None: ...
     def __len__(self) -> int: ...
-    def insert(self, shape: Shape, translation: Optional[ArrayLike] = None, rotation: Optional[ArrayLike] = None) -> int: ...
+    def insert(
+        self,
+        shape: Shape,
+        translation: Optional[ArrayLike] = None,
+        rotation: Optional[ArrayLike] = None,
+        *,
+        kind: str = "dynamic",
+        memberships: int = 0xFFFFFFFF,
+        filter: int = 0xFFFFFFFF,
+        user_data: int = 0,
+    ) -> int: ...
+    def user_data(self, id: int) -> int: ...
     def insert_many(
         self, shapes: Shapes, translations: Optional[ArrayLike] = None, rotations: Optional[ArrayLike] = None
     ) -> I64: ...
@@ -303,6 +314,14 @@ class World:
         max_distance: float = ...,
     ) -> Dict[str, np.ndarray]: ...
     def contact_pairs(self, margin: float = 0.0) -> Tuple[I64, I64, ManifoldResult]: ...
+    def contacts(self, margin: float = 0.0) -> Contacts: ...
+
+class Contacts:
+    a: I64
+    b: I64
+    manifolds: ManifoldResult
+    started: I64
+    stopped: I64
 
 def move_and_slide(
     world: World,
