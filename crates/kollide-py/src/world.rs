@@ -130,7 +130,10 @@ impl World {
 
     /// The user data a body was inserted with.
     fn user_data(&self, id: u32) -> PyResult<u64> {
-        self.inner.options(BodyId(id)).map(|o| o.user_data).ok_or_else(|| value_error("id", format!("no body {id} in the world")))
+        self.inner
+            .options(BodyId(id))
+            .map(|o| o.user_data)
+            .ok_or_else(|| value_error("id", format!("no body {id} in the world")))
     }
 
     /// Adds N bodies: `shapes` one shape or a list, `translations` (N, 3), `rotations`
