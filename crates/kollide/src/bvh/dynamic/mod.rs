@@ -407,9 +407,10 @@ impl<V: Vector> DynamicTree<V> {
     /// Gives a proxy its new box `aabb` (world frame), having moved by `displacement` since
     /// its last box. While `aabb` stays inside the fat box (and the fat box is not far too
     /// big for it: within the new fat box grown by four margins and the stretch) nothing
-    /// changes and `false` is returned; otherwise the proxy is
-    /// re-inserted with the fat box `aabb` loosened by the margin and stretched twice
-    /// `displacement` ahead (Box2D's prediction), and `true` is returned. The id is kept.
+    /// changes and `false` is returned; otherwise the proxy gets the fat box `aabb` loosened
+    /// by the margin and stretched twice `displacement` ahead (Box2D's prediction), and
+    /// `true` is returned: in place when that box lies inside its grandparent's (only the
+    /// parent's box changes), else re-inserted. The id is kept.
     ///
     /// ```
     /// use kollide::bvh::DynamicTree;
@@ -456,6 +457,20 @@ impl<V: Vector> DynamicTree<V> {
             let huge = fat.loosened(V::Real::from_f64(4.0) * self.margin + d.abs_elem().max_component());
             if huge.contains(&old) {
                 return Ok(false);
+            }
+        }
+        // A move that stays inside the grandparent's box (a body jittering, or going back and
+        // forth) keeps the proxy where it is: only its parent's box changes, and no box above
+        // it, so the leaf can never drift out of the part of the tree it was placed in.
+        let parent = self.nodes[i].parent;
+        if parent != NULL {
+            let grand = self.nodes[parent as usize].parent;
+            if grand != NULL && self.nodes[grand as usize].aabb.contains(&fat) {
+                self.nodes[i].aabb = fat;
+                let p = self.nodes[parent as usize];
+                let union = self.nodes[p.child1 as usize].aabb.union(&self.nodes[p.child2 as usize].aabb);
+                self.nodes[parent as usize].aabb = union;
+                return Ok(true);
             }
         }
         self.remove_leaf(i as u32);
