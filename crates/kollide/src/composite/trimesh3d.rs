@@ -289,10 +289,15 @@ impl<V: Vector3 + Space> TriMesh<V> {
 
     /// The neighbour across edge `k` of triangle `i` as the internal-edge rule needs it.
     fn neighbour_of(&self, i: u32, k: usize) -> Option<Neighbour<V>> {
+        self.neighbour_with(i, k, |j| internal_edges::face_normal(&self.corners(j)))
+    }
+
+    /// [`Self::neighbour_of`] with the neighbour `j`'s face normal given by `normal(j)`.
+    fn neighbour_with(&self, i: u32, k: usize, normal: impl Fn(u32) -> Option<V>) -> Option<Neighbour<V>> {
         let tri = self.indices[i as usize];
         let j = self.neighbour(i, k)?;
         let other = self.corners(j);
-        let mut n = internal_edges::face_normal(&other)?;
+        let mut n = normal(j)?;
         // The neighbour runs the shared edge the other way when both are wound alike; the
         // same way means its winding (hence its normal) is flipped.
         let (a, b) = (self.vertices[tri[k] as usize], self.vertices[tri[(k + 1) % 3] as usize]);
@@ -316,7 +321,10 @@ impl<V: Vector3 + Space> TriMesh<V> {
             for k in 0..3 {
                 let is_active = match n {
                     None => true,
-                    Some(n) => internal_edges::edge_is_active(n, self.neighbour_normal(i, k, &normals)),
+                    Some(n) => internal_edges::edge_is_active(
+                        n,
+                        self.neighbour_with(i, k, |j| normals[j as usize]).map(|nb| nb.normal),
+                    ),
                 };
                 if is_active {
                     active[canon[tri[k] as usize] as usize] = true;
@@ -325,20 +333,6 @@ impl<V: Vector3 + Space> TriMesh<V> {
             }
         }
         (0..self.vertices.len()).map(|v| active[canon[v] as usize]).collect()
-    }
-
-    /// The normal of the triangle across edge `k` of triangle `i` as [`Self::neighbour_of`]
-    /// gives it, from the triangles' `normals`.
-    fn neighbour_normal(&self, i: u32, k: usize, normals: &[Option<V>]) -> Option<V> {
-        let tri = self.indices[i as usize];
-        let j = self.neighbour(i, k)?;
-        let n = normals[j as usize]?;
-        let other = self.corners(j);
-        let (a, b) = (self.vertices[tri[k] as usize], self.vertices[tri[(k + 1) % 3] as usize]);
-        // Its apex, as `neighbour_of` requires one.
-        (0..3).map(|m| other[m]).find(|&p| p != a && p != b)?;
-        let shared_same_way = (0..3).any(|m| other[m] == a && other[(m + 1) % 3] == b);
-        Some(if shared_same_way { -n } else { n })
     }
 
     /// Moves the vertices (same count, same triangles): the hierarchy is refitted (same

@@ -182,11 +182,20 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     }
 
     /// The body's box in the broad phase: its shape's box at `pose`, loosened by the
-    /// contact margin; checked finite.
+    /// contact margin.
+    pub(super) fn broad_box(&self, shape: &S, pose: &Pose<V>) -> Aabb<V> {
+        let b = shape.aabb(pose);
+        if self.contact_margin > V::Real::ZERO {
+            b.loosened(self.contact_margin)
+        } else {
+            b
+        }
+    }
+
+    /// [`World::broad_box`], the pose and the box checked.
     fn checked_box(&self, shape: &S, pose: &Pose<V>) -> Result<Aabb<V>, WorldError> {
         Pose::try_new(pose.translation, pose.rotation).map_err(WorldError::BadPose)?;
-        let b = shape.aabb(pose);
-        let b = if self.contact_margin > V::Real::ZERO { b.loosened(self.contact_margin) } else { b };
+        let b = self.broad_box(shape, pose);
         if b.is_finite() {
             Ok(b)
         } else {
@@ -300,15 +309,10 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
             // Checked finite above, and the proxy is live while the body is.
             if self.broad.set_aabb(body.proxy, b).is_ok() {
                 body.pose = *pose;
-                let i = id.0 as usize;
-                if self.moved_flags.len() <= i {
-                    self.moved_flags.resize(i + 1, false);
-                }
-                if !self.moved_flags[i] {
-                    self.moved_flags[i] = true;
-                    self.moved.push(id.0);
-                }
             }
+        }
+        for (id, _) in poses {
+            self.mark_moved(id.0);
         }
         Ok(())
     }

@@ -93,7 +93,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
             self.contact_margin = margin;
             for body in self.bodies.iter().flatten() {
                 // Finite boxes stay finite when loosened by a finite margin.
-                let _ = self.broad.set_aabb(body.proxy, body.shape.aabb(&body.pose).loosened(margin));
+                let _ = self.broad.set_aabb(body.proxy, self.broad_box(&body.shape, &body.pose));
             }
         }
         self.broad.update();
@@ -103,13 +103,17 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         // pairs that are gone are freed; new pairs take a free slot.
         let mut index = Vec::with_capacity(self.broad.pair_count());
         let mut old = states.index.iter().copied().peekable();
+        // A pair the broad phase no longer has: its slot is freed, its contact stops.
+        let mut end = |e: Entry, free: &mut Vec<u32>| {
+            if e.touching {
+                stopped.push((e.a, e.b));
+            }
+            free.push(e.slot);
+        };
         for (p, q) in self.broad.pairs() {
             let k = key(p, q);
             while let Some(e) = old.next_if(|e| e.key < k) {
-                if e.touching {
-                    stopped.push((e.a, e.b));
-                }
-                states.free.push(e.slot);
+                end(e, &mut states.free);
             }
             if let Some(e) = old.next_if(|e| e.key == k) {
                 index.push(e);
@@ -134,10 +138,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
             index.push(Entry { key: k, slot, a, b, touching: false, fresh: true });
         }
         for e in old {
-            if e.touching {
-                stopped.push((e.a, e.b));
-            }
-            states.free.push(e.slot);
+            end(e, &mut states.free);
         }
         let same_margin = states.margin == Some(margin);
         states.margin = Some(margin);
