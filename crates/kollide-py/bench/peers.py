@@ -34,7 +34,12 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+# numpy's OpenBLAS keeps worker threads spinning after a matrix product (the peers' poses
+# are built with `@`); on a 2-core machine they took time from kollide's batch threads
+# (`blas_thread_server` in a profile of a kollide batch). No row uses BLAS for its queries.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
 import kollide  # noqa: E402

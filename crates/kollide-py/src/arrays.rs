@@ -12,6 +12,10 @@ use kollide::math::{DPose2, DPose3, DQuat, DVec2, DVec3, Pose, PoseError, Rot2};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyAny;
+use rayon::prelude::*;
+
+/// Poses per rayon task when a batch's poses are built.
+const POSE_CHUNK: usize = 256;
 
 /// An array read from Python: its values (row-major, `f64`) and its shape.
 #[derive(Debug)]
@@ -145,6 +149,8 @@ pub trait Dim {
     fn vec(s: &[f64]) -> Self::V;
     /// Appends a vector's components.
     fn put(v: Self::V, out: &mut Vec<f64>);
+    /// Writes a vector's components into `out` (`D` numbers).
+    fn write(v: Self::V, out: &mut [f64]);
     /// A pose; the rotation is renormalized within kollide's tolerance, or refused.
     fn pose(t: &[f64], r: &[f64]) -> Result<Pose<Self::V>, PoseError>;
     /// An angular velocity from its components.
@@ -171,6 +177,9 @@ impl Dim for D3 {
     fn put(v: DVec3, out: &mut Vec<f64>) {
         out.extend_from_slice(&[v.x, v.y, v.z]);
     }
+    fn write(v: DVec3, out: &mut [f64]) {
+        out.copy_from_slice(&[v.x, v.y, v.z]);
+    }
     fn pose(t: &[f64], r: &[f64]) -> Result<DPose3, PoseError> {
         DPose3::try_new(Self::vec(t), DQuat::from_xyzw(r[0], r[1], r[2], r[3]))
     }
@@ -191,6 +200,9 @@ impl Dim for D2 {
     }
     fn put(v: DVec2, out: &mut Vec<f64>) {
         out.extend_from_slice(&[v.x, v.y]);
+    }
+    fn write(v: DVec2, out: &mut [f64]) {
+        out.copy_from_slice(&[v.x, v.y]);
     }
     fn pose(t: &[f64], r: &[f64]) -> Result<DPose2, PoseError> {
         DPose2::try_new(Self::vec(t), Rot2::from_angle(r[0]))
@@ -240,14 +252,21 @@ pub fn poses<D: Dim>(
     let rs = rows_or(r, r_name, D::R, D::IDENTITY)?;
     let n = batch_len(&[(t_name, ts.len() / D::D), (r_name, rs.len() / D::R)])?;
     let name = if ts.len() / D::D == n { t_name } else { r_name }.to_string();
-    let mut poses = Vec::with_capacity(n);
-    for i in 0..n {
-        let p = D::pose(row(&ts, D::D, i), row(&rs, D::R, i)).map_err(|e| match e {
-            PoseError::NonFiniteTranslation { .. } => value_error(&format!("{t_name}[{i}]"), e),
-            _ => value_error(&format!("{r_name}[{i}]"), format!("{e} ({})", D::ROTATION)),
-        })?;
-        poses.push(p);
-    }
+    let make = |i: usize| D::pose(row(&ts, D::D, i), row(&rs, D::R, i));
+    // Built on all cores (a batch's rotations are checked and renormalized one by one);
+    // on a refusal the rows are read again in order, so the error names the first bad row.
+    let built: Result<Vec<_>, PoseError> =
+        (0..n).into_par_iter().with_min_len(POSE_CHUNK).map(make).collect();
+    let poses = match built {
+        Ok(poses) => poses,
+        Err(any) => {
+            let (i, e) = (0..n).find_map(|i| make(i).err().map(|e| (i, e))).unwrap_or((0, any));
+            return Err(match e {
+                PoseError::NonFiniteTranslation { .. } => value_error(&format!("{t_name}[{i}]"), e),
+                _ => value_error(&format!("{r_name}[{i}]"), format!("{e} ({})", D::ROTATION)),
+            });
+        }
+    };
     Ok(Poses { poses, name })
 }
 

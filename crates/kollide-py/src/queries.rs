@@ -18,11 +18,13 @@ use kollide::query::cast::{
 use kollide::shape::Ellipsoid;
 use kollide::world::{self, RuntimeShape, Shape2, Shape3};
 use pyo3::prelude::*;
-use pyo3::types::PyAny;
+use pyo3::types::{PyAny, PyList};
 use rayon::prelude::*;
 
 /// Queries per rayon task: below this a batch's split costs more than it saves.
 const MIN_CHUNK: usize = 16;
+/// Rows per task of a batch that writes its answers into the output columns in place.
+const ROWS: usize = 64;
 
 /// The status names, in code order: a status array holds the index of the name here (the
 /// Python enums `GjkStatus`, `ContactStatus`, `CastStatus` list the same names).
@@ -70,12 +72,13 @@ impl Geo for D2 {
     }
 }
 
-/// One shape or a list of shapes, with the dimension of the first.
+/// One shape or a list of shapes, with the dimension of the first. A `list` is walked
+/// directly (each item one type check); any other sequence goes through `extract`.
 fn shape_list<'py>(obj: &Bound<'py, PyAny>, arg: &str) -> PyResult<Vec<Bound<'py, Shape>>> {
     if let Ok(s) = obj.cast::<Shape>() {
         return Ok(vec![s.clone()]);
     }
-    let list: Vec<Bound<'py, Shape>> = obj.extract().map_err(|_| {
+    let not_shapes = || {
         type_error(
             arg,
             format!(
@@ -83,7 +86,14 @@ fn shape_list<'py>(obj: &Bound<'py, PyAny>, arg: &str) -> PyResult<Vec<Bound<'py
                 obj.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
             ),
         )
-    })?;
+    };
+    let list: Vec<Bound<'py, Shape>> = match obj.cast::<PyList>() {
+        Ok(l) => l
+            .iter()
+            .map(|item| item.cast_into::<Shape>().map_err(|_| not_shapes()))
+            .collect::<PyResult<_>>()?,
+        Err(_) => obj.extract().map_err(|_| not_shapes())?,
+    };
     if list.is_empty() {
         return Err(value_error(arg, "is an empty list"));
     }
@@ -94,13 +104,13 @@ fn is_2d(s: &Bound<'_, Shape>) -> bool {
     matches!(s.get().geom, Geom::D2(_))
 }
 
-/// The shapes of one dimension, cloned out (cheap: composites and hulls are shared), so
-/// the batch can run without the GIL.
-fn of_dim<G: Geo>(list: &[Bound<'_, Shape>], arg: &str) -> PyResult<Vec<G::S>> {
+/// The shapes of one dimension, borrowed from the Python objects (frozen, so shared
+/// references may cross into the batch that runs without the GIL).
+fn of_dim<'a, G: Geo>(list: &'a [Bound<'_, Shape>], arg: &str) -> PyResult<Vec<&'a G::S>> {
     list.iter()
         .enumerate()
         .map(|(i, s)| {
-            G::get(s.get()).cloned().ok_or_else(|| {
+            G::get(s.get()).ok_or_else(|| {
                 let name = if list.len() == 1 { arg.to_string() } else { format!("{arg}[{i}]") };
                 type_error(
                     &name,
@@ -122,24 +132,24 @@ fn pick<T>(v: &[T], i: usize) -> &T {
 
 /// A batch of pairs: the shapes and poses of both sides, and the batch length.
 #[derive(Debug)]
-struct Pairs<G: Geo> {
-    a: Vec<G::S>,
-    b: Vec<G::S>,
+struct Pairs<'a, G: Geo> {
+    a: Vec<&'a G::S>,
+    b: Vec<&'a G::S>,
     pa: Poses<G::V>,
     pb: Poses<G::V>,
     n: usize,
 }
 
 #[allow(clippy::too_many_arguments)]
-fn pairs<G: Geo>(
-    a: &[Bound<'_, Shape>],
-    b: &[Bound<'_, Shape>],
+fn pairs<'a, G: Geo>(
+    a: &'a [Bound<'_, Shape>],
+    b: &'a [Bound<'_, Shape>],
     ta: Option<&Bound<'_, PyAny>>,
     ra: Option<&Bound<'_, PyAny>>,
     tb: Option<&Bound<'_, PyAny>>,
     rb: Option<&Bound<'_, PyAny>>,
     extra: &[(&str, usize)],
-) -> PyResult<Pairs<G>> {
+) -> PyResult<Pairs<'a, G>> {
     let a = of_dim::<G>(a, "a")?;
     let b = of_dim::<G>(b, "b")?;
     let pa = arrays::poses::<G>(ta, ra, "translations_a", "rotations_a")?;
@@ -201,7 +211,7 @@ pub fn intersects<'py>(
     by_dim!(&la[0], G => {
         let p = pairs::<G>(&la, &lb, translations_a, rotations_a, translations_b, rotations_b, &[])?;
         let out = par(py, p.n, |i| {
-            world::intersects(pick(&p.a, i), p.pa.get(i), pick(&p.b, i), p.pb.get(i)).is_some()
+            world::intersects(*pick(&p.a, i), p.pa.get(i), *pick(&p.b, i), p.pb.get(i)).is_some()
         });
         Ok(arrays::out_bool(py, out))
     })
@@ -265,39 +275,50 @@ pub fn distance<'py>(
     let (la, lb) = (shape_list(a, "a")?, shape_list(b, "b")?);
     by_dim!(&la[0], G => {
         let p = pairs::<G>(&la, &lb, translations_a, rotations_a, translations_b, rotations_b, &[])?;
-        let out = par(py, p.n, |i| world::distance(pick(&p.a, i), p.pa.get(i), pick(&p.b, i), p.pb.get(i)));
-        let n = p.n;
-        let d = G::D;
-        let (mut dist, mut lo, mut hi, mut st, mut qa, mut qb) = (vec![], vec![], vec![], vec![], vec![], vec![]);
-        let (mut pa, mut pb, mut nr) = (vec![], vec![], vec![]);
-        for o in out {
-            match o {
-                Some(f) => {
-                    let v = f.value;
-                    dist.push(v.distance);
-                    lo.push(v.lower_bound);
-                    hi.push(v.upper_bound);
-                    st.push(code(&GJK_STATUS, v.status.as_str()));
-                    G::put(v.point_a, &mut pa);
-                    G::put(v.point_b, &mut pb);
-                    G::put(v.normal, &mut nr);
-                    qa.push(part(f.part_a));
-                    qb.push(part(f.part_b));
-                }
-                // A composite without parts, which no constructor makes.
-                None => {
-                    dist.push(f64::NAN);
-                    lo.push(0.0);
-                    hi.push(f64::INFINITY);
-                    st.push(-1);
-                    for v in [&mut pa, &mut pb, &mut nr] {
-                        v.extend(std::iter::repeat_n(f64::NAN, d));
+        let (n, d) = (p.n, G::D);
+        let [mut dist, mut lo, mut hi] = [(); 3].map(|_| vec![0.0; n]);
+        let (mut st, mut qa, mut qb) = (vec![0i8; n], vec![0i64; n], vec![0i64; n]);
+        let [mut pa, mut pb, mut nr] = [(); 3].map(|_| vec![0.0; n * d]);
+        // Each task answers a block of rows and writes them into the output columns in
+        // place: no per-query answers are gathered and copied afterwards.
+        let columns = (
+            dist.par_chunks_mut(ROWS),
+            lo.par_chunks_mut(ROWS),
+            hi.par_chunks_mut(ROWS),
+            st.par_chunks_mut(ROWS),
+            qa.par_chunks_mut(ROWS),
+            qb.par_chunks_mut(ROWS),
+            pa.par_chunks_mut(ROWS * d),
+            pb.par_chunks_mut(ROWS * d),
+            nr.par_chunks_mut(ROWS * d),
+        );
+        py.detach(|| {
+            columns.into_par_iter().enumerate().for_each(|(k, (dist, lo, hi, st, qa, qb, pa, pb, nr))| {
+                for j in 0..dist.len() {
+                    let i = k * ROWS + j;
+                    let at = j * d..j * d + d;
+                    match world::distance(*pick(&p.a, i), p.pa.get(i), *pick(&p.b, i), p.pb.get(i)) {
+                        Some(f) => {
+                            let v = f.value;
+                            (dist[j], lo[j], hi[j]) = (v.distance, v.lower_bound, v.upper_bound);
+                            st[j] = code(&GJK_STATUS, v.status.as_str());
+                            G::write(v.point_a, &mut pa[at.clone()]);
+                            G::write(v.point_b, &mut pb[at.clone()]);
+                            G::write(v.normal, &mut nr[at]);
+                            (qa[j], qb[j]) = (part(f.part_a), part(f.part_b));
+                        }
+                        // A composite without parts, which no constructor makes.
+                        None => {
+                            (dist[j], lo[j], hi[j], st[j]) = (f64::NAN, 0.0, f64::INFINITY, -1);
+                            for v in [&mut *pa, &mut *pb, &mut *nr] {
+                                v[at.clone()].fill(f64::NAN);
+                            }
+                            (qa[j], qb[j]) = (-1, -1);
+                        }
                     }
-                    qa.push(-1);
-                    qb.push(-1);
                 }
-            }
-        }
+            });
+        });
         Ok(DistanceResult {
             distance: arrays::out_f64(py, dist, &[n])?.unbind(),
             point_a: arrays::out_f64(py, pa, &[n, d])?.unbind(),
@@ -373,10 +394,11 @@ pub fn contact<'py>(
     let (la, lb) = (shape_list(a, "a")?, shape_list(b, "b")?);
     by_dim!(&la[0], G => {
         let p = pairs::<G>(&la, &lb, translations_a, rotations_a, translations_b, rotations_b, &[])?;
-        let out = par(py, p.n, |i| world::contact(pick(&p.a, i), p.pa.get(i), pick(&p.b, i), p.pb.get(i), margin));
+        let out = par(py, p.n, |i| world::contact(*pick(&p.a, i), p.pa.get(i), *pick(&p.b, i), p.pb.get(i), margin));
         let (n, d) = (p.n, G::D);
-        let (mut hit, mut dist, mut st, mut qa, mut qb) = (vec![], vec![], vec![], vec![], vec![]);
-        let (mut pa, mut pb, mut nr) = (vec![], vec![], vec![]);
+        let (mut hit, mut dist, mut st) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut qa, mut qb) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let [mut pa, mut pb, mut nr] = [(); 3].map(|_| Vec::with_capacity(n * d));
         for o in out {
             hit.push(o.is_some());
             match o {
@@ -542,7 +564,7 @@ pub fn manifold<'py>(
     let (la, lb) = (shape_list(a, "a")?, shape_list(b, "b")?);
     by_dim!(&la[0], G => {
         let p = pairs::<G>(&la, &lb, translations_a, rotations_a, translations_b, rotations_b, &[])?;
-        let out = par(py, p.n, |i| world::manifold(pick(&p.a, i), p.pa.get(i), pick(&p.b, i), p.pb.get(i), margin));
+        let out = par(py, p.n, |i| world::manifold(*pick(&p.a, i), p.pa.get(i), *pick(&p.b, i), p.pb.get(i), margin));
         let mut rows = ManifoldRows::default();
         for f in &out {
             rows.push::<G>(f);
@@ -636,11 +658,12 @@ pub fn shape_cast<'py>(
                 max_toi,
                 target_distance,
             };
-            world::shape_cast(pick(&p.a, i), p.pa.get(i), pick(&p.b, i), p.pb.get(i), &input)
+            world::shape_cast(*pick(&p.a, i), p.pa.get(i), *pick(&p.b, i), p.pb.get(i), &input)
         });
         let (n, d) = (p.n, G::D);
-        let (mut hit, mut toi, mut safe, mut dist, mut st) = (vec![], vec![], vec![], vec![], vec![]);
-        let (mut pa, mut pb, mut nr) = (vec![], vec![], vec![]);
+        let (mut hit, mut toi, mut safe) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut dist, mut st) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let [mut pa, mut pb, mut nr] = [(); 3].map(|_| Vec::with_capacity(n * d));
         for o in out {
             match o {
                 Some(f) => {
@@ -817,7 +840,7 @@ pub fn ray_cast<'py>(
         }
         let pose = *pose.get(0);
         let (o, rays) = rays::<G>(origins, directions)?;
-        let out = par(py, rays.len(), |i| world::ray_cast(&s, &pose, &rays[i], max_toi).map(|f| (f.value, f.part_a)));
+        let out = par(py, rays.len(), |i| world::ray_cast(s, &pose, &rays[i], max_toi).map(|f| (f.value, f.part_a)));
         let mut rows = RayRows::default();
         for (i, r) in out.into_iter().enumerate() {
             rows.push::<G>(r, row(&o, G::D, i), -1);
