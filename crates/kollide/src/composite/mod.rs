@@ -89,7 +89,7 @@ pub use mesh_file::{MeshFileError, MeshFileErrorKind, MeshFormat};
 pub use mesh_report::{MeshReport, SLIVER_RATIO};
 pub use pair::{pair_contact, pair_distance, pair_intersects, pair_manifold, pair_shape_cast};
 pub use polyline2d::{Polyline, PolylineError};
-pub use query::{contact, distance, intersects, manifold, PartManifold};
+pub use query::{contact, distance, intersects, manifold, manifold_cached, PartManifold, PartManifoldCache};
 pub use sweep::{sweep, SoupParts};
 pub use trimesh3d::{TriMesh, TriMeshError};
 pub use weld::Weld;

@@ -8,8 +8,11 @@
 use super::{Composite, Found};
 use crate::math::{Aabb, Pose, Real};
 use crate::query::contact::output::CoreContact;
+use crate::query::gjk::SimplexCache;
 use crate::query::manifold::clip3d::{reduce_indices, Candidate};
-use crate::query::manifold::{clip_contact, contact_along};
+use crate::query::manifold::{
+    clip_contact, contact_along, kept_or, manifold_warm, ManifoldCache, ToleranceError,
+};
 use crate::query::Space;
 use crate::query::{
     Contact, ContactId, ContactStatus, DistanceOutput, GjkStatus, Manifold, ManifoldPoint,
@@ -363,7 +366,7 @@ pub fn manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     let mut found: Vec<(u32, bool, Manifold<V>)> = Vec::new();
     let mut bad: Option<(u32, Manifold<V>)> = None;
     c.visit_overlaps(&bb, |i| {
-        let m = part_manifold(c, i, pose_c, b, pose_b, margin);
+        let m = part_manifold(c, i, pose_c, b, pose_b, margin, None);
         if m.status == ContactStatus::NonFiniteSupport && !m.is_empty() {
             bad = Some((i, m));
             return false;
@@ -379,6 +382,164 @@ pub fn manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     merge(c, &found)
 }
 
+/// What [`manifold_cached`] keeps about **one pair** of a composite and a convex shape
+/// between calls: a [`ManifoldCache`] for each part that B's box met in the last call, so a
+/// shape resting on a mesh re-projects each triangle's manifold while it barely moves (see
+/// [`ManifoldCache`] for the tolerances and what a re-projected manifold promises) and
+/// recomputes only the parts it moved on. Parts B's box no longer meets are forgotten.
+///
+/// Start with `PartManifoldCache::default()` and pass the same cache every call while the
+/// pair exists; call [`PartManifoldCache::clear`] when it is given to another pair.
+#[derive(Clone, Debug)]
+pub struct PartManifoldCache<V: Space> {
+    /// An empty cache with the tolerances, copied for each newly met part.
+    template: ManifoldCache<V>,
+    /// Each part met by the last call (in the order it was visited): its index, the call
+    /// that last met it, and its cache. Updated in place.
+    parts: Vec<(u32, u32, ManifoldCache<V>)>,
+    /// The number of the current call (wrapping; only equality is read).
+    call: u32,
+    /// The parts' manifolds of a call (kept for its allocation).
+    found: Vec<(u32, bool, Manifold<V>)>,
+    reused: usize,
+    computed: usize,
+}
+
+impl<V: Space> Default for PartManifoldCache<V> {
+    /// Each part's cache is [`ManifoldCache::default`].
+    fn default() -> Self {
+        Self::with_part_cache(ManifoldCache::default())
+    }
+}
+
+impl<V: Space> PartManifoldCache<V> {
+    fn with_part_cache(template: ManifoldCache<V>) -> Self {
+        Self { template, parts: Vec::new(), call: 0, found: Vec::new(), reused: 0, computed: 0 }
+    }
+
+    /// An empty cache whose parts re-project while within `drift` (a length) and `max_turn`
+    /// radians, as [`ManifoldCache::with_tolerance`].
+    ///
+    /// # Errors
+    /// [`ToleranceError`] when either is negative, NaN or infinite.
+    pub fn with_tolerance(drift: V::Real, max_turn: V::Real) -> Result<Self, ToleranceError> {
+        Ok(Self::with_part_cache(ManifoldCache::with_tolerance(drift, max_turn)?))
+    }
+
+    /// Forgets every part's kept manifold (the tolerances stay).
+    pub fn clear(&mut self) {
+        self.parts.clear();
+        self.reused = 0;
+        self.computed = 0;
+    }
+
+    /// How many parts the last call re-projected (or found still apart along a kept axis)
+    /// without computing.
+    #[must_use]
+    pub fn reused_parts(&self) -> usize {
+        self.reused
+    }
+
+    /// How many parts the last call computed afresh.
+    #[must_use]
+    pub fn computed_parts(&self) -> usize {
+        self.computed
+    }
+
+    /// Memory held, in bytes (the caches of the parts met and the buffers kept).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        core::mem::size_of::<Self>()
+            + self.parts.capacity() * core::mem::size_of::<(u32, u32, ManifoldCache<V>)>()
+            + self.found.capacity() * core::mem::size_of::<(u32, bool, Manifold<V>)>()
+    }
+}
+
+/// Where part `i` is in `parts` (visited in about the same order as last time, so the
+/// search starts where the last one ended), or `None`.
+fn kept_part<V: Space>(parts: &[(u32, u32, ManifoldCache<V>)], cursor: &mut usize, i: u32) -> Option<usize> {
+    let at = (*cursor..parts.len()).chain(0..(*cursor).min(parts.len())).find(|&k| parts[k].0 == i)?;
+    *cursor = at + 1;
+    Some(at)
+}
+
+/// [`manifold`] with temporal coherence, for a convex shape `b` resting on or moving slowly
+/// over the composite `c`: each part's manifold is kept in `cache` and re-projected while
+/// the pair barely moved (see [`PartManifoldCache`]); the parts' manifolds are merged as
+/// [`manifold`] merges them. World frame; `margin` as in [`manifold`].
+///
+/// ```
+/// use kollide::composite::{self, PartManifoldCache, TriMesh};
+/// use kollide::shape::Cuboid;
+/// use kollide::math::{DPose3, DVec3};
+/// let floor = TriMesh::new(
+///     vec![DVec3::new(-2.0, 0.0, -2.0), DVec3::new(2.0, 0.0, -2.0), DVec3::new(2.0, 0.0, 2.0), DVec3::new(-2.0, 0.0, 2.0)],
+///     vec![[0, 2, 1], [0, 3, 2]],
+/// );
+/// let cube = Cuboid::new(DVec3::splat(0.5));
+/// let mut cache = PartManifoldCache::default();
+/// for frame in 0..3 {
+///     let pose = DPose3::from_translation(DVec3::new(1e-6 * frame as f64, 0.49, 0.0));
+///     let m = composite::manifold_cached(&floor, &DPose3::IDENTITY, &cube, &pose, 0.0, &mut cache);
+///     assert_eq!(m.manifold.len(), 4);
+///     // The first call computes both triangles; the next ones re-project them.
+///     assert_eq!(cache.computed_parts(), if frame == 0 { 2 } else { 0 });
+/// }
+/// ```
+#[must_use]
+pub fn manifold_cached<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+    c: &C,
+    pose_c: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+    cache: &mut PartManifoldCache<V>,
+) -> PartManifold<V> {
+    let margin = margin.max(V::Real::ZERO);
+    let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
+    let mut found = core::mem::take(&mut cache.found);
+    found.clear();
+    cache.call = cache.call.wrapping_add(1);
+    let call = cache.call;
+    let (template, parts) = (cache.template, &mut cache.parts);
+    let (mut cursor, mut reused, mut computed) = (0, 0, 0);
+    let mut bad: Option<(u32, Manifold<V>)> = None;
+    c.visit_overlaps(&bb, |i| {
+        let at = kept_part(parts, &mut cursor, i).unwrap_or_else(|| {
+            parts.push((i, call, template));
+            parts.len() - 1
+        });
+        let entry = &mut parts[at];
+        entry.1 = call;
+        let (pose_p, part) = (part_pose(c, i, pose_c), c.part(i));
+        let m = kept_or(&part, &pose_p, b, pose_b, margin, &mut entry.2, |simplex| {
+            part_manifold(c, i, pose_c, b, pose_b, margin, Some(simplex))
+        });
+        if entry.2.reused() {
+            reused += 1;
+        } else {
+            computed += 1;
+        }
+        if m.status == ContactStatus::NonFiniteSupport && !m.is_empty() {
+            bad = Some((i, m));
+            return false;
+        }
+        if let Some(p) = m.deepest().copied() {
+            found.push((i, inside(c, i, pose_c, p.distance, p.point_a, m.normal), m));
+        }
+        true
+    });
+    // Parts B's box no longer meets are forgotten.
+    parts.retain(|e| e.1 == call);
+    let out = match bad {
+        Some((i, manifold)) => PartManifold { manifold, parts: [i; MAX_MANIFOLD_POINTS] },
+        None => merge(c, &found),
+    };
+    cache.found = found;
+    (cache.reused, cache.computed) = (reused, computed);
+    out
+}
+
 /// Part `i`'s manifold with B (world frame), along the surface's normal when the one found
 /// crosses an internal edge.
 fn part_manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
@@ -388,10 +549,11 @@ fn part_manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     b: &B,
     pose_b: &Pose<V>,
     margin: V::Real,
+    warm: Option<&mut SimplexCache<V>>,
 ) -> Manifold<V> {
     let pose_p = part_pose(c, i, pose_c);
     let part = c.part(i);
-    let m = crate::query::manifold(&part, &pose_p, b, pose_b, margin);
+    let m = manifold_warm(&part, &pose_p, b, pose_b, margin, warm);
     let Some(deepest) = m.deepest().copied() else {
         return m;
     };

@@ -2,6 +2,7 @@
 
 mod composite_2d;
 mod composite_heightfield;
+mod composite_kept;
 mod composite_mesh;
 mod composite_seams;
 mod concave_polygon;

@@ -353,6 +353,24 @@ pub fn manifold_cached<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
     margin: V::Real,
     cache: &mut ManifoldCache<V>,
 ) -> Manifold<V> {
+    kept_or(a, pose_a, b, pose_b, margin, cache, |simplex| {
+        manifold_warm(a, pose_a, b, pose_b, margin, Some(simplex))
+    })
+}
+
+/// The body of [`manifold_cached`] for any way of computing a manifold of `a` and `b`
+/// (world frame): the kept one re-projected while it may be, else `compute` (given the
+/// cache's simplex to warm-start from), kept for the next call. A composite's parts use it
+/// with their own computation (the normal along the surface at internal edges).
+pub(crate) fn kept_or<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+    cache: &mut ManifoldCache<V>,
+    compute: impl FnOnce(&mut SimplexCache<V>) -> Manifold<V>,
+) -> Manifold<V> {
     if cache.still_apart(a, pose_a, b, pose_b, margin) {
         cache.reused = true;
         return Manifold::empty();
@@ -362,7 +380,7 @@ pub fn manifold_cached<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
         cache.reused = true;
         return m;
     }
-    let m = manifold_warm(a, pose_a, b, pose_b, margin, Some(&mut cache.simplex));
+    let m = compute(&mut cache.simplex);
     cache.keep(&m, (a, pose_a), (b, pose_b), margin);
     cache.reused = false;
     m

@@ -19,6 +19,7 @@ use crate::math::{Pose, Real};
 use crate::query::contact::output::{ContactStatus, CoreContact};
 use crate::shape::{Feature, Primitive, Support, SupportFace};
 
+pub(crate) use cache::kept_or;
 pub use cache::{manifold_cached, ManifoldCache, ToleranceError, DEFAULT_MAX_TURN, DEFAULT_RELATIVE_DRIFT};
 
 /// How many points a manifold holds (4; 2D manifolds use at most 2).
