@@ -399,8 +399,6 @@ pub struct PartManifoldCache<V: Space> {
     parts: Vec<(u32, u32, ManifoldCache<V>)>,
     /// The number of the current call (wrapping; only equality is read).
     call: u32,
-    /// The parts' manifolds of a call (kept for its allocation).
-    found: Vec<(u32, bool, Manifold<V>)>,
     reused: usize,
     computed: usize,
 }
@@ -414,7 +412,7 @@ impl<V: Space> Default for PartManifoldCache<V> {
 
 impl<V: Space> PartManifoldCache<V> {
     fn with_part_cache(template: ManifoldCache<V>) -> Self {
-        Self { template, parts: Vec::new(), call: 0, found: Vec::new(), reused: 0, computed: 0 }
+        Self { template, parts: Vec::new(), call: 0, reused: 0, computed: 0 }
     }
 
     /// An empty cache whose parts re-project while within `drift` (a length) and `max_turn`
@@ -451,7 +449,6 @@ impl<V: Space> PartManifoldCache<V> {
     pub fn memory_bytes(&self) -> usize {
         core::mem::size_of::<Self>()
             + self.parts.capacity() * core::mem::size_of::<(u32, u32, ManifoldCache<V>)>()
-            + self.found.capacity() * core::mem::size_of::<(u32, bool, Manifold<V>)>()
     }
 }
 
@@ -497,8 +494,9 @@ pub fn manifold_cached<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Size
 ) -> PartManifold<V> {
     let margin = margin.max(V::Real::ZERO);
     let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
-    let mut found = core::mem::take(&mut cache.found);
-    found.clear();
+    // Kept out of the cache: a resting pair's state is read every frame, and a buffer of
+    // manifolds beside it would double what is read from memory for many pairs.
+    let mut found: Vec<(u32, bool, Manifold<V>)> = Vec::new();
     cache.call = cache.call.wrapping_add(1);
     let call = cache.call;
     let (template, parts) = (cache.template, &mut cache.parts);
@@ -535,7 +533,6 @@ pub fn manifold_cached<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Size
         Some((i, manifold)) => PartManifold { manifold, parts: [i; MAX_MANIFOLD_POINTS] },
         None => merge(c, &found),
     };
-    cache.found = found;
     (cache.reused, cache.computed) = (reused, computed);
     out
 }

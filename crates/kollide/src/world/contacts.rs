@@ -1,5 +1,6 @@
 //! The contacts of a frame with state kept per pair: each pair of the broad phase keeps
-//! its [`ManifoldCache`] (and the GJK warm start inside it), its last manifold and whether
+//! its [`PairCache`] (the GJK warm start and the kept manifold, one per part with a
+//! composite), its last manifold and whether
 //! it was in contact, from one frame to the next.
 //!
 //! The states live in slots that do not move while their pair lives (a slab with a free
@@ -9,11 +10,11 @@
 
 use super::bodies::{BodyId, ContactPair, World};
 use super::options::{pairs_with, ContactFrame};
-use super::shape::RuntimeShape;
+use super::shape::{PairCache, RuntimeShape};
 use crate::bvh::ProxyId;
 use crate::composite::Found;
 use crate::math::Real;
-use crate::query::{Manifold, ManifoldCache, Space};
+use crate::query::{Manifold, Space};
 
 /// What a pair of the broad phase keeps between frames.
 #[derive(Clone, Debug)]
@@ -21,7 +22,7 @@ pub(crate) struct PairSlot<V: Space> {
     /// The bodies, `a < b` (A and B of the manifold).
     a: BodyId,
     b: BodyId,
-    cache: ManifoldCache<V>,
+    cache: PairCache<V>,
     /// The manifold of the last frame (empty when not in contact).
     last: Found<Manifold<V>>,
 }
@@ -65,6 +66,7 @@ impl<V: Space> PairStates<V> {
         self.slots.capacity() * core::mem::size_of::<PairSlot<V>>()
             + self.free.capacity() * 4
             + self.index.capacity() * core::mem::size_of::<Entry>()
+            + self.slots.iter().map(|s| s.cache.heap_bytes()).sum::<usize>()
     }
 }
 
@@ -82,8 +84,10 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     /// keeps those with points within `margin`. Each pair keeps its state between frames: a
     /// pair whose bodies did not move keeps its manifold; two convex bodies that barely
     /// moved relative to each other re-project the kept manifold (within the tolerances of
-    /// [`ManifoldCache`]'s defaults) and otherwise recompute it warm-started; pairs with a
-    /// mesh, terrain or compound are computed afresh when they move. With the `rayon`
+    /// [`ManifoldCache`](crate::query::ManifoldCache)'s defaults) and otherwise recompute
+    /// it warm-started; a composite and a convex body keep one such manifold per part
+    /// ([`PartManifoldCache`](crate::composite::PartManifoldCache)); two composites are
+    /// computed afresh when they move. With the `rayon`
     /// feature the pairs are computed on all cores; the answer is the same, in the same
     /// order.
     pub fn contacts(&mut self, margin: V::Real) -> ContactFrame<V> {
@@ -123,8 +127,7 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
                 continue;
             };
             let (a, b) = (ia.min(ib), ia.max(ib));
-            let fresh =
-                PairSlot { a, b, cache: ManifoldCache::default(), last: Found::new(Manifold::empty()) };
+            let fresh = PairSlot { a, b, cache: PairCache::default(), last: Found::new(Manifold::empty()) };
             let slot = match states.free.pop() {
                 Some(slot) => {
                     states.slots[slot as usize] = fresh;

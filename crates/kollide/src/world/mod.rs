@@ -14,7 +14,7 @@ mod shape;
 pub use crate::composite::Found;
 pub use bodies::{BodyId, ContactPair, World, WorldError};
 pub use options::{BodyKind, BodyOptions, CollisionGroups, ContactFrame};
-pub use shape::{RuntimeShape, Shape2, Shape3};
+pub use shape::{PairCache, RuntimeShape, Shape2, Shape3};
 
 use crate::math::Pose;
 use crate::query::cast::{CastInput, CastOutput, Ray, RayOutcome};

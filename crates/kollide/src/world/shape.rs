@@ -11,7 +11,7 @@
 //! order of the pair is handled here once, never by the caller.
 
 use crate::composite::{
-    self, Compound, ConcavePolygon, Found, HeightField, HeightField2d, Polyline, TriMesh,
+    self, Compound, ConcavePolygon, Found, HeightField, HeightField2d, PartManifoldCache, Polyline, TriMesh,
 };
 use crate::math::{Aabb, Pose, Vector2, Vector3};
 use crate::query::cast::{
@@ -25,6 +25,34 @@ use crate::query::{
 };
 use crate::shape::{bounding_box, Convex2, Convex3};
 use std::sync::Arc;
+
+/// What [`RuntimeShape::manifold_cached`] keeps about one pair of shapes between frames:
+/// a [`ManifoldCache`] when both are convex, a [`PartManifoldCache`] (allocated on first
+/// use) when one is a composite. Start with `PairCache::default()`; call
+/// [`PairCache::clear`] when it is given to another pair.
+#[derive(Clone, Debug, Default)]
+pub struct PairCache<V: Space> {
+    convex: ManifoldCache<V>,
+    parts: Option<Box<PartManifoldCache<V>>>,
+}
+
+impl<V: Space> PairCache<V> {
+    /// Forgets what was kept.
+    pub fn clear(&mut self) {
+        self.convex.clear();
+        self.parts = None;
+    }
+
+    /// Memory held beyond the struct itself, in bytes.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        self.parts.as_ref().map_or(0, |p| p.memory_bytes())
+    }
+
+    fn parts(&mut self) -> &mut PartManifoldCache<V> {
+        self.parts.get_or_insert_with(Box::default)
+    }
+}
 
 /// What a world needs of its shapes: a box, and every query between two of them. Written
 /// once per dimension, for [`Shape2`] and [`Shape3`]; the free functions of
@@ -52,17 +80,19 @@ pub trait RuntimeShape<V: Space>: Clone + Send + Sync + 'static {
         pose_b: &Pose<V>,
         margin: V::Real,
     ) -> Found<Manifold<V>>;
-    /// [`RuntimeShape::manifold`] kept between frames in `cache` (see
-    /// [`manifold_cached`](crate::query::manifold_cached)): two convex shapes re-project
-    /// the kept manifold while they have barely moved relative to each other. The default,
-    /// and every pair with a composite, computes afresh (the cache is left as it was).
+    /// [`RuntimeShape::manifold`] kept between frames in `cache`: two convex shapes
+    /// re-project the kept manifold while they have barely moved relative to each other
+    /// (see [`manifold_cached`](crate::query::manifold_cached)); a composite and a convex
+    /// shape keep one per part (see
+    /// [`composite::manifold_cached`](crate::composite::manifold_cached)). The default, and
+    /// a pair of two composites, computes afresh (the cache is left as it was).
     fn manifold_cached(
         a: &Self,
         pose_a: &Pose<V>,
         b: &Self,
         pose_b: &Pose<V>,
         margin: V::Real,
-        cache: &mut ManifoldCache<V>,
+        cache: &mut PairCache<V>,
     ) -> Found<Manifold<V>> {
         let _ = cache;
         Self::manifold(a, pose_a, b, pose_b, margin)
@@ -254,13 +284,28 @@ macro_rules! impl_runtime_shape {
             }
 
             fn manifold_cached(a: &Self, pose_a: &Pose<V>, b: &Self, pose_b: &Pose<V>, margin: V::Real,
-                cache: &mut ManifoldCache<V>) -> Found<Manifold<V>> {
-                match (a, b) {
-                    ($ty::Convex(sa), $ty::Convex(sb)) => {
-                        Found::new(manifold_cached(sa, pose_a, sb, pose_b, margin, cache))
-                    }
-                    _ => Self::manifold(a, pose_a, b, pose_b, margin),
+                cache: &mut PairCache<V>) -> Found<Manifold<V>> {
+                fn deepest_part<V: Space>(pm: &composite::PartManifold<V>) -> Option<u32> {
+                    pm.points()
+                        .min_by(|x, y| crate::math::Real::to_f64(x.0.distance).total_cmp(&crate::math::Real::to_f64(y.0.distance)))
+                        .map(|(_, part)| part)
                 }
+                on_shape!($ty, a,
+                    convex sa => on_shape!($ty, b,
+                        convex sb => Found::new(manifold_cached(sa, pose_a, sb, pose_b, margin, &mut cache.convex)),
+                        composite cb => {
+                            let pm = composite::manifold_cached(cb, pose_b, sa, pose_a, margin, cache.parts());
+                            Found { value: pm.manifold.flipped(), part_a: None, part_b: deepest_part(&pm), body: () }
+                        },
+                        [$($var),+]),
+                    composite ca => on_shape!($ty, b,
+                        convex sb => {
+                            let pm = composite::manifold_cached(ca, pose_a, sb, pose_b, margin, cache.parts());
+                            Found { value: pm.manifold, part_a: deepest_part(&pm), part_b: None, body: () }
+                        },
+                        composite _cb => Self::manifold(a, pose_a, b, pose_b, margin),
+                        [$($var),+]),
+                    [$($var),+])
             }
 
             fn ray_cast(&self, pose: &Pose<V>, ray: &Ray<V>, max_toi: V::Real) -> Option<Found<RayOutcome<V>>> {

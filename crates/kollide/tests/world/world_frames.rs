@@ -221,3 +221,91 @@ fn pairs_apart_by_less_than_the_margin_are_found_though_their_boxes_do_not_meet(
     // Back to margin 0: not in contact, though the boxes stay loosened.
     assert_eq!(w.contacts(0.0).stopped, vec![(a, b)]);
 }
+
+/// A static terrain mesh with boxes and balls resting on it and creeping: the pairs with the
+/// terrain keep a manifold per triangle. The first frame equals the from-scratch manifolds;
+/// creeping frames stay within the kept manifolds' drift of them; a jump recomputes.
+#[test]
+fn terrain_pairs_keep_a_manifold_per_triangle() {
+    use kollide::composite::TriMesh;
+    let n = 13usize;
+    let h = |x: f64, z: f64| (x * 0.5).sin() * 0.4 + (z * 0.6).cos() * 0.3;
+    let mut v = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            let (x, z) = (c as f64 - 6.0, r as f64 - 6.0);
+            v.push(DVec3::new(x, h(x, z), z));
+        }
+    }
+    let id = |r: usize, c: usize| (r * n + c) as u32;
+    let mut t = Vec::new();
+    for r in 0..n - 1 {
+        for c in 0..n - 1 {
+            t.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
+            t.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
+        }
+    }
+    let mut w = W::new();
+    let terrain = w.insert_with(
+        Shape3::from(TriMesh::new(v, t)),
+        DPose3::IDENTITY,
+        BodyOptions::of_kind(BodyKind::Static),
+    );
+    let terrain = terrain.unwrap();
+    let mut rng = rng(41);
+    let mut bodies = Vec::new();
+    for k in 0..12 {
+        let (x, z) = (-4.0 + (k % 4) as f64 * 2.6, -4.0 + (k / 4) as f64 * 3.5);
+        let (s, lift) = if k % 2 == 0 {
+            (Shape3::from(Cuboid::new(DVec3::new(0.4, 0.3, 0.35))), 0.3)
+        } else {
+            (Shape3::from(Ball::new(0.35)), 0.35)
+        };
+        // Resting 0.02 into the ground under the centre (more on a slope).
+        let p = DPose3::new(
+            DVec3::new(x, h(x, z) + lift - 0.02, z),
+            DQuat::from_rotation_y(rng.random_range(0.0..6.0)),
+        );
+        bodies.push((w.insert(s, p).unwrap(), p));
+    }
+    let memory = w.memory_bytes();
+    let margin = 0.01;
+    let check = |w: &mut W, tol: f64, frame: usize| {
+        let live: Vec<_> = w.bodies().map(|(i, s, p)| (i, s.clone(), *p)).collect();
+        let frame_pairs = w.contacts(margin).pairs;
+        assert_eq!(frame_pairs.len(), 12, "frame {frame}: every body rests on the terrain");
+        for pair in &frame_pairs {
+            assert_eq!(pair.a, terrain);
+            let (a, b) = (&live[pair.a.0 as usize], &live[pair.b.0 as usize]);
+            let fresh = world::manifold(&a.1, &a.2, &b.1, &b.2, margin).value;
+            let kept = &pair.manifold.value;
+            let deepest = |m: &kollide::query::Manifold<DVec3>| m.deepest().unwrap().distance;
+            assert!(
+                (deepest(kept) - deepest(&fresh)).abs() <= tol,
+                "frame {frame}: {kept:?} against {fresh:?}"
+            );
+            assert!(kept.normal.dot(fresh.normal) >= 1.0 - 1e-3, "frame {frame}");
+        }
+    };
+    check(&mut w, 1e-12, 0);
+    assert!(w.memory_bytes() > memory, "the pairs with the terrain hold their parts' caches");
+    // Creeping 1e-5 a frame along x for 60 frames: kept manifolds re-projected within drift.
+    for frame in 1..=60 {
+        for (id, p) in &bodies {
+            let moved = DPose3::new(p.translation + DVec3::new(1e-5 * frame as f64, 0.0, 0.0), p.rotation);
+            w.set_pose(*id, moved).unwrap();
+        }
+        check(&mut w, 2e-3, frame);
+    }
+    // A jump far beyond the drift: computed afresh, equal to the from-scratch answer.
+    for (id, p) in &bodies {
+        w.set_pose(*id, DPose3::new(p.translation + DVec3::new(0.3, 0.0, 0.0), p.rotation)).unwrap();
+    }
+    // The bodies are lifted to the ground at their new place first.
+    for (id, p) in &bodies {
+        let t = p.translation + DVec3::new(0.3, 0.0, 0.0);
+        let lift = p.translation.y - h(p.translation.x, p.translation.z);
+        w.set_pose(*id, DPose3::new(DVec3::new(t.x, h(t.x, t.z) + lift, t.z), p.rotation)).unwrap();
+    }
+    check(&mut w, 1e-12, 61);
+}
