@@ -399,6 +399,11 @@ pub struct PartManifoldCache<V: Space> {
     parts: Vec<(u32, u32, ManifoldCache<V>)>,
     /// The number of the current call (wrapping; only equality is read).
     call: u32,
+    /// Buffers of a call, kept for their allocations: the parts' manifolds, the candidate
+    /// points of the merge and their parts.
+    found: Vec<(u32, bool, Manifold<V>)>,
+    cands: Vec<Candidate<V>>,
+    cand_parts: Vec<u32>,
     reused: usize,
     computed: usize,
 }
@@ -412,7 +417,16 @@ impl<V: Space> Default for PartManifoldCache<V> {
 
 impl<V: Space> PartManifoldCache<V> {
     fn with_part_cache(template: ManifoldCache<V>) -> Self {
-        Self { template, parts: Vec::new(), call: 0, reused: 0, computed: 0 }
+        Self {
+            template,
+            parts: Vec::new(),
+            call: 0,
+            found: Vec::new(),
+            cands: Vec::new(),
+            cand_parts: Vec::new(),
+            reused: 0,
+            computed: 0,
+        }
     }
 
     /// An empty cache whose parts re-project while within `drift` (a length) and `max_turn`
@@ -449,6 +463,9 @@ impl<V: Space> PartManifoldCache<V> {
     pub fn memory_bytes(&self) -> usize {
         core::mem::size_of::<Self>()
             + self.parts.capacity() * core::mem::size_of::<(u32, u32, ManifoldCache<V>)>()
+            + self.found.capacity() * core::mem::size_of::<(u32, bool, Manifold<V>)>()
+            + self.cands.capacity() * core::mem::size_of::<Candidate<V>>()
+            + self.cand_parts.capacity() * 4
     }
 }
 
@@ -494,9 +511,8 @@ pub fn manifold_cached<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Size
 ) -> PartManifold<V> {
     let margin = margin.max(V::Real::ZERO);
     let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
-    // Kept out of the cache: a resting pair's state is read every frame, and a buffer of
-    // manifolds beside it would double what is read from memory for many pairs.
-    let mut found: Vec<(u32, bool, Manifold<V>)> = Vec::new();
+    let mut found = core::mem::take(&mut cache.found);
+    found.clear();
     cache.call = cache.call.wrapping_add(1);
     let call = cache.call;
     let (template, parts) = (cache.template, &mut cache.parts);
@@ -531,8 +547,9 @@ pub fn manifold_cached<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Size
     parts.retain(|e| e.1 == call);
     let out = match bad {
         Some((i, manifold)) => PartManifold { manifold, parts: [i; MAX_MANIFOLD_POINTS] },
-        None => merge(c, &found),
+        None => merge_into(c, &found, &mut cache.cands, &mut cache.cand_parts),
     };
+    cache.found = found;
     (cache.reused, cache.computed) = (reused, computed);
     out
 }
@@ -583,6 +600,18 @@ fn part_manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
 /// Merges the parts' manifolds around the deepest one (preferring those that do not push
 /// through the inside).
 fn merge<V: Space, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, bool, Manifold<V>)]) -> PartManifold<V> {
+    merge_into(c, found, &mut Vec::new(), &mut Vec::new())
+}
+
+/// [`merge`] with buffers for the candidate points and their parts.
+fn merge_into<V: Space, C: Composite<V> + ?Sized>(
+    c: &C,
+    found: &[(u32, bool, Manifold<V>)],
+    cands: &mut Vec<Candidate<V>>,
+    parts: &mut Vec<u32>,
+) -> PartManifold<V> {
+    cands.clear();
+    parts.clear();
     let mut out = PartManifold { manifold: Manifold::empty(), parts: [0; MAX_MANIFOLD_POINTS] };
     let depth = |m: &Manifold<V>| m.deepest().map_or(f64::INFINITY, |p| p.distance.to_f64());
     let Some((_, _, reference)) = found.iter().min_by(|x, y| {
@@ -595,8 +624,6 @@ fn merge<V: Space, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, bool, Manifol
     };
     let normal = reference.normal;
     let cos = V::Real::from_f64(SAME_NORMAL_COS);
-    let mut cands: Vec<Candidate<V>> = Vec::new();
-    let mut parts: Vec<u32> = Vec::new();
     for (i, _, m) in found {
         if m.normal.dot(normal) < cos {
             continue;
@@ -614,7 +641,7 @@ fn merge<V: Space, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, bool, Manifol
     }
     out.manifold.normal = normal;
     out.manifold.status = reference.status;
-    let (chosen, count) = reduce_indices(&cands, normal);
+    let (chosen, count) = reduce_indices(cands, normal);
     for (k, &j) in chosen[..count].iter().enumerate() {
         let q = &cands[j];
         out.manifold.push(ManifoldPoint { point_a: q.a, point_b: q.b, distance: q.distance, id: q.id });
