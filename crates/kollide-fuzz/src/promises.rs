@@ -14,7 +14,7 @@ use kollide::query::{
     distance as convex_distance, manifold_cached, ContactStatus, GjkStatus, Manifold, ManifoldCache,
 };
 use kollide::shape::Support;
-use kollide::world::{self, RuntimeShape};
+use kollide::world::{self, PairCache, RuntimeShape};
 
 /// A vector as f64 coordinates (`[x, y, 0]` in 2D).
 pub fn f(v: impl Vector) -> [f64; 3] {
@@ -362,6 +362,7 @@ impl<V: Space> Pair<'_, V> {
             promise(p.distance.to_f64() <= margin.to_f64() + tol, "manifold point within the margin", ctx);
         }
         self.check_manifold_cache(margin, &mf, tol);
+        self.check_pair_cache(margin, &mf, tol);
     }
 
     /// A manifold cache's first answer is the plain manifold's; asked again at the same
@@ -378,6 +379,23 @@ impl<V: Space> Pair<'_, V> {
             promise(p.id == q.id, "a standing pair's cached manifold keeps its ids", ctx);
             let off = (p.distance.to_f64() - q.distance.to_f64()).abs();
             promise(off <= tol, "a standing pair's cached manifold keeps its distances", ctx);
+        }
+    }
+
+    /// The same through a world's pair cache, on every pair: two convex shapes keep one
+    /// manifold, a composite and a convex shape one per part (two composites compute
+    /// afresh).
+    fn check_pair_cache(&self, margin: V::Real, mf: &Manifold<V>, tol: f64) {
+        let mut cache = PairCache::default();
+        let first = V::Shape::manifold_cached(self.a, &self.pa, self.b, &self.pb, margin, &mut cache).value;
+        let again = V::Shape::manifold_cached(self.a, &self.pa, self.b, &self.pb, margin, &mut cache).value;
+        let ctx = || format!("plain {mf:?}\nfirst {first:?}\nagain {again:?}\n{}", self.describe());
+        promise(first == *mf, "a pair cache's first answer is the plain manifold", ctx);
+        promise(again.len() == mf.len(), "a standing pair's kept manifold keeps its points", ctx);
+        for (p, q) in again.points().iter().zip(mf.points()) {
+            promise(p.id == q.id, "a standing pair's kept manifold keeps its ids", ctx);
+            let off = (p.distance.to_f64() - q.distance.to_f64()).abs();
+            promise(off <= tol, "a standing pair's kept manifold keeps its distances", ctx);
         }
     }
 }
