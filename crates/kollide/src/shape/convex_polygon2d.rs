@@ -246,15 +246,7 @@ impl<V: Vector2> Support<V> for ConvexPolygon<V> {
         let v = &self.vertices;
         let n = v.len();
         if n <= SCAN_LIMIT {
-            let mut best = 0;
-            let mut best_dot = v[0].dot(dir);
-            for (i, p) in v.iter().enumerate().skip(1) {
-                let d = p.dot(dir);
-                if d > best_dot {
-                    best = i;
-                    best_dot = d;
-                }
-            }
+            let best = super::scan::scan(v, dir);
             *hint = best as u32;
             return v[best];
         }

@@ -16,6 +16,7 @@ pub(crate) mod error;
 mod hull3d;
 pub(crate) mod predicates2d;
 mod runtime;
+mod scan;
 mod segment;
 #[cfg(feature = "serde")]
 mod serde_points;
