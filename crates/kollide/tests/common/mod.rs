@@ -159,3 +159,25 @@ pub fn assert_mixed(hits: usize, total: usize, what: &str) {
         "{what}: overlap fraction {f:.2} outside [0.25, 0.75] — the sample does not test both outcomes"
     );
 }
+
+/// A terrain mesh of `n` x `n` grid points, one unit apart and centred on the origin (x and
+/// z), at heights `h(x, z)`; each cell split into two triangles, counter-clockwise from above.
+pub fn grid_terrain(n: usize, h: impl Fn(f64, f64) -> f64) -> kollide::composite::TriMesh<glam::DVec3> {
+    let half = (n - 1) as f64 / 2.0;
+    let mut v = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            let (x, z) = (c as f64 - half, r as f64 - half);
+            v.push(glam::DVec3::new(x, h(x, z), z));
+        }
+    }
+    let id = |r: usize, c: usize| (r * n + c) as u32;
+    let mut t = Vec::new();
+    for r in 0..n - 1 {
+        for c in 0..n - 1 {
+            t.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
+            t.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
+        }
+    }
+    kollide::composite::TriMesh::new(v, t)
+}

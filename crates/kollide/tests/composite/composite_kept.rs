@@ -2,6 +2,7 @@
 //! where nothing moved, close to it (within the cache's drift and turn) while a box slides,
 //! and parts left behind forgotten.
 
+use crate::common::grid_terrain;
 use glam::{DQuat, DVec3};
 use kollide::composite::{self, PartManifold, PartManifoldCache, TriMesh};
 use kollide::math::DPose3;
@@ -10,24 +11,7 @@ use rand::{Rng, SeedableRng};
 
 /// A 24 x 24 terrain of unit cells with hills and ripples.
 fn terrain() -> TriMesh<DVec3> {
-    let n = 25usize;
-    let h = |x: f64, z: f64| (x * 0.3).sin() * 0.8 + (z * 0.4).cos() * 0.6 + ((x + z) * 1.1).sin() * 0.1;
-    let mut v = Vec::new();
-    for r in 0..n {
-        for c in 0..n {
-            let (x, z) = (c as f64 - 12.0, r as f64 - 12.0);
-            v.push(DVec3::new(x, h(x, z), z));
-        }
-    }
-    let id = |r: usize, c: usize| (r * n + c) as u32;
-    let mut t = Vec::new();
-    for r in 0..n - 1 {
-        for c in 0..n - 1 {
-            t.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
-            t.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
-        }
-    }
-    TriMesh::new(v, t)
+    grid_terrain(25, |x, z| (x * 0.3).sin() * 0.8 + (z * 0.4).cos() * 0.6 + ((x + z) * 1.1).sin() * 0.1)
 }
 
 /// The height of the terrain under (x, z), by a ray.

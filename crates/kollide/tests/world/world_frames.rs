@@ -227,30 +227,10 @@ fn pairs_apart_by_less_than_the_margin_are_found_though_their_boxes_do_not_meet(
 /// creeping frames stay within the kept manifolds' drift of them; a jump recomputes.
 #[test]
 fn terrain_pairs_keep_a_manifold_per_triangle() {
-    use kollide::composite::TriMesh;
-    let n = 13usize;
     let h = |x: f64, z: f64| (x * 0.5).sin() * 0.4 + (z * 0.6).cos() * 0.3;
-    let mut v = Vec::new();
-    for r in 0..n {
-        for c in 0..n {
-            let (x, z) = (c as f64 - 6.0, r as f64 - 6.0);
-            v.push(DVec3::new(x, h(x, z), z));
-        }
-    }
-    let id = |r: usize, c: usize| (r * n + c) as u32;
-    let mut t = Vec::new();
-    for r in 0..n - 1 {
-        for c in 0..n - 1 {
-            t.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
-            t.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
-        }
-    }
+    let mesh = crate::common::grid_terrain(13, h);
     let mut w = W::new();
-    let terrain = w.insert_with(
-        Shape3::from(TriMesh::new(v, t)),
-        DPose3::IDENTITY,
-        BodyOptions::of_kind(BodyKind::Static),
-    );
+    let terrain = w.insert_with(Shape3::from(mesh), DPose3::IDENTITY, BodyOptions::of_kind(BodyKind::Static));
     let terrain = terrain.unwrap();
     let mut rng = rng(41);
     let mut bodies = Vec::new();
