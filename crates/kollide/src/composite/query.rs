@@ -362,11 +362,31 @@ pub fn manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     margin: V::Real,
 ) -> PartManifold<V> {
     let margin = margin.max(V::Real::ZERO);
+    let mut found = Vec::new();
+    let answer = |i| part_manifold(c, i, pose_c, b, pose_b, margin, None);
+    match gather(c, pose_c, b, pose_b, margin, &mut found, answer) {
+        Some(bad) => bad,
+        None => merge(c, &found),
+    }
+}
+
+/// The parts' manifolds that [`manifold`] merges: `answer(i)` for each part whose box meets
+/// B's box loosened by `margin` (the composite's frame), those with points gathered into
+/// `found` with whether they push through the inside. A non-finite answer with points
+/// stops the walk and is returned as the whole answer.
+fn gather<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
+    c: &C,
+    pose_c: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+    found: &mut Vec<(u32, bool, Manifold<V>)>,
+    mut answer: impl FnMut(u32) -> Manifold<V>,
+) -> Option<PartManifold<V>> {
     let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
-    let mut found: Vec<(u32, bool, Manifold<V>)> = Vec::new();
     let mut bad: Option<(u32, Manifold<V>)> = None;
     c.visit_overlaps(&bb, |i| {
-        let m = part_manifold(c, i, pose_c, b, pose_b, margin, None);
+        let m = answer(i);
         if m.status == ContactStatus::NonFiniteSupport && !m.is_empty() {
             bad = Some((i, m));
             return false;
@@ -376,10 +396,7 @@ pub fn manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
         }
         true
     });
-    if let Some((i, manifold)) = bad {
-        return PartManifold { manifold, parts: [i; MAX_MANIFOLD_POINTS] };
-    }
-    merge(c, &found)
+    bad.map(|(i, manifold)| PartManifold { manifold, parts: [i; MAX_MANIFOLD_POINTS] })
 }
 
 /// What [`manifold_cached`] keeps about **one pair** of a composite and a convex shape
@@ -510,15 +527,13 @@ pub fn manifold_cached<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Size
     cache: &mut PartManifoldCache<V>,
 ) -> PartManifold<V> {
     let margin = margin.max(V::Real::ZERO);
-    let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
     let mut found = core::mem::take(&mut cache.found);
     found.clear();
     cache.call = cache.call.wrapping_add(1);
     let call = cache.call;
     let (template, parts) = (cache.template, &mut cache.parts);
     let (mut cursor, mut reused, mut computed) = (0, 0, 0);
-    let mut bad: Option<(u32, Manifold<V>)> = None;
-    c.visit_overlaps(&bb, |i| {
+    let answer = |i| {
         let at = kept_part(parts, &mut cursor, i).unwrap_or_else(|| {
             parts.push((i, call, template));
             parts.len() - 1
@@ -534,19 +549,13 @@ pub fn manifold_cached<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Size
         } else {
             computed += 1;
         }
-        if m.status == ContactStatus::NonFiniteSupport && !m.is_empty() {
-            bad = Some((i, m));
-            return false;
-        }
-        if let Some(p) = m.deepest().copied() {
-            found.push((i, inside(c, i, pose_c, p.distance, p.point_a, m.normal), m));
-        }
-        true
-    });
+        m
+    };
+    let bad = gather(c, pose_c, b, pose_b, margin, &mut found, answer);
     // Parts B's box no longer meets are forgotten.
-    parts.retain(|e| e.1 == call);
+    cache.parts.retain(|e| e.1 == call);
     let out = match bad {
-        Some((i, manifold)) => PartManifold { manifold, parts: [i; MAX_MANIFOLD_POINTS] },
+        Some(bad) => bad,
         None => merge_into(c, &found, &mut cache.cands, &mut cache.cand_parts),
     };
     cache.found = found;
