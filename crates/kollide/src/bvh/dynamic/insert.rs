@@ -172,6 +172,20 @@ impl<V: Vector> DynamicTree<V> {
         n.height = height;
     }
 
+    /// From internal node `i` up: each box set to its children's union, stopping at the
+    /// first node whose box does not change (heights are unchanged: no link moved).
+    pub(super) fn refit_upwards(&mut self, mut i: u32) {
+        while i != NULL {
+            let n = self.nodes[i as usize];
+            let aabb = self.nodes[n.child1 as usize].aabb.union(&self.nodes[n.child2 as usize].aabb);
+            if aabb.min == n.aabb.min && aabb.max == n.aabb.max {
+                return;
+            }
+            self.nodes[i as usize].aabb = aabb;
+            i = n.parent;
+        }
+    }
+
     /// From internal node `i` up to the root: rebalance, then refresh box and height.
     fn fix_upwards(&mut self, mut i: u32) {
         let mut budget = self.nodes.len() + 1;
@@ -312,5 +326,80 @@ impl<V: Vector> DynamicTree<V> {
         for &n in order.iter().rev() {
             self.recompute(n);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bvh::ProxyId;
+    use crate::math::Vec3;
+
+    fn row() -> (DynamicTree<Vec3>, Vec<ProxyId>) {
+        let mut t = DynamicTree::new(0.1);
+        let ids = (0..64)
+            .map(|i| t.insert(Aabb::from_ball(Vec3::new(3.0 * i as f32, 0.0, 0.0), 1.0), 0).unwrap())
+            .collect();
+        (t, ids)
+    }
+
+    #[test]
+    fn a_proxy_going_back_and_forth_stays_in_its_leaf() {
+        let (mut t, ids) = row();
+        let id = ids[40];
+        let parent = t.nodes[id.0 as usize].parent;
+        let home = Vec3::new(120.0, 0.0, 0.0);
+        for k in 0..100 {
+            let (c, d) =
+                if k % 2 == 0 { (home + Vec3::X * 0.5, Vec3::X * 0.5) } else { (home, -Vec3::X * 0.5) };
+            assert_eq!(t.move_proxy(id, Aabb::from_ball(c, 1.0), d), Ok(true));
+            assert_eq!(t.nodes[id.0 as usize].parent, parent, "move {k} re-inserted the proxy");
+            assert_eq!(t.validate(), Ok(()));
+            // Refitted exactly: the parent is the union of its children.
+            let p = t.nodes[parent as usize];
+            let u = t.nodes[p.child1 as usize].aabb.union(&t.nodes[p.child2 as usize].aabb);
+            assert_eq!((p.aabb.min, p.aabb.max), (u.min, u.max));
+        }
+    }
+
+    /// The areas of the proxy's ancestors summed: what a query for it walks through.
+    fn path_cost(t: &DynamicTree<Vec3>, id: ProxyId) -> f64 {
+        let (mut i, mut sum) = (t.nodes[id.0 as usize].parent, 0.0);
+        while i != NULL {
+            sum += f64::from(t.nodes[i as usize].aabb.surface_area());
+            i = t.nodes[i as usize].parent;
+        }
+        sum
+    }
+
+    #[test]
+    fn a_drifting_proxy_is_placed_again_near_its_new_neighbours() {
+        // One proxy of a 16 x 16 grid walks across it in small steps: kept in place all
+        // along, its ancestors would stretch from its first cell to its last.
+        let mut t = DynamicTree::new(0.1);
+        let ids: Vec<ProxyId> = (0..256)
+            .map(|i| {
+                let c = Vec3::new(3.0 * (i % 16) as f32, 0.0, 3.0 * (i / 16) as f32);
+                t.insert(Aabb::from_ball(c, 1.0), 0).unwrap()
+            })
+            .collect();
+        let id = ids[0];
+        let step = Vec3::new(0.25, 0.0, 0.25);
+        let mut c = Vec3::new(0.0, 3.0, 0.0);
+        for _ in 0..180 {
+            c += step;
+            t.move_proxy(id, Aabb::from_ball(c, 1.0), step).unwrap();
+            assert_eq!(t.validate(), Ok(()));
+        }
+        let mut fresh = DynamicTree::new(0.1);
+        let mut again = ProxyId(0);
+        for (p, b) in t.proxies() {
+            let q = fresh.insert(b, 0).unwrap();
+            if p == id {
+                again = q;
+            }
+        }
+        let (kept, placed) = (path_cost(&t, id), path_cost(&fresh, again));
+        assert!(kept < 1.2 * placed, "the drifted proxy's path costs {kept}, placed afresh {placed}");
     }
 }

@@ -29,6 +29,10 @@ pub(super) const NULL: u32 = u32::MAX;
 /// displacements along its motion.
 const DISPLACEMENT_MULTIPLIER: f64 = 2.0;
 
+/// A moved proxy stays in its leaf (see [`DynamicTree::move_proxy`]) while the box around
+/// it and its sibling has at most this many times their two areas together.
+const IN_PLACE_GROWTH: f64 = 2.0;
+
 /// What a node of the pool is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -409,8 +413,9 @@ impl<V: Vector> DynamicTree<V> {
     /// big for it: within the new fat box grown by four margins and the stretch) nothing
     /// changes and `false` is returned; otherwise the proxy gets the fat box `aabb` loosened
     /// by the margin and stretched twice `displacement` ahead (Box2D's prediction), and
-    /// `true` is returned: in place when that box lies inside its grandparent's (only the
-    /// parent's box changes), else re-inserted. The id is kept.
+    /// `true` is returned: in place when that box stays near the proxy's sibling or inside
+    /// its grandparent's box (the ancestors' boxes refitted), else re-inserted. The id is
+    /// kept.
     ///
     /// ```
     /// use kollide::bvh::DynamicTree;
@@ -459,17 +464,24 @@ impl<V: Vector> DynamicTree<V> {
                 return Ok(false);
             }
         }
-        // A move that stays inside the grandparent's box (a body jittering, or going back and
-        // forth) keeps the proxy where it is: only its parent's box changes, and no box above
-        // it, so the leaf can never drift out of the part of the tree it was placed in.
+        // A move that keeps the proxy near its sibling (the new parent's area at most
+        // `IN_PLACE_GROWTH` times the two children's areas together), or inside its
+        // grandparent's box, keeps the proxy where it is: its ancestors' boxes are refitted
+        // exactly on the way up, stopping at the first that does not change. A body
+        // jittering or going back and forth so costs a few box unions, not a re-insertion,
+        // and cannot drift away from the part of the tree it was placed in (Box2D v3 and
+        // parry enlarge in place too).
         let parent = self.nodes[i].parent;
         if parent != NULL {
-            let grand = self.nodes[parent as usize].parent;
-            if grand != NULL && self.nodes[grand as usize].aabb.contains(&fat) {
+            let p = &self.nodes[parent as usize];
+            let sibling = if p.child1 == i as u32 { p.child2 } else { p.child1 };
+            let s = self.nodes[sibling as usize].aabb;
+            let near = s.union(&fat).surface_area()
+                <= V::Real::from_f64(IN_PLACE_GROWTH) * (s.surface_area() + fat.surface_area());
+            let grand = p.parent;
+            if near || (grand != NULL && self.nodes[grand as usize].aabb.contains(&fat)) {
                 self.nodes[i].aabb = fat;
-                let p = self.nodes[parent as usize];
-                let union = self.nodes[p.child1 as usize].aabb.union(&self.nodes[p.child2 as usize].aabb);
-                self.nodes[parent as usize].aabb = union;
+                self.refit_upwards(parent);
                 return Ok(true);
             }
         }

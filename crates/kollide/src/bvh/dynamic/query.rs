@@ -110,6 +110,46 @@ impl<V: Vector> DynamicTree<V> {
         true
     }
 
+    /// [`DynamicTree::visit_overlaps`] for a caller that runs many searches: the stack is
+    /// `stack` (grown as needed, kept between calls) and children are pushed without a
+    /// branch on their test (the slot is written always, the length grows by the test's
+    /// outcome), since in a box search that outcome is unpredictable.
+    pub(in crate::bvh) fn overlaps_with_stack(
+        &self,
+        aabb: &Aabb<V>,
+        stack: &mut Vec<u32>,
+        mut f: impl FnMut(u32),
+    ) {
+        if self.root == NULL || !self.nodes[self.root as usize].aabb.intersects(aabb) {
+            return;
+        }
+        // The stack holds at most one waiting sibling per level below the root plus the
+        // two children just pushed.
+        let need = usize::from(self.nodes[self.root as usize].height) + 3;
+        if stack.len() < need {
+            stack.resize(need, NULL);
+        }
+        stack[0] = self.root;
+        let mut len = 1usize;
+        while len > 0 {
+            len -= 1;
+            let i = stack[len];
+            let n = &self.nodes[i as usize];
+            if n.kind == Kind::Leaf {
+                f(i);
+                continue;
+            }
+            if len + 2 > stack.len() {
+                stack.resize(len + 2, NULL);
+            }
+            let (c1, c2) = (n.child1, n.child2);
+            stack[len] = c2;
+            len += usize::from(self.nodes[c2 as usize].aabb.intersects(aabb));
+            stack[len] = c1;
+            len += usize::from(self.nodes[c1 as usize].aabb.intersects(aabb));
+        }
+    }
+
     /// First hit along the ray `origin + t dir`, `t` in `[0, max_toi]` (world frame; `dir`
     /// need not be unit, `t` is in units of `dir`). Proxies are offered near to far by
     /// their fat box's entry time as `f(id, best)`, `best` the least time found so far
