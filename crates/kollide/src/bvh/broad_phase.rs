@@ -9,7 +9,7 @@
 //! pair with a member whose tight box changed has its *tight* overlap tested again. The
 //! reported pairs are the candidates whose tight boxes meet.
 
-use super::dynamic::{check_box, DynamicTree, DynamicTreeError, ProxyId};
+use super::dynamic::{DynamicTree, DynamicTreeError, ProxyId};
 use super::sweep_prune::all_pairs;
 use crate::math::{Aabb, Real, Vector};
 
@@ -245,21 +245,15 @@ impl<V: Vector> BroadPhase<V> {
     }
 
     /// Gives a body its new tight box (world frame). The tree changes only when the box
-    /// leaves the fat box; the fat box is then stretched along the move (the change of the
-    /// box's centre), unless the move is more than four times the box's size plus the
-    /// margin (a teleport, not stretched).
+    /// leaves the fat box, which is then the new box loosened by the margin (not stretched
+    /// along the move, as in Box2D v3: a body going back and forth would otherwise query
+    /// the tree with a box grown on the side it is leaving; the move itself is cheap, the
+    /// proxy mostly keeping its place in the tree, see [`DynamicTree::move_proxy`]).
     ///
     /// # Errors
     /// A non-finite or inverted box, or [`DynamicTreeError::StaleId`] (nothing changed).
     pub fn set_aabb(&mut self, id: ProxyId, aabb: Aabb<V>) -> Result<(), DynamicTreeError> {
-        check_box(&aabb)?;
-        let old = self.aabb(id).ok_or(DynamicTreeError::StaleId { id })?;
-        let mut d = aabb.center() - old.center();
-        let reach = (aabb.extents().max_component() + self.tree.margin()) * V::Real::from_f64(4.0);
-        if !d.is_finite_vec() || d.length_squared() > reach * reach {
-            d = V::ZERO;
-        }
-        let reinserted = self.tree.move_proxy(id, aabb, d)?;
+        let reinserted = self.tree.move_proxy(id, aabb, V::ZERO)?;
         self.inserted += usize::from(reinserted);
         self.mark(id.0, if reinserted { MOVED | TIGHT } else { TIGHT });
         self.tight[id.0 as usize] = aabb;
@@ -385,8 +379,8 @@ impl<V: Vector> BroadPhase<V> {
                 .par_chunks(256)
                 .map(|chunk| {
                     let (mut out, mut stack) = (Vec::new(), Vec::new());
-                    for &p in chunk {
-                        self.search_one(p, &mut stack, &mut out);
+                    for group in chunk.chunks(4) {
+                        self.search_four(group, &mut stack, &mut out);
                     }
                     out
                 })
@@ -397,8 +391,8 @@ impl<V: Vector> BroadPhase<V> {
         }
         let mut out = Vec::new();
         let mut stack = Vec::new();
-        for p in self.spatial_order() {
-            self.search_one(p, &mut stack, &mut out);
+        for group in self.spatial_order().chunks(4) {
+            self.search_four(group, &mut stack, &mut out);
         }
         out.sort_unstable();
         out
@@ -456,14 +450,20 @@ impl<V: Vector> BroadPhase<V> {
         out
     }
 
-    fn search_one(&self, p: u32, stack: &mut Vec<u32>, out: &mut Vec<u64>) {
-        if self.flags[p as usize] & REMOVED != 0 {
-            return;
+    /// The candidate pairs of up to four live moved proxies (see
+    /// [`BroadPhase::search_moved`]), searched in one walk of the tree.
+    fn search_four(&self, group: &[u32], stack: &mut Vec<(u32, u8)>, out: &mut Vec<u64>) {
+        let mut boxes = [Aabb::empty(); 4];
+        for (b, &p) in boxes.iter_mut().zip(group) {
+            *b = self.tree.fat_aabb(ProxyId(p)).unwrap_or_default();
         }
-        let Some(fat) = self.tree.fat_aabb(ProxyId(p)) else { return };
-        self.tree.overlaps_with_stack(&fat, stack, |q| {
-            if q != p && !(q < p && self.flags[q as usize] & MOVED != 0) {
-                out.push(if p < q { key(p, q) } else { key(q, p) });
+        self.tree.overlaps4(&boxes[..group.len()], stack, |q, mut mask| {
+            while mask != 0 {
+                let p = group[mask.trailing_zeros() as usize];
+                mask &= mask - 1;
+                if q != p && !(q < p && self.flags[q as usize] & MOVED != 0) {
+                    out.push(if p < q { key(p, q) } else { key(q, p) });
+                }
             }
         });
     }

@@ -77,11 +77,26 @@ pub trait Real:
     /// dividing by it again, is exact: the rescaling that keeps squares of huge or tiny
     /// numbers finite and accurate. `self` must be positive and finite.
     fn recip_pow2(self) -> Self;
+    /// Which of four boxes meet the box `[node_lo, node_hi]` (touching counts): bit `k`
+    /// set when box `k`, given by axis and lane as `lo[axis][k]`, `hi[axis][k]`, meets it.
+    /// The four tests run as lanes of one compare where the type allows it (`f32`). An
+    /// unused axis is given `lo = -inf`, `hi = +inf`; an unused lane an empty box.
+    fn meet4(lo: &[[Self; 4]; 3], hi: &[[Self; 4]; 3], node_lo: [Self; 3], node_hi: [Self; 3]) -> u8;
 }
 
 macro_rules! impl_real {
-    ($t:ident, $bits:ident, $mantissa:expr, $rel:expr) => {
+    ($t:ident, $bits:ident, $mantissa:expr, $rel:expr, $lanes:ident) => {
         impl Real for $t {
+            #[inline(always)]
+            fn meet4(lo: &[[Self; 4]; 3], hi: &[[Self; 4]; 3], node_lo: [Self; 3], node_hi: [Self; 3]) -> u8 {
+                let mut meet = glam::$lanes::splat(0.0).cmple(glam::$lanes::splat(0.0));
+                for axis in 0..3 {
+                    meet &= glam::$lanes::from_array(lo[axis]).cmple(glam::$lanes::splat(node_hi[axis]))
+                        & glam::$lanes::splat(node_lo[axis]).cmple(glam::$lanes::from_array(hi[axis]));
+                }
+                meet.bitmask() as u8
+            }
+
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const TWO: Self = 2.0;
@@ -146,13 +161,13 @@ macro_rules! impl_real {
 }
 
 // f32: a gap of 1e-5 relative is about 80 ulps, reachable without stalling on rounding noise.
-impl_real!(f32, u32, 23, 1.0e-5);
+impl_real!(f32, u32, 23, 1.0e-5, Vec4);
 // f64: 1e-9 relative. On smooth shapes the support points cluster as GJK converges, the
 // last simplex gets thin, and its normal (hence the lower bound) is only good to about
 // eps·|w|/edge: measured, the gap stops shrinking between 1e-12 and 1e-10 relative, so a
 // 1e-10 default ended as `Stalled` or `Converged` by rounding luck. The distance itself is
 // usually far more accurate than the gap.
-impl_real!(f64, u64, 52, 1.0e-9);
+impl_real!(f64, u64, 52, 1.0e-9, DVec4);
 
 /// `x >= y`, false when either is NaN: written as a call so that `!at_least(t, 0)` (NaN or
 /// negative) reads as the NaN-aware test it is.
@@ -170,6 +185,45 @@ pub(crate) fn above<R: Real>(x: R, y: R) -> bool {
 #[cfg(test)]
 mod tests {
     use super::Real;
+
+    /// `meet4` answers as four scalar box tests would, touching and empty lanes included.
+    #[test]
+    fn meet4_is_four_box_tests() {
+        fn check<R: Real>() {
+            let v = |x: f64| R::from_f64(x);
+            // Coordinates on a coarse lattice, so that touching boxes are common.
+            let mut seed = 0x2545_f491_4f6c_dd1du64;
+            let mut next = move || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed % 7) as f64
+            };
+            for _ in 0..2000 {
+                let (mut lo, mut hi) = ([[R::INFINITY; 4]; 3], [[-R::INFINITY; 4]; 3]);
+                let lanes = 1 + (next() as usize) % 4;
+                for k in 0..lanes {
+                    for axis in 0..3 {
+                        let (a, b) = (next(), next());
+                        (lo[axis][k], hi[axis][k]) = (v(a.min(b)), v(a.max(b)));
+                    }
+                }
+                let (mut nlo, mut nhi) = ([R::ZERO; 3], [R::ZERO; 3]);
+                for axis in 0..3 {
+                    let (a, b) = (next(), next());
+                    (nlo[axis], nhi[axis]) = (v(a.min(b)), v(a.max(b)));
+                }
+                let mut want = 0u8;
+                for k in 0..4 {
+                    let meets = (0..3).all(|axis| lo[axis][k] <= nhi[axis] && nlo[axis] <= hi[axis][k]);
+                    want |= u8::from(meets) << k;
+                }
+                assert_eq!(R::meet4(&lo, &hi, nlo, nhi), want);
+            }
+        }
+        check::<f32>();
+        check::<f64>();
+    }
 
     /// `x * recip_pow2(x)` lands in [1, 2) (or [2, 4) at the top of the range), exactly,
     /// across the whole range including subnormals.

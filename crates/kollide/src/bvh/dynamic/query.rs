@@ -110,43 +110,69 @@ impl<V: Vector> DynamicTree<V> {
         true
     }
 
-    /// [`DynamicTree::visit_overlaps`] for a caller that runs many searches: the stack is
-    /// `stack` (grown as needed, kept between calls) and children are pushed without a
-    /// branch on their test (the slot is written always, the length grows by the test's
-    /// outcome), since in a box search that outcome is unpredictable.
-    pub(in crate::bvh) fn overlaps_with_stack(
+    /// Up to four box searches in one walk: `f(leaf, mask)` for every proxy whose fat box
+    /// meets at least one of `boxes`, bit `k` of `mask` set when it meets `boxes[k]`. A node
+    /// is tested against the four boxes at once (lanes of one compare) and entered with the
+    /// boxes that reached it, so searches for nearby boxes share the walk of the tree's top.
+    /// `stack` is kept between calls.
+    pub(in crate::bvh) fn overlaps4(
         &self,
-        aabb: &Aabb<V>,
-        stack: &mut Vec<u32>,
-        mut f: impl FnMut(u32),
+        boxes: &[Aabb<V>],
+        stack: &mut Vec<(u32, u8)>,
+        mut f: impl FnMut(u32, u8),
     ) {
-        if self.root == NULL || !self.nodes[self.root as usize].aabb.intersects(aabb) {
+        let n = boxes.len().min(4);
+        if self.root == NULL || n == 0 {
             return;
         }
-        // The stack holds at most one waiting sibling per level below the root plus the
-        // two children just pushed.
+        // The boxes by axis and lane; unused lanes hold an empty box (meets nothing), an
+        // axis past the dimension the whole line.
+        let mut lo = [[V::Real::INFINITY; 4]; 3];
+        let mut hi = [[-V::Real::INFINITY; 4]; 3];
+        for axis in V::DIM..3 {
+            (lo[axis], hi[axis]) = ([-V::Real::INFINITY; 4], [V::Real::INFINITY; 4]);
+        }
+        for (k, b) in boxes[..n].iter().enumerate() {
+            for axis in 0..V::DIM {
+                lo[axis][k] = b.min[axis];
+                hi[axis][k] = b.max[axis];
+            }
+        }
+        let test = |node: &Aabb<V>| -> u8 {
+            let (mut nlo, mut nhi) = ([V::Real::ZERO; 3], [V::Real::ZERO; 3]);
+            for axis in 0..V::DIM {
+                (nlo[axis], nhi[axis]) = (node.min[axis], node.max[axis]);
+            }
+            V::Real::meet4(&lo, &hi, nlo, nhi)
+        };
+        let m = test(&self.nodes[self.root as usize].aabb);
+        if m == 0 {
+            return;
+        }
         let need = usize::from(self.nodes[self.root as usize].height) + 3;
         if stack.len() < need {
-            stack.resize(need, NULL);
+            stack.resize(need, (NULL, 0));
         }
-        stack[0] = self.root;
+        stack[0] = (self.root, m);
         let mut len = 1usize;
         while len > 0 {
             len -= 1;
-            let i = stack[len];
-            let n = &self.nodes[i as usize];
-            if n.kind == Kind::Leaf {
-                f(i);
+            let (i, mask) = stack[len];
+            let node = &self.nodes[i as usize];
+            if node.kind == Kind::Leaf {
+                f(i, mask);
                 continue;
             }
             if len + 2 > stack.len() {
-                stack.resize(len + 2, NULL);
+                stack.resize(len + 2, (NULL, 0));
             }
-            let (c1, c2) = (n.child1, n.child2);
-            stack[len] = c2;
-            len += usize::from(self.nodes[c2 as usize].aabb.intersects(aabb));
-            stack[len] = c1;
-            len += usize::from(self.nodes[c1 as usize].aabb.intersects(aabb));
+            let (c1, c2) = (node.child1, node.child2);
+            let m2 = mask & test(&self.nodes[c2 as usize].aabb);
+            stack[len] = (c2, m2);
+            len += usize::from(m2 != 0);
+            let m1 = mask & test(&self.nodes[c1 as usize].aabb);
+            stack[len] = (c1, m1);
+            len += usize::from(m1 != 0);
         }
     }
 
