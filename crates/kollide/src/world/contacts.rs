@@ -100,27 +100,47 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
                 let _ = self.broad.set_aabb(body.proxy, self.broad_box(&body.shape, &body.pose));
             }
         }
-        self.broad.update();
+        // The kept pairs are the broad phase's pairs of the last frame (only this function
+        // updates it), sorted by key: this frame's are those less the removed plus the
+        // added. The runs between changes are copied whole; slots of pairs that are gone
+        // are freed; new pairs take a free slot.
+        let changes = self.broad.update();
         let mut stopped = Vec::new();
         let mut states = core::mem::take(&mut self.pair_states);
-        // The kept pairs merged with the broad phase's pairs (both sorted by key): slots of
-        // pairs that are gone are freed; new pairs take a free slot.
-        let mut index = Vec::with_capacity(self.broad.pair_count());
-        let mut old = states.index.iter().copied().peekable();
-        // A pair the broad phase no longer has: its slot is freed, its contact stops.
-        let mut end = |e: Entry, free: &mut Vec<u32>| {
-            if e.touching {
-                stopped.push((e.a, e.b));
+        let old = core::mem::take(&mut states.index);
+        let mut index = Vec::with_capacity(old.len() + changes.added.len());
+        let removed: Vec<u64> = changes.removed.iter().map(|&(p, q)| key(p, q)).collect();
+        let (mut i, mut r, mut n) = (0, 0, 0);
+        loop {
+            let next = match (removed.get(r), changes.added.get(n)) {
+                (None, None) => break,
+                (Some(&k), None) => k,
+                (None, Some(&(p, q))) => key(p, q),
+                (Some(&k), Some(&(p, q))) => k.min(key(p, q)),
+            };
+            let upto = i + old[i..].partition_point(|e| e.key < next);
+            index.extend_from_slice(&old[i..upto]);
+            i = upto;
+            let here = old.get(i).filter(|e| e.key == next).copied();
+            if removed.get(r) == Some(&next) {
+                r += 1;
+                if let Some(e) = here {
+                    // A pair the broad phase no longer has: its slot is freed, its contact
+                    // stops.
+                    if e.touching {
+                        stopped.push((e.a, e.b));
+                    }
+                    states.free.push(e.slot);
+                    i += 1;
+                }
+                continue;
             }
-            free.push(e.slot);
-        };
-        for (p, q) in self.broad.pairs() {
-            let k = key(p, q);
-            while let Some(e) = old.next_if(|e| e.key < k) {
-                end(e, &mut states.free);
-            }
-            if let Some(e) = old.next_if(|e| e.key == k) {
+            let (p, q) = changes.added[n];
+            n += 1;
+            if let Some(e) = here {
+                // Kept already (cannot happen: a pair is added only when it was not there).
                 index.push(e);
+                i += 1;
                 continue;
             }
             let (Some((ia, _)), Some((ib, _))) = (self.live(p), self.live(q)) else {
@@ -138,11 +158,9 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
                     (states.slots.len() - 1) as u32
                 }
             };
-            index.push(Entry { key: k, slot, a, b, touching: false, fresh: true });
+            index.push(Entry { key: next, slot, a, b, touching: false, fresh: true });
         }
-        for e in old {
-            end(e, &mut states.free);
-        }
+        index.extend_from_slice(&old[i..]);
         let same_margin = states.margin == Some(margin);
         states.margin = Some(margin);
         // The pairs to compute: new, or a body moved, or another margin.
