@@ -100,6 +100,12 @@ pub struct BroadPhase<V: Vector> {
     /// Candidate pairs sorted by `(a, b)`.
     pairs: Vec<Pair>,
     touching: usize,
+    /// The candidates of each proxy, as indices into `pairs` (`by_proxy[start[i]..start[i +
+    /// 1]]` for proxy `i`), valid while `pairs` keeps its entries in place: built when a
+    /// frame moves no fat box, dropped when the candidates change.
+    start: Vec<u32>,
+    by_proxy: Vec<u32>,
+    by_proxy_valid: bool,
 }
 
 impl<V: Vector> Default for BroadPhase<V> {
@@ -126,6 +132,9 @@ impl<V: Vector> BroadPhase<V> {
             inserted: 0,
             pairs: Vec::new(),
             touching: 0,
+            start: Vec::new(),
+            by_proxy: Vec::new(),
+            by_proxy_valid: false,
         })
     }
 
@@ -203,6 +212,7 @@ impl<V: Vector> BroadPhase<V> {
             + self.flags.capacity()
             + (self.moved.capacity() + self.touched.capacity() + self.removed.capacity()) * 4
             + self.pairs.capacity() * core::mem::size_of::<Pair>()
+            + (self.start.capacity() + self.by_proxy.capacity()) * 4
     }
 
     fn mark(&mut self, id: u32, flag: u8) {
@@ -280,8 +290,15 @@ impl<V: Vector> BroadPhase<V> {
             self.tree.rebuild();
             self.inserted = 0;
         }
-        let found = self.search_moved();
         let mut changes = PairChanges::default();
+        if self.moved.is_empty() && self.removed.is_empty() {
+            // No fat box changed, so neither did the candidates: only the pairs of proxies
+            // whose tight box changed are tested again, found through `by_proxy`.
+            self.refresh_touched(&mut changes);
+            return self.finish(changes);
+        }
+        self.by_proxy_valid = false;
+        let found = self.search_moved();
         // One pass over the sorted candidates, merged with the sorted found pairs and
         // compacted in place; found pairs that are new are set aside and merged in after.
         let mut fresh = Vec::new();
@@ -334,6 +351,52 @@ impl<V: Vector> BroadPhase<V> {
                 end = at;
             }
         }
+        self.finish(changes)
+    }
+
+    /// The tight test again for every candidate pair of a proxy in `touched` (the
+    /// frame moved no fat box).
+    fn refresh_touched(&mut self, changes: &mut PairChanges) {
+        if !self.by_proxy_valid {
+            // Counting sort of the pairs' ends by proxy.
+            self.start.clear();
+            self.start.resize(self.flags.len() + 1, 0);
+            for p in &self.pairs {
+                self.start[p.a as usize + 1] += 1;
+                self.start[p.b as usize + 1] += 1;
+            }
+            for i in 1..self.start.len() {
+                self.start[i] += self.start[i - 1];
+            }
+            self.by_proxy.clear();
+            self.by_proxy.resize(2 * self.pairs.len(), 0);
+            let mut next = self.start.clone();
+            for (k, p) in self.pairs.iter().enumerate() {
+                for end in [p.a, p.b] {
+                    self.by_proxy[next[end as usize] as usize] = k as u32;
+                    next[end as usize] += 1;
+                }
+            }
+            self.by_proxy_valid = true;
+        }
+        for t in 0..self.touched.len() {
+            let id = self.touched[t] as usize;
+            let Some(&to) = self.start.get(id + 1) else { continue };
+            for n in self.start[id]..to {
+                let k = self.by_proxy[n as usize] as usize;
+                let p = self.pairs[k];
+                let now = self.tight[p.a as usize].intersects(&self.tight[p.b as usize]);
+                if now != p.touching {
+                    self.report(changes, p, now);
+                    self.pairs[k].touching = now;
+                }
+            }
+        }
+    }
+
+    /// The end of an update: the changes sorted, the flags and buffers cleared, removed
+    /// ids released.
+    fn finish(&mut self, mut changes: PairChanges) -> PairChanges {
         changes.added.sort_unstable();
         changes.removed.sort_unstable();
         for &id in &self.touched {

@@ -79,6 +79,7 @@ for_all_vectors!(
     cast_aabb_equals_brute_force,
     nearest_equals_brute_force,
     broad_phase_pairs_equal_brute_force_every_frame,
+    jittering_bodies_keep_the_pairs_exact,
     sweep_and_tree_pairs_equal_brute_force,
     large_broad_phase_equals_the_sweep,
     fat_boxes_predict_steady_motion,
@@ -426,6 +427,71 @@ fn broad_phase_pairs_equal_brute_force_every_frame<V: Space>() {
         println!("margin {margin}: {added} pairs added, {removed} removed, {} at the end", previous.len());
         assert!(added > 300 && removed > 300 && !previous.is_empty(), "added {added}, removed {removed}");
     }
+}
+
+/// Bodies jittering inside their fat boxes (most frames move no fat box, and the update
+/// tests again only the pairs of the bodies that moved), with now and then a body leaving
+/// its fat box, one inserted, one removed: after every update the pair set equals brute
+/// force and the changes are the difference from the previous frame.
+fn jittering_bodies_keep_the_pairs_exact<V: Space>() {
+    let mut r = rng(67);
+    let side = if V::DIM == 2 { 30.0 } else { 12.0 };
+    let mut bp = BroadPhase::<V>::new(V::Real::from_f64(0.5));
+    let mut home: HashMap<ProxyId, Aabb<V>> = HashMap::new();
+    let mut bodies: HashMap<ProxyId, Aabb<V>> = HashMap::new();
+    for _ in 0..200 {
+        let b = random_box::<V>(&mut r, side, 1.5);
+        let id = bp.insert(b).unwrap();
+        home.insert(id, b);
+        bodies.insert(id, b);
+    }
+    let mut previous = BTreeSet::new();
+    let mut flips = 0;
+    for frame in 0..150 {
+        let mut ids: Vec<ProxyId> = bodies.keys().copied().collect();
+        ids.sort();
+        for &id in &ids {
+            if r.random_range(0..4) == 0 {
+                // Within 0.2 of home: inside the fat box (home loosened by 0.5).
+                let d: V = vec_in(&mut r, -0.2, 0.2);
+                let b = Aabb::new(home[&id].min + d, home[&id].max + d);
+                bp.set_aabb(id, b).unwrap();
+                bodies.insert(id, b);
+            }
+        }
+        if frame % 10 == 9 {
+            // A body leaves its fat box: it is placed again, with a new home.
+            let id = ids[r.random_range(0..ids.len())];
+            let b = random_box::<V>(&mut r, side, 1.5);
+            bp.set_aabb(id, b).unwrap();
+            home.insert(id, b);
+            bodies.insert(id, b);
+        }
+        if frame % 15 == 14 {
+            let b = random_box::<V>(&mut r, side, 1.5);
+            let id = bp.insert(b).unwrap();
+            home.insert(id, b);
+            bodies.insert(id, b);
+        }
+        if frame % 25 == 24 {
+            let id = ids[r.random_range(0..ids.len())];
+            assert!(bp.remove(id));
+            home.remove(&id);
+            bodies.remove(&id);
+        }
+        let changes = bp.update();
+        let now: BTreeSet<_> = bp.pairs().collect();
+        assert_eq!(now.len(), bp.pair_count());
+        assert_eq!(now, brute_pairs(&bodies), "frame {frame}: pairs differ from brute force");
+        let got_added: BTreeSet<_> = changes.added.iter().copied().collect();
+        let got_removed: BTreeSet<_> = changes.removed.iter().copied().collect();
+        assert_eq!(got_added.len(), changes.added.len(), "frame {frame}: a pair added twice");
+        assert_eq!(got_added, &now - &previous, "frame {frame}: added");
+        assert_eq!(got_removed, &previous - &now, "frame {frame}: removed");
+        flips += got_added.len() + got_removed.len();
+        previous = now;
+    }
+    assert!(flips > 200, "only {flips} pairs began or ended");
 }
 
 fn sweep_and_tree_pairs_equal_brute_force<V: Space>() {
