@@ -166,13 +166,20 @@ impl<V: Vector> DynamicTree<V> {
             if len + 2 > stack.len() {
                 stack.resize(len + 2, (NULL, 0));
             }
-            let (c1, c2) = (node.child1, node.child2);
-            let m2 = mask & test(&self.nodes[c2 as usize].aabb);
-            stack[len] = (c2, m2);
-            len += usize::from(m2 != 0);
-            let m1 = mask & test(&self.nodes[c1 as usize].aabb);
-            stack[len] = (c1, m1);
-            len += usize::from(m1 != 0);
+            // A child leaf is reported at once (its box and kind share the node just
+            // read), not pushed and popped again; an inner child is pushed without a branch.
+            for c in [node.child2, node.child1] {
+                let child = &self.nodes[c as usize];
+                let m = mask & test(&child.aabb);
+                if child.kind == Kind::Leaf {
+                    if m != 0 {
+                        f(c, m);
+                    }
+                } else {
+                    stack[len] = (c, m);
+                    len += usize::from(m != 0);
+                }
+            }
         }
     }
 
