@@ -11,7 +11,7 @@
 
 use super::dynamic::{DynamicTree, DynamicTreeError, ProxyId};
 use super::sweep_prune::all_pairs;
-use crate::math::{Aabb, Real, Vector};
+use crate::math::{Aabb, MortonGrid, Real, Vector};
 
 /// Flags of a proxy changed since the last update.
 const MOVED: u8 = 1; // new, or re-inserted: its fat box changed
@@ -477,28 +477,12 @@ impl<V: Vector> BroadPhase<V> {
     /// same nodes, which then stay in cache.
     fn spatial_order(&self) -> Vec<u32> {
         let root = self.tree.root_aabb();
-        let (lo, hi) = (root.min.to_f64_array(), root.max.to_f64_array());
-        const CELLS: f64 = (1u64 << 21) as f64;
-        let scale: [f64; 3] =
-            core::array::from_fn(|k| if hi[k] > lo[k] { (CELLS - 1.0) / (hi[k] - lo[k]) } else { 0.0 });
-        // 21 bits per axis, spread to every third bit of a u64.
-        let spread = |x: u64| {
-            let mut x = x & 0x1f_ffff;
-            x = (x | x << 32) & 0x001f_0000_0000_ffff;
-            x = (x | x << 16) & 0x001f_0000_ff00_00ff;
-            x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
-            x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
-            (x | x << 2) & 0x1249_2492_4924_9249
-        };
+        let grid = MortonGrid::new(root.min.to_f64_array(), root.max.to_f64_array());
         let mut keyed: Vec<(u64, u32)> = self
             .moved
             .iter()
             .filter(|&&p| self.flags[p as usize] & REMOVED == 0)
-            .filter_map(|&p| {
-                let c = self.tree.fat_aabb(ProxyId(p))?.center().to_f64_array();
-                let cell = |k: usize| spread(((c[k] - lo[k]) * scale[k]).clamp(0.0, CELLS - 1.0) as u64);
-                Some((cell(0) | cell(1) << 1 | cell(2) << 2, p))
-            })
+            .filter_map(|&p| Some((grid.key(self.tree.fat_aabb(ProxyId(p))?.center().to_f64_array()), p)))
             .collect();
         keyed.sort_unstable();
         keyed.into_iter().map(|(_, p)| p).collect()

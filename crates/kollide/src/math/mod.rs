@@ -1,6 +1,7 @@
 //! Math: glam re-exports, the scalar and vector traits the algorithms are written over, poses.
 
 mod aabb;
+mod morton;
 mod pose;
 mod real;
 mod rotation;
@@ -8,6 +9,7 @@ mod vector;
 
 pub use aabb::{inverse_direction, Aabb};
 pub use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
+pub(crate) use morton::MortonGrid;
 pub use pose::{DPose2, DPose3, Pose, Pose2, Pose3, PoseError};
 pub use real::Real;
 pub(crate) use real::{above, at_least};

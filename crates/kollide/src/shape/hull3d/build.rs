@@ -25,6 +25,7 @@
 //! a list threaded through one array, and only faces with waiting points keep their plane.
 
 use super::predicates::{cross, dot, orient, sub, Plane, Side, P};
+use crate::math::MortonGrid;
 use core::array::from_fn;
 
 mod cleanup;
@@ -193,22 +194,9 @@ fn morton_order(points: &[P]) -> Vec<u32> {
             (lo[k], hi[k]) = (lo[k].min(p[k]), hi[k].max(p[k]));
         }
     }
-    const CELLS: f64 = (1u64 << 21) as f64;
-    let scale: P = from_fn(|k| if hi[k] > lo[k] { (CELLS - 1.0) / (hi[k] - lo[k]) } else { 0.0 });
-    // 21 bits per axis, spread to every third bit of a u64.
-    let spread = |x: u64| {
-        let mut x = x & 0x1f_ffff;
-        x = (x | x << 32) & 0x001f_0000_0000_ffff;
-        x = (x | x << 16) & 0x001f_0000_ff00_00ff;
-        x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
-        x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
-        (x | x << 2) & 0x1249_2492_4924_9249
-    };
-    let key = |p: &P| {
-        let cell = |k: usize| spread(((p[k] - lo[k]) * scale[k]) as u64);
-        cell(0) | cell(1) << 1 | cell(2) << 2
-    };
-    let mut keyed: Vec<(u64, u32)> = points.iter().enumerate().map(|(i, p)| (key(p), i as u32)).collect();
+    let grid = MortonGrid::new(lo, hi);
+    let mut keyed: Vec<(u64, u32)> =
+        points.iter().enumerate().map(|(i, p)| (grid.key(*p), i as u32)).collect();
     keyed.sort_unstable();
     keyed.into_iter().map(|(_, i)| i).collect()
 }
