@@ -2,11 +2,14 @@
 //! kept up to date between frames.
 //!
 //! How: the sorted list of *candidate* pairs holds exactly the pairs whose fat boxes meet.
-//! Fat boxes change only when a proxy is inserted or re-inserted, so [`BroadPhase::update`]
-//! queries the tree only for those proxies (the move buffer; Box2D's idea), sorts what it
-//! finds and merges it with the candidates in one sequential pass (in place; no hashing): a pair with a removed
-//! member, or with a re-inserted member that the search did not find again, is dropped; a
-//! pair with a member whose tight box changed has its *tight* overlap tested again. The
+//! Fat boxes change only when a proxy is inserted or leaves its fat box, so
+//! [`BroadPhase::update`] queries the tree only for those proxies (the move buffer; Box2D's
+//! idea; four at a time, in Z-order), sorts what it finds and merges it with the candidates
+//! in one sequential pass (in place; no hashing): a pair with a removed member, or with a
+//! moved member that the search did not find again, is dropped; a pair with a member whose
+//! tight box changed has its *tight* overlap tested again. A frame that moves no fat box
+//! and removes nothing skips the search and the pass: it tests again only the pairs of the
+//! proxies whose tight box changed, through a per-proxy index of the candidates. The
 //! reported pairs are the candidates whose tight boxes meet.
 
 use super::dynamic::{DynamicTree, DynamicTreeError, ProxyId};
@@ -14,7 +17,7 @@ use super::sweep_prune::all_pairs;
 use crate::math::{Aabb, MortonGrid, Real, Vector};
 
 /// Flags of a proxy changed since the last update.
-const MOVED: u8 = 1; // new, or re-inserted: its fat box changed
+const MOVED: u8 = 1; // new, or its fat box changed
 const TIGHT: u8 = 2; // its tight box changed
 const REMOVED: u8 = 4;
 
