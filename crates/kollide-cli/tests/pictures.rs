@@ -96,7 +96,9 @@ fn a_2d_distance_shows_the_closest_points_where_the_closed_form_puts_them() {
 
 #[test]
 fn gjk_steps_are_one_panel_per_iteration() {
-    let box_box = r#"{"query": "distance", "a": {"shape": {"type": "rectangle", "half_extents": [1, 0.5]}, "translation": [0, 0], "angle": 0.3}, "b": {"shape": {"type": "rectangle", "half_extents": [0.5, 0.5]}, "translation": [3, 1.5], "angle": -0.4}}"#;
+    // A rectangle and a square given as a polygon: GJK's pair (two rectangles have a closed
+    // form, and record no steps).
+    let box_box = r#"{"query": "distance", "a": {"shape": {"type": "rectangle", "half_extents": [1, 0.5]}, "translation": [0, 0], "angle": 0.3}, "b": {"shape": {"type": "convex_polygon", "points": [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]}, "translation": [3, 1.5], "angle": -0.4}}"#;
     let answer = kollide_cli::respond(1, box_box, kollide_cli::Precision::F64);
     let iterations =
         serde_json::from_str::<serde_json::Value>(&answer.json).unwrap()["iterations"].as_u64().unwrap();

@@ -14,8 +14,9 @@ pub(crate) enum Algorithm<V> {
     /// Both cores are points or segments: exact closest points, computed in the **world
     /// frame** (a point is a zero-length segment).
     SegmentSegment { a: (V, V), b: (V, V) },
-    /// Two boxes with no rounding, asked only whether they overlap: a separating-axis test
-    /// (half extents of A and B).
+    /// Two boxes asked for their distance (closest features, see `box_distance`), or two
+    /// boxes with no rounding asked whether they overlap (a separating-axis test). Half
+    /// extents of A and B.
     BoxBox(V, V),
     /// Boxes, polygons and hulls asked for a contact: a separating-axis test in A's frame
     /// (per dimension, see `Space::polytope_contact`).
@@ -80,8 +81,9 @@ pub(crate) fn choose<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     question: Question,
 ) -> Algorithm<V> {
     let (pa, pb) = (a.primitive(), b.primitive());
-    if let (Primitive::Box(ha), Primitive::Box(hb), Question::Intersection) = (pa, pb, question) {
-        if a.radius() == V::Real::ZERO && b.radius() == V::Real::ZERO {
+    if let (Primitive::Box(ha), Primitive::Box(hb)) = (pa, pb) {
+        let sharp = a.radius() == V::Real::ZERO && b.radius() == V::Real::ZERO;
+        if question == Question::Distance || (question == Question::Intersection && sharp) {
             return Algorithm::BoxBox(ha, hb);
         }
     }

@@ -1,5 +1,6 @@
 //! The distance and intersection queries between two convex shapes.
 
+use super::box_distance::box_box_distance;
 use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm, Question};
 use super::gjk::{self, GjkSettings, GjkStatus, GjkStep, Goal, SimplexCache};
@@ -51,8 +52,10 @@ impl<V: Space> DistanceOutput<V> {
 /// The distance between two convex shapes, with closest points and certified bounds.
 ///
 /// `pose_a` and `pose_b` place the shapes in the world frame; the output is in the world
-/// frame. Balls, capsules and segments use closed forms; other pairs run GJK on the cores
-/// (see [`Support`]) in A's frame.
+/// frame. Balls, capsules and segments use closed forms; two boxes (cuboids, rectangles,
+/// rounded or not) are measured by their closest features, corner against box or edge
+/// against edge, with GJK taking the rare pairs that leaves uncertified; other pairs run GJK
+/// on the cores (see [`Support`]) in A's frame.
 ///
 /// Accuracy: the bounds always hold, whatever the status (they include the rounding of the
 /// arithmetic). With `status: Converged` they are also close:
@@ -98,16 +101,18 @@ pub fn distance<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 ///
 /// With `trace`, every GJK iteration is appended there (in A's local frame) so a viewer or
 /// a picture can replay how the answer was reached. Closed-form pairs (balls, capsules,
-/// segments) record nothing. The answer does not depend on the trace.
+/// segments, and two boxes when their closest features are found directly) record nothing. The answer does not depend on the trace.
 ///
 /// ```
 /// use kollide::query::{distance_cached, SimplexCache};
-/// use kollide::shape::Cuboid;
+/// use kollide::shape::{ConvexPolygon, Cuboid};
 /// use kollide::math::{Pose2, Vec2};
 /// let square = Cuboid::new(Vec2::ONE);
+/// let kite = ConvexPolygon::from_points(&[Vec2::new(-1.0, 0.0), Vec2::new(0.0, -0.5), Vec2::new(2.0, 0.0), Vec2::new(0.0, 0.5)]);
 /// let mut steps = Vec::new();
-/// let out = distance_cached(&square, &Pose2::IDENTITY, &square, &Pose2::from_angle(Vec2::new(3.0, 0.5), 0.3),
+/// let out = distance_cached(&square, &Pose2::IDENTITY, &kite, &Pose2::from_angle(Vec2::new(3.0, 0.5), 0.3),
 ///                           &mut SimplexCache::default(), Some(&mut steps));
+/// assert!(out.iterations >= 2);
 /// assert_eq!(steps.len() as u32, out.iterations);
 /// // The upper bound |v| only shrinks (up to rounding):
 /// assert!(steps.windows(2).all(|s| s[1].upper <= s[0].upper * (1.0 + 1e-6)));
@@ -135,14 +140,28 @@ fn distance_impl<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     trace: Option<&mut Vec<GjkStep<V>>>,
 ) -> DistanceOutput<V> {
     let radius = a.radius() + b.radius();
-    match choose(a, pose_a, b, pose_b, Question::Distance) {
+    let algorithm = choose(a, pose_a, b, pose_b, Question::Distance);
+    match algorithm {
         Algorithm::SegmentSegment { a: (p0, p1), b: (q0, q1) } => {
             let (pa, pb) = segment_segment(p0, p1, q0, q1);
             CoreAnswer::exact(pa, pb, segment_slack(p0, p1, q0, q1)).grow(a.radius(), radius, None)
         }
-        // (Box-box is chosen only for intersection; a distance between boxes is GJK's.)
         Algorithm::BoxBox(..) | Algorithm::Polytopes | Algorithm::BoxSegment { .. } | Algorithm::Gjk => {
             let pose_ab = pose_a.inv_compose(pose_b);
+            if let Algorithm::BoxBox(ha, hb) = algorithm {
+                if let Some(g) = box_box_distance(ha, hb, &pose_ab, settings.rel_tolerance) {
+                    let core = CoreAnswer {
+                        pa: g.pa,
+                        pb: g.pb,
+                        len: g.len,
+                        lower: g.lower,
+                        upper: g.upper,
+                        iterations: 0,
+                        status: g.status,
+                    };
+                    return core.grow(a.radius(), radius, Some(pose_a));
+                }
+            }
             let r = gjk::run(a, b, &pose_ab, cache, settings, Goal::Distance, trace);
             let (pa, pb) = r.simplex.witnesses();
             let len = (pb - pa).length();

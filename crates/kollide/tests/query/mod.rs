@@ -1,5 +1,6 @@
 //! Convex queries: GJK, contacts (closed forms, SAT, EPA), manifolds, and the metamorphic checks.
 
+mod box_distance;
 mod contact_all_pairs;
 mod contact_box_segment;
 mod contact_closed_forms;
