@@ -96,9 +96,9 @@ fn a_2d_distance_shows_the_closest_points_where_the_closed_form_puts_them() {
 
 #[test]
 fn gjk_steps_are_one_panel_per_iteration() {
-    // A rectangle and a square given as a polygon: GJK's pair (two rectangles have a closed
-    // form, and record no steps).
-    let box_box = r#"{"query": "distance", "a": {"shape": {"type": "rectangle", "half_extents": [1, 0.5]}, "translation": [0, 0], "angle": 0.3}, "b": {"shape": {"type": "convex_polygon", "points": [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]}, "translation": [3, 1.5], "angle": -0.4}}"#;
+    // A rectangle and a triangle: GJK's pair (two rectangles, or a rectangle and a convex
+    // polygon, have a closed form and record no steps).
+    let box_box = r#"{"query": "distance", "a": {"shape": {"type": "rectangle", "half_extents": [1, 0.5]}, "translation": [0, 0], "angle": 0.3}, "b": {"shape": {"type": "triangle", "a": [-0.5, -0.5], "b": [0.5, -0.3], "c": [0.1, 0.6]}, "translation": [3, 1.5], "angle": -0.4}}"#;
     let answer = kollide_cli::respond(1, box_box, kollide_cli::Precision::F64);
     let iterations =
         serde_json::from_str::<serde_json::Value>(&answer.json).unwrap()["iterations"].as_u64().unwrap();
@@ -115,7 +115,7 @@ fn gjk_steps_are_one_panel_per_iteration() {
         assert!(svg.contains(&format!(">GJK {k}: |v| = ")));
     }
     assert!(!svg.contains(&format!("id=\"step-{}\"", iterations + 1)));
-    // The last step's |v| is the distance the title reports (boxes have no radius).
+    // The last step's |v| is the distance the title reports (neither shape has a radius).
     let d = serde_json::from_str::<serde_json::Value>(&answer.json).unwrap()["distance"].as_f64().unwrap();
     let last =
         captions(&doc).into_iter().find(|t| t.starts_with(&format!("GJK {iterations}: |v| = "))).unwrap();

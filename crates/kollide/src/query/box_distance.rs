@@ -21,7 +21,9 @@ use crate::query::Space;
 
 /// The closest points of two boxes' cores in A's frame, with certified bounds on their
 /// distance.
-pub(crate) struct BoxGap<V: Space> {
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureGap<V: Space> {
     pub pa: V,
     pub pb: V,
     pub len: V::Real,
@@ -40,7 +42,7 @@ pub(crate) fn box_box_distance<V: Space>(
     he_b: V,
     pose_ab: &Pose<V>,
     rel: V::Real,
-) -> Option<BoxGap<V>> {
+) -> Option<FeatureGap<V>> {
     let zero = V::Real::ZERO;
     let t = pose_ab.translation;
     let rotation = pose_ab.rotation.applied();
@@ -102,7 +104,7 @@ pub(crate) fn box_box_distance<V: Space>(
     if best == zero {
         // A corner of one box lies in the other (or on it), as far as its rounding tells:
         // the boxes overlap, or touch, or are apart by less than that rounding.
-        return Some(BoxGap {
+        return Some(FeatureGap {
             pa: pb,
             pb,
             len: zero,
@@ -183,7 +185,7 @@ pub(crate) fn box_box_distance<V: Space>(
     if !(lower > zero && len.is_finite() && certified(len, lower)) {
         return None;
     }
-    Some(BoxGap {
+    Some(FeatureGap {
         pa,
         pb,
         len,

@@ -19,7 +19,9 @@ pub(crate) enum Algorithm<V> {
     /// extents of A and B.
     BoxBox(V, V),
     /// Boxes, polygons and hulls asked for a contact: a separating-axis test in A's frame
-    /// (per dimension, see `Space::polytope_contact`).
+    /// (per dimension, see `Space::polytope_contact`); 2D polygons asked whether they
+    /// overlap (the same test) or for their distance (closest features from the edges, see
+    /// `Space::polytope_distance`).
     Polytopes,
     /// A box against a point or segment core (a ball or capsule on a box), asked for a
     /// contact: separating axes in the box's frame. `box_is_a` says which shape is the box.
@@ -94,6 +96,11 @@ pub(crate) fn choose<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     // leaves the rest (rounded pairs apart by less than their radii) to GJK. In 3D the hull
     // SAT is slower than GJK and is not used for this question.
     if question == Question::Intersection && V::DIM == 2 && polytope(&pa) && polytope(&pb) {
+        return Algorithm::Polytopes;
+    }
+    // 2D polygons asked for their distance: the closest features found from the best
+    // separating edge (see `sat::polygon2d::distance`), GJK for what that leaves.
+    if question == Question::Distance && V::DIM == 2 && polytope(&pa) && polytope(&pb) {
         return Algorithm::Polytopes;
     }
     if question == Question::Contact {

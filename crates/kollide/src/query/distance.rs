@@ -1,6 +1,6 @@
 //! The distance and intersection queries between two convex shapes.
 
-use super::box_distance::box_box_distance;
+use super::box_distance::{self, box_box_distance};
 use super::closed_form::segment_segment;
 use super::dispatch::{choose, Algorithm, Question};
 use super::gjk::{self, GjkSettings, GjkStatus, GjkStep, Goal, SimplexCache};
@@ -105,12 +105,12 @@ pub fn distance<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
 ///
 /// ```
 /// use kollide::query::{distance_cached, SimplexCache};
-/// use kollide::shape::{ConvexPolygon, Cuboid};
+/// use kollide::shape::{Cuboid, Triangle};
 /// use kollide::math::{Pose2, Vec2};
 /// let square = Cuboid::new(Vec2::ONE);
-/// let kite = ConvexPolygon::from_points(&[Vec2::new(-1.0, 0.0), Vec2::new(0.0, -0.5), Vec2::new(2.0, 0.0), Vec2::new(0.0, 0.5)]);
+/// let tri = Triangle::new(Vec2::new(-1.0, 0.0), Vec2::new(0.0, -0.5), Vec2::new(2.0, 0.3));
 /// let mut steps = Vec::new();
-/// let out = distance_cached(&square, &Pose2::IDENTITY, &kite, &Pose2::from_angle(Vec2::new(3.0, 0.5), 0.3),
+/// let out = distance_cached(&square, &Pose2::IDENTITY, &tri, &Pose2::from_angle(Vec2::new(3.0, 0.5), 0.3),
 ///                           &mut SimplexCache::default(), Some(&mut steps));
 /// assert!(out.iterations >= 2);
 /// assert_eq!(steps.len() as u32, out.iterations);
@@ -148,19 +148,16 @@ fn distance_impl<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
         }
         Algorithm::BoxBox(..) | Algorithm::Polytopes | Algorithm::BoxSegment { .. } | Algorithm::Gjk => {
             let pose_ab = pose_a.inv_compose(pose_b);
-            if let Algorithm::BoxBox(ha, hb) = algorithm {
-                if let Some(g) = box_box_distance(ha, hb, &pose_ab, settings.rel_tolerance) {
-                    let core = CoreAnswer {
-                        pa: g.pa,
-                        pb: g.pb,
-                        len: g.len,
-                        lower: g.lower,
-                        upper: g.upper,
-                        iterations: 0,
-                        status: g.status,
-                    };
-                    return core.grow(a.radius(), radius, Some(pose_a));
-                }
+            // Two boxes, or two 2D polygons: their closest features, when certified.
+            let features = match algorithm {
+                Algorithm::BoxBox(ha, hb) => box_box_distance(ha, hb, &pose_ab, settings.rel_tolerance),
+                Algorithm::Polytopes => polygon_distance(a, b, &pose_ab, settings.rel_tolerance),
+                _ => None,
+            };
+            if let Some(g) = features {
+                let (pa, pb, len, lower, upper, status) = (g.pa, g.pb, g.len, g.lower, g.upper, g.status);
+                let core = CoreAnswer { pa, pb, len, lower, upper, iterations: 0, status };
+                return core.grow(a.radius(), radius, Some(pose_a));
             }
             let r = gjk::run(a, b, &pose_ab, cache, settings, Goal::Distance, trace);
             let (pa, pb) = r.simplex.witnesses();
@@ -430,4 +427,15 @@ pub fn intersects<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     pose_b: &Pose<V>,
 ) -> bool {
     intersection_test(a, pose_a, b, pose_b).intersects
+}
+
+/// [`Space::polytope_distance`] out of line (2D polygons; `None` in 3D).
+#[inline(never)]
+fn polygon_distance<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose<V>,
+    rel: V::Real,
+) -> Option<box_distance::FeatureGap<V>> {
+    V::polytope_distance(a.primitive(), b.primitive(), pose_ab, rel)
 }

@@ -2,7 +2,7 @@
 //! contact manifolds, and continuous collision
 //! ([`cast`]: rays, shape casts, time of impact, swept spheres and ellipsoids).
 
-mod box_distance;
+pub(crate) mod box_distance;
 pub mod cast;
 mod closed_form;
 pub(crate) mod contact;

@@ -5,6 +5,7 @@
 //! here, in the query layer, so `math` needs nothing above it.
 
 use crate::math::{Pose, Vector};
+use crate::query::box_distance::FeatureGap;
 use crate::query::contact::output::CoreContact;
 use crate::query::epa::{EpaResult, EpaStep};
 use crate::query::gjk::simplex::{Simplex, SubSimplex};
@@ -52,6 +53,14 @@ pub trait Space: Vector {
     /// Clips the support faces of the cores (both in A's frame) along the contact `contact`
     /// (radii added) into `out`, in A's frame.
     #[doc(hidden)]
+    fn polytope_distance(
+        a: Primitive<'_, Self>,
+        b: Primitive<'_, Self>,
+        pose_ab: &Pose<Self>,
+        rel: Self::Real,
+    ) -> Option<FeatureGap<Self>>;
+
+    #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
     fn clip_faces(
         face_a: &SupportFace<Self>,
@@ -91,6 +100,15 @@ macro_rules! impl_space {
                 trace: SatTrace<'_, Self>,
             ) -> SatOutcome<Self> {
                 crate::query::sat::$sat::contact(a, b, pose_ab, threshold, trace)
+            }
+            #[inline]
+            fn polytope_distance(
+                a: Primitive<'_, Self>,
+                b: Primitive<'_, Self>,
+                pose_ab: &Pose<Self>,
+                rel: $r,
+            ) -> Option<FeatureGap<Self>> {
+                crate::query::sat::$sat::distance(a, b, pose_ab, rel)
             }
             #[inline]
             fn clip_faces(

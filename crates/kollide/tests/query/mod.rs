@@ -17,4 +17,5 @@ mod manifold2d;
 mod manifold3d;
 mod manifold_cache;
 mod metamorphic;
+mod polygon_distance;
 mod sat_boxes;

@@ -16,7 +16,9 @@
 
 use super::{record, SatAxis, SatOutcome, SatTrace};
 use crate::math::{Pose, Real, Vector2};
+use crate::query::box_distance::FeatureGap;
 use crate::query::contact::output::{ContactStatus, CoreContact};
+use crate::query::gjk::GjkStatus;
 use crate::query::Space;
 use crate::shape::{ConvexPolygon, Primitive};
 
@@ -337,5 +339,147 @@ pub(crate) fn contact<V: Vector2 + Space>(
         point_a,
         point_b,
         status: ContactStatus::Converged,
+    })
+}
+
+/// The distance between two polygon cores (rectangles, convex polygons) by their closest
+/// features, B placed by `pose_ab`, in A's frame; `None` for other primitives, or when the
+/// features found are not certified within `rel` (the caller's GJK answers then).
+///
+/// Apart, two convex polygons are nearest at a vertex of one against an edge of the other.
+/// The edge of greatest separation and the other polygon's vertex lowest along its normal
+/// are nearest when the vertex lies beside the edge; otherwise the nearest pair is at the
+/// edge's end: that end against the vertex's two edges, or the vertex against the next edge
+/// of the reference polygon. The gap between the supports along the best candidate's
+/// direction certifies it. Overlapping, that lowest vertex is a common point when it lies
+/// inside the reference polygon (it is on its own polygon's boundary).
+pub(crate) fn distance<V: Vector2 + Space>(
+    a: Primitive<'_, V>,
+    b: Primitive<'_, V>,
+    pose_ab: &Pose<V>,
+    rel: V::Real,
+) -> Option<FeatureGap<V>> {
+    let (mut rect_a, mut rect_b) = (None, None);
+    let (Some(oa), Some(ob)) = (Outline::of(a, &mut rect_a), Outline::of(b, &mut rect_b)) else {
+        return None;
+    };
+    let (zero, inf) = (V::Real::ZERO, V::Real::INFINITY);
+    let scale = oa.outer + ob.outer + pose_ab.translation.length();
+    let tol = V::Real::EPSILON * V::Real::from_usize(16) * scale;
+    // (Rounding of the bounds: 24 ulps of the size, as for two boxes.)
+    let slack = V::Real::EPSILON * V::Real::from_usize(24) * scale;
+    let floor = V::Real::EPSILON * V::Real::from_usize(80) * scale;
+    let pose_ba = pose_ab.inverse();
+    let overlapping = |x: V| FeatureGap {
+        pa: x,
+        pb: x,
+        len: zero,
+        lower: zero,
+        upper: slack,
+        status: GjkStatus::Overlapping,
+    };
+    // First the edge of each polygon facing the other, without the search over all edges:
+    // when it separates and the other's lowest vertex lies beside it, that vertex and its
+    // projection are the nearest pair (the separation is a lower bound, their gap equals
+    // it); when it does not separate, that vertex is often inside the facing polygon.
+    for (p, q, pose, use_b) in [(&oa, &ob, pose_ab, false), (&ob, &oa, &pose_ba, true)] {
+        let to_a = |x: V| if use_b { pose_ab.transform_point(x) } else { x };
+        let e = p.facing(pose.translation);
+        let n = p.normals[e];
+        let nq = pose.inverse_transform_vector(n);
+        let (j, low) = q.lowest(nq, q.start(nq));
+        let sep = low + n.dot(pose.translation - p.verts[e]);
+        let w = pose.transform_point(q.verts[j]);
+        if sep > tol {
+            let (r0, r1) = (p.verts[e], p.verts[p.next(e)]);
+            let u = r1 - r0;
+            let s = u.dot(w - r0);
+            if s >= zero && s <= u.length_squared() {
+                let on_p = w - n * n.dot(w - r0);
+                let len = (w - on_p).length();
+                if (len + slack) - (sep - slack) <= (rel * (len + slack)).max(floor) {
+                    let (pa, pb) = if use_b { (to_a(w), to_a(on_p)) } else { (on_p, w) };
+                    return Some(FeatureGap {
+                        pa,
+                        pb,
+                        len,
+                        lower: (sep - slack).max(zero),
+                        upper: len + slack,
+                        status: GjkStatus::Converged,
+                    });
+                }
+            }
+        } else if sep <= zero && (0..p.len()).all(|i| p.normals[i].dot(w - p.verts[i]) <= tol) {
+            return Some(overlapping(to_a(w)));
+        }
+    }
+    let mut no_trace: SatTrace<'_, V> = None;
+    let axis_a = max_separation(&oa, &ob, pose_ab, inf, -inf, &mut no_trace, (None, -inf))?;
+    let axis_b = max_separation(&ob, &oa, &pose_ba, inf, axis_a.sep + tol, &mut no_trace, (None, -inf))?;
+    // Work in the frame of the reference polygon `p`; `q` is placed in it by `pose`.
+    let use_b = axis_b.edge != usize::MAX;
+    let (p, q, pose, axis) = if use_b { (&ob, &oa, &pose_ba, axis_b) } else { (&oa, &ob, pose_ab, axis_a) };
+    let to_a = |x: V| if use_b { pose_ab.transform_point(x) } else { x };
+    let w = pose.transform_point(q.verts[axis.vertex]);
+    if axis.sep <= zero {
+        let inside = (0..p.len()).all(|i| p.normals[i].dot(w - p.verts[i]) <= tol);
+        if !inside {
+            return None;
+        }
+        return Some(overlapping(to_a(w)));
+    }
+    // Point `x` against segment `s0 s1`: (point on the segment, squared distance).
+    let point_segment = |x: V, s0: V, s1: V| {
+        let d = s1 - s0;
+        let dd = d.length_squared();
+        let s = if dd > zero { (d.dot(x - s0) / dd).max(zero).min(V::Real::ONE) } else { zero };
+        let y = s0 + d * s;
+        (y, (x - y).length_squared())
+    };
+    let e = axis.edge;
+    let (r0, r1) = (p.verts[e], p.verts[p.next(e)]);
+    // (point on p, point on q, squared gap)
+    let (on_p, d2) = point_segment(w, r0, r1);
+    let mut best = (on_p, w, d2);
+    let s = (r1 - r0).dot(w - r0);
+    if s <= zero || s >= (r1 - r0).length_squared() {
+        // Past an end `r` of the edge: `r` against the vertex's edges, the vertex against
+        // the reference polygon's edge beyond `r`.
+        let (r, beyond) = if s <= zero { (r0, p.verts[p.prev(e)]) } else { (r1, p.verts[p.next(p.next(e))]) };
+        let (on_p, d2) = point_segment(w, r, beyond);
+        if d2 < best.2 {
+            best = (on_p, w, d2);
+        }
+        for k in [q.prev(axis.vertex), q.next(axis.vertex)] {
+            let (on_q, d2) = point_segment(r, w, pose.transform_point(q.verts[k]));
+            if d2 < best.2 {
+                best = (r, on_q, d2);
+            }
+        }
+    }
+    let (on_p, on_q, d2) = best;
+    let len = d2.sqrt();
+    if !(len > zero && len.is_finite()) {
+        return None;
+    }
+    // The gap between the supports along the candidate's direction: `p`'s highest vertex
+    // along `n`, `q`'s lowest, each walked to from the candidate's own vertex.
+    let n = (on_q - on_p) / len;
+    let (_, p_low) = p.lowest(-n, e);
+    let (_, q_low) = q.lowest(pose.inverse_transform_vector(n), axis.vertex);
+    let lower = (q_low + n.dot(pose.translation) + p_low).max(axis.sep);
+    // (A NaN anywhere fails the test: GJK answers then.)
+    let certified = (len + slack) - (lower - slack) <= (rel * (len + slack)).max(floor);
+    if !certified {
+        return None;
+    }
+    let (pa, pb) = if use_b { (to_a(on_q), to_a(on_p)) } else { (on_p, on_q) };
+    Some(FeatureGap {
+        pa,
+        pb,
+        len,
+        lower: (lower - slack).max(zero),
+        upper: len + slack,
+        status: GjkStatus::Converged,
     })
 }

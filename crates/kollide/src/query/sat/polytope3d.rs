@@ -242,3 +242,15 @@ pub(crate) fn polytopes<V: Vector3 + Space, A: Poly<V>, B: Poly<V>>(
         status: ContactStatus::Converged,
     })
 }
+
+/// Hulls in 3D are measured by GJK: no closest-feature search here (two boxes have theirs,
+/// see `query::box_distance`).
+#[inline(always)]
+pub(crate) fn distance<V: Vector3 + Space>(
+    _a: Primitive<'_, V>,
+    _b: Primitive<'_, V>,
+    _pose_ab: &Pose<V>,
+    _rel: V::Real,
+) -> Option<crate::query::box_distance::FeatureGap<V>> {
+    None
+}
