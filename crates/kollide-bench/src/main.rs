@@ -115,7 +115,7 @@ fn main() {
     case3!(
         "cuboid-cuboid",
         0.89,
-        Targets::PAR,
+        Targets { intersects: 1.0, distance: 1.5 },
         ContactTargets::contact(5.0).with_manifold(),
         |r| pool(&mut r, 64, CuboidSpec::random),
         pool(&mut r, 64, CuboidSpec::random)
@@ -128,7 +128,14 @@ fn main() {
         |r| pool(&mut r, 64, CapsuleSpec::random),
         pool(&mut r, 64, CapsuleSpec::random)
     );
-    case3!("hull8", 0.84, Targets::PAR, ContactTargets::PAR, |r| hull_pool(&mut r, 8), hull_pool(&mut r, 8));
+    case3!(
+        "hull8",
+        0.84,
+        Targets::both(1.5),
+        ContactTargets::contact(1.5),
+        |r| hull_pool(&mut r, 8),
+        hull_pool(&mut r, 8)
+    );
     case3!(
         "hull64",
         1.0,
