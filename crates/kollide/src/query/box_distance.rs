@@ -99,6 +99,10 @@ pub(crate) fn box_box_distance<V: Space>(
     // B's axes from the rotation good to a few ulps: its rounding stays within 24 ulps of
     // the size (the ulps GJK allows a support point of that size).
     let size = t.length() + he_a.length() + he_b.length();
+    if !size.is_finite() {
+        // Squares beyond the largest float: GJK reports what can be said.
+        return None;
+    }
     let slack = V::Real::EPSILON * V::Real::from_usize(24) * size;
     let floor = V::Real::EPSILON * V::Real::from_usize(80) * size;
     if best == zero {

@@ -150,3 +150,42 @@ fn stacked_boxes_at_and_near_contact_keep_the_gap_in_their_bounds() {
         }
     }
 }
+
+/// Boxes and polygons whose squares pass the largest `f32` (sizes or offsets beyond about
+/// 1.8e19), or posed with NaN: the closest-feature searches step aside and the answer is
+/// GJK's own, status and bounds included. (A polygon that size holding a small one is the
+/// exception: the polygon search squares nothing, and proves the overlap GJK cannot.)
+#[test]
+fn boxes_and_polygons_beyond_f32_squares_get_gjks_answer() {
+    use glam::Vec2;
+    use kollide::math::{Pose2, Pose3};
+    use kollide::shape::ConvexPolygon;
+    let small = glam::Vec3::splat(1.0);
+    let cases3 = [
+        (glam::Vec3::splat(3e19), small, glam::Vec3::new(1.0, 2.0, 0.5)),
+        (small, small, glam::Vec3::new(4e19, 0.0, 0.0)),
+        (glam::Vec3::new(3e19, 1.0, 1.0), glam::Vec3::new(1.0, 3e19, 1.0), glam::Vec3::ZERO),
+        (small, small, glam::Vec3::new(f32::NAN, 0.0, 0.0)),
+    ];
+    for (ha, hb, t) in cases3 {
+        let pb = Pose3::new(t, glam::Quat::from_rotation_z(0.3));
+        let (a, b) = (Cuboid::new(ha), Cuboid::new(hb));
+        let out = distance(&a, &Pose3::IDENTITY, &b, &pb);
+        let gjk = distance(&ViaGjk(a), &Pose3::IDENTITY, &ViaGjk(b), &pb);
+        assert_eq!(format!("{out:?}"), format!("{gjk:?}"), "boxes {ha} {hb} at {t}");
+    }
+    let square = |h: f32| {
+        ConvexPolygon::from_points(&[Vec2::new(-h, -h), Vec2::new(h, -h), Vec2::new(h, h), Vec2::new(-h, h)])
+    };
+    let pb = Pose2::new(Vec2::new(1.0, 2.0), kollide::math::Rot2::from_angle(0.3));
+    let out = distance(&square(3e19), &Pose2::IDENTITY, &square(1.0), &pb);
+    assert_eq!((out.status, out.distance, out.lower_bound), (GjkStatus::Overlapping, 0.0, 0.0), "{out:?}");
+    assert!((out.point_a - Vec2::new(1.0, 2.0)).length() <= 1.5 && out.upper_bound < 1e15, "{out:?}");
+    for (ha, hb, t) in [(1.0, 1.0, Vec2::new(4e19, 0.0)), (1.0, 3e19, Vec2::new(4e19, 0.0))] {
+        let pb = Pose2::new(t, kollide::math::Rot2::from_angle(0.3));
+        let (a, b) = (square(ha), square(hb));
+        let out = distance(&a, &Pose2::IDENTITY, &b, &pb);
+        let gjk = distance(&ViaGjk(a), &Pose2::IDENTITY, &ViaGjk(b), &pb);
+        assert_eq!(format!("{out:?}"), format!("{gjk:?}"), "polygons {ha} {hb} at {t}");
+    }
+}

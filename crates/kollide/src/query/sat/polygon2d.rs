@@ -365,6 +365,10 @@ pub(crate) fn distance<V: Vector2 + Space>(
     };
     let (zero, inf) = (V::Real::ZERO, V::Real::INFINITY);
     let scale = oa.outer + ob.outer + pose_ab.translation.length();
+    if !scale.is_finite() {
+        // Squares beyond the largest float: GJK reports what can be said.
+        return None;
+    }
     let tol = V::Real::EPSILON * V::Real::from_usize(16) * scale;
     // (Rounding of the bounds: 24 ulps of the size, as for two boxes.)
     let slack = V::Real::EPSILON * V::Real::from_usize(24) * scale;
