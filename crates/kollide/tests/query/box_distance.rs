@@ -11,6 +11,7 @@ use glam::{DVec2, DVec3};
 use kollide::math::{Pose, Real};
 use kollide::query::{distance, GjkStatus};
 use kollide::shape::Cuboid;
+use rand::Rng;
 
 fn corners<V: Space>(he: V) -> Vec<V> {
     (0..1 << V::DIM)
@@ -188,4 +189,46 @@ fn boxes_and_polygons_beyond_f32_squares_get_gjks_answer() {
         let gjk = distance(&ViaGjk(a), &Pose2::IDENTITY, &ViaGjk(b), &pb);
         assert_eq!(format!("{out:?}"), format!("{gjk:?}"), "polygons {ha} {hb} at {t}");
     }
+}
+
+/// Boxes of every aspect (plates 1e-4 thick, needles) and scale (1e-3 to 1e4), near each
+/// other and far apart, in f32 and f64: the bounds always hold the oracle's distance.
+#[test]
+fn boxes_of_every_aspect_and_scale_keep_the_truth_in_their_bounds() {
+    fn run<V: Space>(seed: u64, rel: f64)
+    where
+        V::Rotation: RotF64<V> + FromParts,
+    {
+        let mut r = rng(seed);
+        for k in 0..2000 {
+            let scale = 10f64.powf(r.random_range(-3.0..4.0));
+            let shape = |r: &mut rand_chacha::ChaCha8Rng| {
+                let mut h: [f64; 3] = core::array::from_fn(|_| scale * r.random_range(0.1..1.0));
+                let thin = r.random_range(0..3usize);
+                if k % 3 == 0 {
+                    h[thin] *= 1e-4;
+                }
+                V::from_f64_array(h)
+            };
+            let (ha, hb) = (shape(&mut r), shape(&mut r));
+            let spread = scale * if k % 2 == 0 { 1.5 } else { 30.0 };
+            let pa = Pose::new(vec_in::<V>(&mut r, -spread, spread), common::rotation::<V>(&mut r));
+            let rb = if k % 5 == 0 { pa.rotation } else { common::rotation::<V>(&mut r) };
+            let pb = Pose::new(vec_in::<V>(&mut r, -spread, spread), rb);
+            let out = distance(&Cuboid::new(ha), &pa, &Cuboid::new(hb), &pb);
+            let t = truth(&pa, ha, &pb, hb);
+            // The oracle's own rounding, relative to the coordinates.
+            let fuzz = 1e-12 * spread;
+            let (lo, up) = (out.lower_bound.to_f64(), out.upper_bound.to_f64());
+            assert!(lo <= t + fuzz && t <= up + fuzz, "pair {k}: [{lo}, {up}] miss {t} ({out:?})");
+            if out.status == GjkStatus::Converged {
+                let size = spread * 4.0;
+                assert!(up - lo <= (rel * up).max(100.0 * rel * size), "pair {k}: [{lo}, {up}] too wide");
+            }
+        }
+    }
+    run::<DVec3>(81, 1e-14);
+    run::<glam::Vec3>(82, 1e-6);
+    run::<DVec2>(83, 1e-14);
+    run::<glam::Vec2>(84, 1e-6);
 }
