@@ -33,6 +33,37 @@ pub struct FeatureGap<V: Space> {
     pub status: GjkStatus,
 }
 
+impl<V: Space> FeatureGap<V> {
+    /// Points `pa`, `pb` found `len` apart, with `lower` a lower bound on the distance (both
+    /// before rounding): the answer when the bounds, each widened by `slack`, meet within
+    /// `rel` of the upper one or within `floor` (`Converged`); `None` when they do not, or
+    /// when a number is not finite.
+    pub(crate) fn certified(
+        (pa, pb, len): (V, V, V::Real),
+        lower: V::Real,
+        slack: V::Real,
+        floor: V::Real,
+        rel: V::Real,
+    ) -> Option<Self> {
+        let (upper, lower) = (len + slack, lower - slack);
+        let met = len.is_finite() && upper - lower <= (rel * upper).max(floor);
+        met.then(|| Self {
+            pa,
+            pb,
+            len,
+            lower: lower.max(V::Real::ZERO),
+            upper,
+            status: GjkStatus::Converged,
+        })
+    }
+
+    /// A point `x` common to both cores to rounding (`slack`): `Overlapping`, distance 0.
+    pub(crate) fn overlapping(x: V, slack: V::Real) -> Self {
+        let zero = V::Real::ZERO;
+        Self { pa: x, pb: x, len: zero, lower: zero, upper: slack, status: GjkStatus::Overlapping }
+    }
+}
+
 /// The distance between the box of half extents `he_a` at the origin and the box of half
 /// extents `he_b` placed by `pose_ab`, in A's frame; `None` when the closest features
 /// could not be certified within `rel` (the caller's GJK answers then).
@@ -108,14 +139,7 @@ pub(crate) fn box_box_distance<V: Space>(
     if best == zero {
         // A corner of one box lies in the other (or on it), as far as its rounding tells:
         // the boxes overlap, or touch, or are apart by less than that rounding.
-        return Some(FeatureGap {
-            pa: pb,
-            pb,
-            len: zero,
-            lower: zero,
-            upper: slack,
-            status: GjkStatus::Overlapping,
-        });
+        return Some(FeatureGap::overlapping(pb, slack));
     }
     // The gap between the supports along unit `n`: a lower bound on the distance.
     let separation = |n: V| {
@@ -127,9 +151,7 @@ pub(crate) fn box_box_distance<V: Space>(
     };
     let mut len = best.sqrt();
     let mut lower = separation((pb - pa) / len);
-    let certified =
-        |len: V::Real, lower: V::Real| (len + slack) - (lower - slack) <= (rel * (len + slack)).max(floor);
-    if V::DIM == 3 && !certified(len, lower) {
+    if V::DIM == 3 && FeatureGap::certified((pa, pb, len), lower, slack, floor, rel).is_none() {
         // The edge cases: the cross axis that separates most, and its supporting edges.
         // For A's axis i and B's axis j (column j of the rotation R, `r[i][j]`), the axis
         // l = e_i x b_j has |l|² = r[i1][j]² + r[i2][j]² and separates by
@@ -186,17 +208,10 @@ pub(crate) fn box_box_distance<V: Space>(
             }
         }
     }
-    if !(lower > zero && len.is_finite() && certified(len, lower)) {
+    if lower <= zero {
         return None;
     }
-    Some(FeatureGap {
-        pa,
-        pb,
-        len,
-        lower: (lower - slack).max(zero),
-        upper: len + slack,
-        status: GjkStatus::Converged,
-    })
+    FeatureGap::certified((pa, pb, len), lower, slack, floor, rel)
 }
 
 /// Eight lanes: the corners of a box in 3D (in 2D the last four repeat the first four).

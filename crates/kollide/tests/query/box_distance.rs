@@ -3,6 +3,7 @@
 //! parallel boxes (ties of faces and edges) and of boxes turned a quarter turn (edges that
 //! cross), in 2D and 3D, f32 and f64.
 
+use super::sat_boxes::corners;
 use crate::common;
 use kollide::query::Space;
 
@@ -12,15 +13,6 @@ use kollide::math::{Pose, Real};
 use kollide::query::{distance, GjkStatus};
 use kollide::shape::Cuboid;
 use rand::Rng;
-
-fn corners<V: Space>(he: V) -> Vec<V> {
-    (0..1 << V::DIM)
-        .map(|m| {
-            let s: [f64; 3] = core::array::from_fn(|i| if m >> i & 1 == 1 { 1.0 } else { -1.0 });
-            he.mul_elem(V::from_f64_array(s))
-        })
-        .collect()
-}
 
 fn truth<V: Space>(pa: &Pose<V>, ha: V, pb: &Pose<V>, hb: V) -> f64
 where

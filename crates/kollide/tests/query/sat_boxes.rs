@@ -10,7 +10,8 @@ use kollide::math::Pose;
 use kollide::query::{distance, intersects};
 use kollide::shape::Cuboid;
 
-fn corners<V: Space>(he: V) -> Vec<V> {
+/// The corners of the box of half extents `he` (also used by `box_distance`).
+pub(super) fn corners<V: Space>(he: V) -> Vec<V> {
     (0..1 << V::DIM)
         .map(|m| {
             let s: [f64; 3] = core::array::from_fn(|i| if m >> i & 1 == 1 { 1.0 } else { -1.0 });

@@ -18,7 +18,6 @@ use super::{record, SatAxis, SatOutcome, SatTrace};
 use crate::math::{Pose, Real, Vector2};
 use crate::query::box_distance::FeatureGap;
 use crate::query::contact::output::{ContactStatus, CoreContact};
-use crate::query::gjk::GjkStatus;
 use crate::query::Space;
 use crate::shape::{ConvexPolygon, Primitive};
 
@@ -374,14 +373,7 @@ pub(crate) fn distance<V: Vector2 + Space>(
     let slack = V::Real::EPSILON * V::Real::from_usize(24) * scale;
     let floor = V::Real::EPSILON * V::Real::from_usize(80) * scale;
     let pose_ba = pose_ab.inverse();
-    let overlapping = |x: V| FeatureGap {
-        pa: x,
-        pb: x,
-        len: zero,
-        lower: zero,
-        upper: slack,
-        status: GjkStatus::Overlapping,
-    };
+    let overlapping = |x: V| FeatureGap::overlapping(x, slack);
     // First the edge of each polygon facing the other, without the search over all edges:
     // when it separates and the other's lowest vertex lies beside it, that vertex and its
     // projection are the nearest pair (the separation is a lower bound, their gap equals
@@ -401,16 +393,9 @@ pub(crate) fn distance<V: Vector2 + Space>(
             if s >= zero && s <= u.length_squared() {
                 let on_p = w - n * n.dot(w - r0);
                 let len = (w - on_p).length();
-                if (len + slack) - (sep - slack) <= (rel * (len + slack)).max(floor) {
-                    let (pa, pb) = if use_b { (to_a(w), to_a(on_p)) } else { (on_p, w) };
-                    return Some(FeatureGap {
-                        pa,
-                        pb,
-                        len,
-                        lower: (sep - slack).max(zero),
-                        upper: len + slack,
-                        status: GjkStatus::Converged,
-                    });
+                let (pa, pb) = if use_b { (to_a(w), to_a(on_p)) } else { (on_p, w) };
+                if let Some(found) = FeatureGap::certified((pa, pb, len), sep, slack, floor, rel) {
+                    return Some(found);
                 }
             }
         } else if sep <= zero && (0..p.len()).all(|i| p.normals[i].dot(w - p.verts[i]) <= tol) {
@@ -472,18 +457,7 @@ pub(crate) fn distance<V: Vector2 + Space>(
     let (_, p_low) = p.lowest(-n, e);
     let (_, q_low) = q.lowest(pose.inverse_transform_vector(n), axis.vertex);
     let lower = (q_low + n.dot(pose.translation) + p_low).max(axis.sep);
-    // (A NaN anywhere fails the test: GJK answers then.)
-    let certified = (len + slack) - (lower - slack) <= (rel * (len + slack)).max(floor);
-    if !certified {
-        return None;
-    }
     let (pa, pb) = if use_b { (to_a(on_q), to_a(on_p)) } else { (on_p, on_q) };
-    Some(FeatureGap {
-        pa,
-        pb,
-        len,
-        lower: (lower - slack).max(zero),
-        upper: len + slack,
-        status: GjkStatus::Converged,
-    })
+    // (A NaN anywhere fails the test: GJK answers then.)
+    FeatureGap::certified((pa, pb, len), lower, slack, floor, rel)
 }
