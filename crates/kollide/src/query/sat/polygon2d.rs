@@ -17,6 +17,7 @@
 use super::{record, SatAxis, SatOutcome, SatTrace};
 use crate::math::{Pose, Real, Vector2};
 use crate::query::box_distance::FeatureGap;
+use crate::query::closed_form::segment_segment;
 use crate::query::contact::output::{ContactStatus, CoreContact};
 use crate::query::Space;
 use crate::shape::{ConvexPolygon, Primitive};
@@ -90,6 +91,12 @@ impl<V: Vector2 + Space> Outline<'_, V> {
         } else {
             k - 1
         }
+    }
+
+    /// Whether `x` (in this outline's frame) lies inside it, or outside by at most `tol`.
+    #[inline]
+    fn contains(&self, x: V, tol: V::Real) -> bool {
+        self.normals.iter().zip(self.verts).all(|(n, v)| n.dot(x - *v) <= tol)
     }
 
     /// An edge whose normal is near `d`: where the search for the best edge starts (for a
@@ -398,7 +405,7 @@ pub(crate) fn distance<V: Vector2 + Space>(
                     return Some(found);
                 }
             }
-        } else if sep <= zero && (0..p.len()).all(|i| p.normals[i].dot(w - p.verts[i]) <= tol) {
+        } else if sep <= zero && p.contains(w, tol) {
             return Some(overlapping(to_a(w)));
         }
     }
@@ -411,18 +418,12 @@ pub(crate) fn distance<V: Vector2 + Space>(
     let to_a = |x: V| if use_b { pose_ab.transform_point(x) } else { x };
     let w = pose.transform_point(q.verts[axis.vertex]);
     if axis.sep <= zero {
-        let inside = (0..p.len()).all(|i| p.normals[i].dot(w - p.verts[i]) <= tol);
-        if !inside {
-            return None;
-        }
-        return Some(overlapping(to_a(w)));
+        return p.contains(w, tol).then(|| overlapping(to_a(w)));
     }
-    // Point `x` against segment `s0 s1`: (point on the segment, squared distance).
+    // Point `x` against segment `s0 s1` (a point is a segment of length 0): the point on
+    // the segment, and the squared distance.
     let point_segment = |x: V, s0: V, s1: V| {
-        let d = s1 - s0;
-        let dd = d.length_squared();
-        let s = if dd > zero { (d.dot(x - s0) / dd).max(zero).min(V::Real::ONE) } else { zero };
-        let y = s0 + d * s;
+        let (_, y) = segment_segment(x, x, s0, s1);
         (y, (x - y).length_squared())
     };
     let e = axis.edge;
