@@ -8,7 +8,7 @@ use super::weld::{self, position_key, Weld};
 use super::Composite;
 use crate::bvh::{Bvh, BvhError};
 use crate::math::{Aabb, Pose, Vector3};
-use crate::query::cast::{Ray, RayOutcome};
+use crate::query::cast::{Ray, RayOutcome, TriangleRay};
 use crate::query::Space;
 use crate::shape::{Feature, Triangle};
 use std::collections::HashMap;
@@ -514,18 +514,17 @@ impl<V: Vector3 + Space> Composite<V> for TriMesh<V> {
     // Out of line: inlined into `ray_cast` the traversal loop ran slower (BENCHMARKS.md).
     #[inline(never)]
     fn first_ray_hit(&self, ray: &Ray<V>, max_toi: V::Real) -> Option<(u32, RayOutcome<V>)> {
-        let mut best: Option<(usize, RayOutcome<V>)> = None;
-        self.bvh.cast_ray_slots(ray.origin(), ray.direction(), max_toi, |slot, limit| {
-            let [a, b, c] = self.slot_corners[slot];
-            match crate::query::cast::ray_cast(&Triangle { a, b, c }, &Pose::IDENTITY, ray, limit) {
-                RayOutcome::Hit(h) => {
-                    best = Some((slot, RayOutcome::Hit(h)));
-                    Some(h.toi)
-                }
-                _ => None, // a triangle has no inside: a ray starting on it hits at 0
-            }
+        // Each triangle's test is `ray_cast` of the triangle at the identity pose, with its
+        // per-ray part done once.
+        let prepared = TriangleRay::new(ray);
+        let mut best = None;
+        self.bvh.cast_ray_leaves(ray.origin(), ray.direction(), max_toi, |slots, limit| {
+            let first = slots.start;
+            let (k, hit) = prepared.first_hit(&self.slot_corners[slots], limit)?;
+            best = Some((first + k, hit));
+            Some((first + k, hit.toi))
         });
-        best.map(|(slot, o)| (self.bvh.item_order()[slot], o))
+        best.map(|(slot, hit)| (self.bvh.item_order()[slot], prepared.outcome(hit)))
     }
 
     fn part_feature(&self, i: u32, feature: Feature) -> Feature {

@@ -50,6 +50,10 @@ pub trait Real:
     const INFINITY: Self;
     /// Default relative tolerance on the GJK duality gap (upper minus lower bound, over the distance).
     const GJK_REL_TOLERANCE: Self;
+    /// Four values as the lanes of one register where the type allows it (`glam::Vec4` for
+    /// `f32`, `glam::DVec4` for `f64`): lane by lane the scalar operations, bit for bit.
+    #[doc(hidden)]
+    type X4: Lanes4<Self>;
 
     /// Square root.
     fn sqrt(self) -> Self;
@@ -82,7 +86,126 @@ pub trait Real:
     /// The four tests run as lanes of one compare where the type allows it (`f32`). An
     /// unused axis is given `lo = -inf`, `hi = +inf`; an unused lane an empty box.
     fn meet4(lo: &[[Self; 4]; 3], hi: &[[Self; 4]; 3], node_lo: [Self; 3], node_hi: [Self; 3]) -> u8;
+    /// The slab test of four boxes at once, each grown by `grow` on every side, against the
+    /// ray `origin + t d` for `t` in `[0, limit]` (`inv` is `1 / d` per axis, as
+    /// [`inverse_direction`](crate::math::inverse_direction) gives it): bit `k` set when box
+    /// `k` (`lo[axis][k]`, `hi[axis][k]`) is met, and the times the ray enters each. Lane by
+    /// lane the same operations, in the same order, as
+    /// [`Aabb::ray_interval`](crate::math::Aabb::ray_interval) of the grown box, so the
+    /// answers are bit for bit the same. An unused axis is given `lo = -inf`, `hi = +inf`,
+    /// origin 0, `inv` 1, `grow` 0 (or `None`: no growth, as for a ray).
+    fn slab4(
+        lo: &[[Self; 4]; 3],
+        hi: &[[Self; 4]; 3],
+        origin: [Self; 3],
+        inv: [Self; 3],
+        grow: Option<[Self; 3]>,
+        limit: Self,
+    ) -> (u8, [Self; 4]);
 }
+
+/// Four lanes of a [`Real`]: each operation is the scalar one on every lane (IEEE, no fused
+/// multiply-add), so a kernel written over lanes answers as four scalar runs would.
+#[doc(hidden)]
+pub trait Lanes4<R>:
+    Copy
+    + Debug
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + 'static
+{
+    /// A lane mask.
+    type Mask: Copy
+        + core::ops::BitAnd<Output = Self::Mask>
+        + core::ops::BitOr<Output = Self::Mask>
+        + core::ops::Not<Output = Self::Mask>;
+    /// Every lane `x`.
+    fn splat(x: R) -> Self;
+    /// The lanes of `a`.
+    fn from_array(a: [R; 4]) -> Self;
+    /// `self <= other` by lane (false with NaN).
+    fn le(self, other: Self) -> Self::Mask;
+    /// `self < other` by lane (false with NaN).
+    fn lt(self, other: Self) -> Self::Mask;
+    /// `self == other` by lane (false with NaN).
+    fn eq(self, other: Self) -> Self::Mask;
+    /// `if_true` where `mask` is set, else `if_false`.
+    fn select(mask: Self::Mask, if_true: Self, if_false: Self) -> Self;
+    /// Bit `k` for lane `k` of the mask.
+    fn bits(mask: Self::Mask) -> u8;
+    /// The lanes as an array.
+    fn to_array(self) -> [R; 4];
+    /// Square root by lane.
+    fn sqrt(self) -> Self;
+    /// Absolute value by lane.
+    fn abs(self) -> Self;
+    /// The larger by lane (of numbers; with a NaN either may come back).
+    fn max(self, other: Self) -> Self;
+    /// The smaller by lane (of numbers; with a NaN either may come back).
+    fn min(self, other: Self) -> Self;
+}
+
+macro_rules! impl_lanes {
+    ($t:ident, $lanes:ident, $mask:ident) => {
+        impl Lanes4<$t> for glam::$lanes {
+            type Mask = glam::$mask;
+            #[inline(always)]
+            fn splat(x: $t) -> Self {
+                glam::$lanes::splat(x)
+            }
+            #[inline(always)]
+            fn from_array(a: [$t; 4]) -> Self {
+                glam::$lanes::from_array(a)
+            }
+            #[inline(always)]
+            fn le(self, other: Self) -> Self::Mask {
+                self.cmple(other)
+            }
+            #[inline(always)]
+            fn lt(self, other: Self) -> Self::Mask {
+                self.cmplt(other)
+            }
+            #[inline(always)]
+            fn eq(self, other: Self) -> Self::Mask {
+                self.cmpeq(other)
+            }
+            #[inline(always)]
+            fn select(mask: Self::Mask, if_true: Self, if_false: Self) -> Self {
+                glam::$lanes::select(mask, if_true, if_false)
+            }
+            #[inline(always)]
+            fn bits(mask: Self::Mask) -> u8 {
+                mask.bitmask() as u8
+            }
+            #[inline(always)]
+            fn to_array(self) -> [$t; 4] {
+                glam::$lanes::to_array(&self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                glam::$lanes::sqrt(self)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                glam::$lanes::abs(self)
+            }
+            #[inline(always)]
+            fn max(self, other: Self) -> Self {
+                glam::$lanes::max(self, other)
+            }
+            #[inline(always)]
+            fn min(self, other: Self) -> Self {
+                glam::$lanes::min(self, other)
+            }
+        }
+    };
+}
+
+impl_lanes!(f32, Vec4, BVec4A);
+impl_lanes!(f64, DVec4, BVec4);
 
 macro_rules! impl_real {
     ($t:ident, $bits:ident, $mantissa:expr, $rel:expr, $lanes:ident) => {
@@ -97,6 +220,33 @@ macro_rules! impl_real {
                 meet.bitmask() as u8
             }
 
+            #[inline(always)]
+            fn slab4(
+                lo: &[[Self; 4]; 3],
+                hi: &[[Self; 4]; 3],
+                origin: [Self; 3],
+                inv: [Self; 3],
+                grow: Option<[Self; 3]>,
+                limit: Self,
+            ) -> (u8, [Self; 4]) {
+                use glam::$lanes as L;
+                let mut t0 = L::ZERO;
+                let mut t1 = L::splat(limit);
+                for axis in 0..3 {
+                    let (o, i) = (L::splat(origin[axis]), L::splat(inv[axis]));
+                    let (lo, hi) = (L::from_array(lo[axis]), L::from_array(hi[axis]));
+                    let (lo, hi) = match grow {
+                        Some(g) => (lo - L::splat(g[axis]), hi + L::splat(g[axis])),
+                        None => (lo, hi),
+                    };
+                    let a = (lo - o) * i;
+                    let b = (hi - o) * i;
+                    t0 = t0.max(a.min(b));
+                    t1 = t1.min(a.max(b));
+                }
+                (t0.cmple(t1).bitmask() as u8, t0.to_array())
+            }
+
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const TWO: Self = 2.0;
@@ -106,6 +256,7 @@ macro_rules! impl_real {
             const MIN_POSITIVE: Self = $t::MIN_POSITIVE;
             const INFINITY: Self = $t::INFINITY;
             const GJK_REL_TOLERANCE: Self = $rel;
+            type X4 = glam::$lanes;
 
             #[inline(always)]
             fn sqrt(self) -> Self {
@@ -223,6 +374,59 @@ mod tests {
         }
         check::<f32>();
         check::<f64>();
+    }
+
+    /// `slab4` answers as four `Aabb::ray_interval` calls of the grown boxes, bit for bit:
+    /// which boxes are met and when the ray enters them, on a lattice where rays along
+    /// faces, through edges and from inside are common, zero direction components included.
+    #[test]
+    fn slab4_is_four_ray_intervals() {
+        use crate::math::{inverse_direction, Aabb, Vector};
+        fn check<V: Vector>() {
+            let v = |x: f64| V::Real::from_f64(x);
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            let mut next = move || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed % 9) as f64 - 4.0
+            };
+            for case in 0..3000 {
+                let (mut lo, mut hi) = ([[-V::Real::INFINITY; 4]; 3], [[V::Real::INFINITY; 4]; 3]);
+                let mut boxes = [Aabb::<V>::empty(); 4];
+                for (k, slot) in boxes.iter_mut().enumerate() {
+                    let (mut a, mut b) = ([0.0; 3], [0.0; 3]);
+                    for axis in 0..V::DIM {
+                        let (x, y) = (next(), next());
+                        (a[axis], b[axis]) = (x.min(y), x.max(y));
+                        (lo[axis][k], hi[axis][k]) = (v(a[axis]), v(b[axis]));
+                    }
+                    *slot = Aabb::new(V::from_f64_array(a), V::from_f64_array(b));
+                }
+                let origin = V::from_f64_array([next(), next(), next()]);
+                let dir = V::from_f64_array([next() * 0.5, next() * 0.5, next() * 0.5]);
+                let grow = (case % 2 == 1).then(|| V::from_f64_array([0.25 * next().abs(), 0.5, 0.75]));
+                let inv = inverse_direction(dir);
+                let limit = v(1.0 + next().abs());
+                let lanes = |x: V, unused: f64| {
+                    core::array::from_fn(|axis| if axis < V::DIM { x[axis] } else { v(unused) })
+                };
+                let g3 = grow.map(|g| lanes(g, 0.0));
+                let (mask, enter) = V::Real::slab4(&lo, &hi, lanes(origin, 0.0), lanes(inv, 1.0), g3, limit);
+                for (k, b) in boxes.iter().enumerate() {
+                    let g = grow.unwrap_or(V::ZERO);
+                    let want = Aabb::new(b.min - g, b.max + g).ray_interval(origin, inv, limit);
+                    assert_eq!(mask & (1 << k) != 0, want.is_some(), "case {case}, lane {k}");
+                    if let Some((t0, _)) = want {
+                        assert!(enter[k] == t0, "case {case}, lane {k}: {:?} against {t0:?}", enter[k]);
+                    }
+                }
+            }
+        }
+        check::<glam::Vec3>();
+        check::<glam::DVec3>();
+        check::<glam::Vec2>();
+        check::<glam::DVec2>();
     }
 
     /// `x * recip_pow2(x)` lands in [1, 2) (or [2, 4) at the top of the range), exactly,

@@ -76,7 +76,14 @@ fn check_all<V: Space>(seed: u64) {
             }
             // Rays: every box met, and the first entry.
             let o: V = v::<V>(&mut rng, -15.0, 15.0) * s;
-            let d: V = v::<V>(&mut rng, -1.0, 1.0) * s;
+            let mut d: V = v::<V>(&mut rng, -1.0, 1.0) * s;
+            // A quarter of the rays along a coordinate plane (a zero component): the slab
+            // test's huge-but-finite inverse.
+            if rng.random_bool(0.25) {
+                let mut a = d.to_f64_array();
+                a[rng.random_range(0..V::DIM)] = 0.0;
+                d = V::from_f64_array(a);
+            }
             let max = V::Real::from_f64(rng.random_range(0.5..40.0));
             let mut met = Vec::new();
             bvh.visit_ray(o, d, max, |i| {
@@ -154,6 +161,20 @@ fn check_all<V: Space>(seed: u64) {
         let mut refitted = bvh.clone();
         refitted.refit(&moved).unwrap();
         assert_eq!(refitted.validate(&moved), Ok(()), "case {case}: refit");
+        // The refitted tree's rays see the moved boxes (the four-wide nodes are refitted too).
+        for _ in 0..10 {
+            let o: V = v::<V>(&mut rng, -15.0, 15.0) * s;
+            let d: V = v::<V>(&mut rng, -1.0, 1.0) * s;
+            let inv = inverse_direction(d);
+            let max = V::Real::from_f64(40.0);
+            let entry = |i: u32| moved[i as usize].ray_interval(o, inv, max).map(|t| t.0);
+            let first = (0..n as u32).filter_map(entry).fold(V::Real::INFINITY, |a, b| a.min(b));
+            let got = refitted.cast_ray(o, d, max, |i, best| entry(i).filter(|&t| t <= best));
+            assert_eq!(got.map(|g| g.1), first.is_finite().then_some(first), "case {case}: refitted ray");
+            let by_slot = refitted
+                .cast_ray_slots(o, d, max, |k, best| entry(refitted.item_order()[k]).filter(|&t| t <= best));
+            assert_eq!(by_slot.map(|g| g.1), got.map(|g| g.1), "case {case}: slots");
+        }
         if n > 0 {
             let q = moved[0];
             let mut seen = false;

@@ -554,3 +554,168 @@ fn mesh_adjacency_matches_brute_force_on_soups_with_shared_and_degenerate_sides(
         }
     }
 }
+
+/// A mesh's first ray hit is its triangles' own `ray_cast`s, bit for bit: the least time
+/// over all of them, and the reported triangle's own outcome (time, point, normal). The
+/// mesh tests its leaves four triangles at a time and only confirms what the lanes leave;
+/// this holds it to the one-triangle answer on the inputs where the two could part: rays
+/// along the triangles' planes and through their shared edges and corners, degenerate
+/// triangles, far origins in `f32`, and directions scaled far from unit length.
+fn mesh_rays_are_the_triangles_own_casts<V: kollide::query::Space + kollide::math::Vector3>(seed: u64) {
+    use kollide::math::{Pose, Real};
+    use kollide::query::cast::ray_cast;
+    use kollide::shape::Triangle;
+    let mut rng = rng(seed);
+    let r = |x: f64| V::Real::from_f64(x);
+    let (mut hits, mut total, mut skipped) = (0, 0, 0);
+    for case in 0..300 {
+        // A grid of cells at a coarse lattice (so rays through edges and corners are
+        // common), some corners pulled onto their neighbours (degenerate triangles), the
+        // whole far from the origin in every third case.
+        let far = if case % 3 == 0 { 1e4 } else { 0.0 };
+        let side = 2 + case % 5;
+        let mut vertices = Vec::new();
+        for i in 0..=side {
+            for j in 0..=side {
+                let h = f64::from(rng.random_range(-2i32..=2)) * 0.5;
+                vertices.push(V::new3(r(far + i as f64), r(h), r(far + j as f64)));
+            }
+        }
+        let id = |i: usize, j: usize| (i * (side + 1) + j) as u32;
+        let mut indices = Vec::new();
+        for i in 0..side {
+            for j in 0..side {
+                indices.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
+                indices.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+            }
+        }
+        for _ in 0..side / 2 {
+            let t = rng.random_range(0..indices.len());
+            indices[t][2] = indices[t][rng.random_range(0..2)];
+        }
+        let mesh = TriMesh::new(vertices.clone(), indices.clone());
+        for ray_case in 0..40 {
+            let lattice = |rng: &mut ChaCha8Rng, lo: i32, hi: i32| f64::from(rng.random_range(lo..=hi)) * 0.5;
+            let o = V::new3(
+                r(far + lattice(&mut rng, -2, 2 * side as i32 + 2)),
+                r(lattice(&mut rng, -6, 6)),
+                r(far + lattice(&mut rng, -2, 2 * side as i32 + 2)),
+            );
+            // Half the rays aim at a lattice point of the surface's span, half anywhere.
+            let mut d = if ray_case % 2 == 0 {
+                let target = V::new3(
+                    r(far + lattice(&mut rng, 0, 2 * side as i32)),
+                    r(lattice(&mut rng, -2, 2)),
+                    r(far + lattice(&mut rng, 0, 2 * side as i32)),
+                );
+                target - o
+            } else {
+                V::new3(r(lattice(&mut rng, -4, 4)), r(lattice(&mut rng, -4, 4)), r(lattice(&mut rng, -4, 4)))
+            };
+            if d == V::ZERO {
+                d = V::new3(r(0.0), r(-1.0), r(0.0));
+            }
+            // A ray parallel to an axis plane is kept off the lattice's planes in it: one lying
+            // in a face of a box of the tree is the open case of
+            // `a_ray_lying_in_a_tree_box_face_is_missed` below.
+            let mut o = o;
+            if (0..3).any(|axis| d[axis] == r(0.0)) {
+                o = V::new3(
+                    if d[0] == r(0.0) { o[0] + r(0.25) } else { o[0] },
+                    if d[1] == r(0.0) { o[1] + r(0.125) } else { o[1] },
+                    if d[2] == r(0.0) { o[2] + r(0.25) } else { o[2] },
+                );
+            }
+            // Directions far from unit length take `ray_cast`'s exact rescaling.
+            let scale = [1.0, 1e-7, 1e7, 0.3][ray_case % 4];
+            let d = d * r(scale);
+            let max_toi = r([1e3, 3.0 / scale, 0.5][ray_case % 3]);
+            let ray = Ray::new(o, d);
+            let own = |t: u32| {
+                let [a, b, c] = indices[t as usize].map(|k| vertices[k as usize]);
+                ray_cast(&Triangle { a, b, c }, &Pose::IDENTITY, &ray, max_toi)
+            };
+            // A ray that meets a triangle exactly at a corner or edge of the triangle's box
+            // can be refused by the slab test's rounding (entry and exit a rounding apart),
+            // so the walk never offers that triangle: the open case of the ignored test
+            // below. Such rays are counted and left out.
+            let inv = kollide::math::inverse_direction(d);
+            let refused_box = (0..indices.len() as u32).any(|t| {
+                let [a, b, c] = indices[t as usize].map(|k| vertices[k as usize]);
+                let bx = kollide::math::Aabb::from_points([a, b, c]);
+                matches!(own(t), RayOutcome::Hit(_)) && bx.ray_interval(o, inv, max_toi).is_none()
+            });
+            if refused_box {
+                skipped += 1;
+                continue;
+            }
+            let least = (0..indices.len() as u32)
+                .filter_map(|t| match own(t) {
+                    RayOutcome::Hit(h) => Some(h.toi),
+                    _ => None,
+                })
+                .fold(None, |m: Option<V::Real>, t| Some(m.map_or(t, |m| if t < m { t } else { m })));
+            let got = composite::ray_cast(&mesh, &Pose::IDENTITY, &ray, max_toi);
+            match (got, least) {
+                (None, None) => {}
+                (Some(found), Some(least)) => {
+                    let RayOutcome::Hit(h) = found.value else { panic!("case {case}: a mesh has no inside") };
+                    // The least time, up to the rounding at a corner shared by triangles that
+                    // round it differently: a lane the ray enters (by its box's rounding)
+                    // after the best time so far is skipped, though a triangle in it may
+                    // round its own crossing a few ulps earlier.
+                    let size = |v: V| v[0].abs().max(v[1].abs()).max(v[2].abs());
+                    let tol = r(64.0) * V::Real::EPSILON * (size(o) / size(d) + least);
+                    assert!(
+                        h.toi >= least && h.toi - least <= tol,
+                        "case {case}/{ray_case}: first hit {} against {least}",
+                        h.toi
+                    );
+                    let part = found.part_a.expect("a triangle");
+                    assert_eq!(found.value, own(part), "case {case}/{ray_case}: the triangle's own answer");
+                    hits += 1;
+                }
+                (got, least) => panic!("case {case}/{ray_case}: mesh {got:?}, triangles {least:?}"),
+            }
+            total += 1;
+        }
+    }
+    assert_mixed(hits, total, "mesh rays against their triangles");
+    assert!(skipped * 20 < total, "{skipped} of {total} rays left out");
+}
+
+#[test]
+fn mesh_rays_are_the_triangles_own_casts_f32() {
+    mesh_rays_are_the_triangles_own_casts::<kollide::math::Vec3>(904);
+}
+
+#[test]
+fn mesh_rays_are_the_triangles_own_casts_f64() {
+    mesh_rays_are_the_triangles_own_casts::<DVec3>(905);
+}
+
+/// Open (found while checking the four-wide mesh walk; the binary walk before it answers the
+/// same): the slab test takes a zero direction component as `+-1e-30`, so a ray lying in the
+/// face of a tree box on the side its zero's sign points to leaves that box at t = 0 and the
+/// walk skips it, although the triangle there is hit (`ray_cast` of the triangle alone hits
+/// it at its corner). Likewise a ray through a box's corner, where entry and exit are one
+/// rounding apart. The fix belongs in `Aabb::ray_interval` and the slab tests of every tree:
+/// closed on both sides along a zero component, and the exit time widened by the slab
+/// test's rounding bound (Ize, "Robust BVH ray traversal", 2013).
+#[test]
+#[ignore = "open: a ray lying in a tree box's face along a zero direction component misses it"]
+fn a_ray_lying_in_a_tree_box_face_is_missed() {
+    let vertices = vec![DVec3::new(0.0, 0.0, 3.0), DVec3::new(1.0, -1.0, 3.0), DVec3::new(1.0, 1.0, 4.0)];
+    let mesh = TriMesh::new(vertices.clone(), vec![[0, 1, 2]]);
+    // In the plane z = 4 of the triangle's top corner, the top face of its box.
+    let ray = Ray::new(DVec3::new(1.5, 2.0, 4.0), DVec3::new(-1.0, -2.0, 0.0));
+    let own = kollide::query::cast::ray_cast(
+        &kollide::shape::Triangle { a: vertices[0], b: vertices[1], c: vertices[2] },
+        &DPose3::IDENTITY,
+        &ray,
+        10.0,
+    );
+    assert!(matches!(own, RayOutcome::Hit(h) if (h.toi - 0.5).abs() < 1e-12));
+    let got = composite::ray_cast(&mesh, &DPose3::IDENTITY, &ray, 10.0);
+    assert_eq!(got.map(|f| f.value), Some(own));
+}

@@ -53,6 +53,8 @@ pub enum BvhInvariant {
         /// The depth found.
         depth: usize,
     },
+    /// The four-wide nodes that rays walk are not those of the binary tree.
+    StaleWideNodes,
 }
 
 impl fmt::Display for BvhInvariant {
@@ -68,6 +70,7 @@ impl fmt::Display for BvhInvariant {
             Self::LeafTooBig { node, count } => write!(f, "leaf {node} holds {count} items"),
             Self::Reachability { node } => write!(f, "node {node} is not reached exactly once from the root"),
             Self::TooDeep { depth } => write!(f, "a path of {depth} nodes is deeper than the build allows"),
+            Self::StaleWideNodes => write!(f, "the four-wide nodes do not match the binary tree"),
         }
     }
 }
@@ -79,7 +82,7 @@ impl<V: Vector> Bvh<V> {
     /// each item in exactly one leaf, leaves of at most 4 items (more only where the build
     /// found no way to split), each node's box holding its children's or items' boxes,
     /// links forward and inside the arrays, every node reached once, the depth within the
-    /// build's bound.
+    /// build's bound, and the four-wide nodes those of the binary tree.
     ///
     /// # Errors
     /// The first [`BvhInvariant`] that fails.
@@ -88,6 +91,9 @@ impl<V: Vector> Bvh<V> {
             return Err(BvhInvariant::ItemCount { tree: self.items.len(), boxes: boxes.len() });
         }
         if self.nodes.is_empty() {
+            if !self.wide.is_empty() {
+                return Err(BvhInvariant::StaleWideNodes);
+            }
             return if boxes.is_empty() { Ok(()) } else { Err(BvhInvariant::Reachability { node: 0 }) };
         }
         let mut seen = vec![0usize; boxes.len()];
@@ -143,6 +149,10 @@ impl<V: Vector> Bvh<V> {
         if let Some(item) = seen.iter().position(|&k| k != 1) {
             return Err(BvhInvariant::ItemCoverage { item: item as u32, times: seen[item] });
         }
+        // (Collapsed only now that the binary tree is known to be sound.)
+        if self.wide != super::wide::collapse(&self.nodes) {
+            return Err(BvhInvariant::StaleWideNodes);
+        }
         Ok(())
     }
 }
@@ -187,5 +197,12 @@ mod tests {
         let mut refitted = good.clone();
         refitted.refit(&moved).unwrap();
         assert_eq!(refitted.validate(&moved), Ok(()));
+        // A wide node whose lane box was not refitted: rays would walk the old box.
+        let mut t = good.clone();
+        t.wide[0].hi[0][0] -= 1.0;
+        assert_eq!(t.validate(&b), Err(BvhInvariant::StaleWideNodes));
+        let mut t = good.clone();
+        t.wide.clear();
+        assert_eq!(t.validate(&b), Err(BvhInvariant::StaleWideNodes));
     }
 }

@@ -21,6 +21,7 @@ mod shape_cast;
 mod sweep;
 
 pub use motion::{CastInput, CastOutput, CastStatus, CastStep, Motion};
+pub(crate) use ray::TriangleRay;
 pub use ray::{ray_cast, ray_toi, Ray, RayError, RayHit, RayOutcome};
 pub use shape_cast::shape_cast;
 pub use sweep::{

@@ -12,7 +12,7 @@
 //! line to the point closest to the centre.
 
 use super::Cast;
-use crate::math::Real;
+use crate::math::{Lanes4, Real};
 use crate::query::cast::numeric::{ge, unit_or};
 use crate::query::Space;
 
@@ -597,6 +597,89 @@ fn flat_triangle<V: Space>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Ca
     }
     let unit = n / nn.sqrt();
     Cast::Hit(t, if den > zero { -unit } else { unit })
+}
+
+/// [`flat_triangle`] for four 3D triangles at once (corner `a` of lane `k` is `a[axis][k]`,
+/// and so on), along its common path: a finite, non-degenerate normal, a ray not parallel
+/// to the plane, a finite crossing time. The lanes repeat its operations in its order
+/// (glam's `cross` and `dot`; IEEE lanes, no fused multiply-add), so each lane's answer is
+/// `flat_triangle`'s bit for bit; the lanes off the common path are left to it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Triangles4<R> {
+    /// Lanes off the common path: `flat_triangle` answers them.
+    pub special: u8,
+    /// Lanes crossed at `t[k] >= 0` on the triangle: a hit when `t[k] <= max_toi`.
+    pub crossed: u8,
+    /// The crossing times.
+    pub t: [R; 4],
+    /// The hit's normal, facing the ray, by axis and lane.
+    pub normal: [[R; 4]; 3],
+}
+
+pub(super) fn flat_triangle4<R: Real>(
+    a: &[[R; 4]; 3],
+    b: &[[R; 4]; 3],
+    c: &[[R; 4]; 3],
+    o: [R; 3],
+    d: [R; 3],
+) -> Triangles4<R> {
+    type L<R> = <R as Real>::X4;
+    let v = |p: &[[R; 4]; 3]| p.map(<L<R> as Lanes4<R>>::from_array);
+    let s = |x: [R; 3]| x.map(<L<R> as Lanes4<R>>::splat);
+    let (a, b, c, o, d) = (v(a), v(b), v(c), s(o), s(d));
+    let sub = |p: [L<R>; 3], q: [L<R>; 3]| [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+    let dot = |p: [L<R>; 3], q: [L<R>; 3]| p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
+    let cross = |p: [L<R>; 3], q: [L<R>; 3]| {
+        [p[1] * q[2] - q[1] * p[2], p[2] * q[0] - q[2] * p[0], p[0] * q[1] - q[0] * p[1]]
+    };
+    let splat = <L<R> as Lanes4<R>>::splat;
+    let bits = <L<R> as Lanes4<R>>::bits;
+    let zero = splat(R::ZERO);
+    let (ab, ac) = (sub(b, a), sub(c, a));
+    let n = cross(ab, ac);
+    let nn = dot(n, n);
+    let finite = bits(nn.lt(splat(R::INFINITY)));
+    let eps = R::EPSILON;
+    let degenerate = bits(nn.le(splat(eps * eps) * dot(ab, ab) * dot(ac, ac)));
+    let den = dot(n, d);
+    let parallel = bits(den.eq(zero));
+    let (pa, pb, pc) = (sub(a, o), sub(b, o), sub(c, o));
+    // `edge_volume`, its arm chosen by the same lexicographic order of the edge's ends.
+    let volume = |p: [L<R>; 3], q: [L<R>; 3], pp: [L<R>; 3], pq: [L<R>; 3]| {
+        // p <= q lexicographically: the first coordinate decides unless equal, and so on.
+        let (eq0, eq1) = (p[0].eq(q[0]), p[1].eq(q[1]));
+        let forward = (!eq0 & p[0].lt(q[0])) | (eq0 & ((!eq1 & p[1].lt(q[1])) | (eq1 & p[2].le(q[2]))));
+        let pick = |x: L<R>, y: L<R>| L::<R>::select(forward, x, y);
+        let arm = [pick(pp[0], pq[0]), pick(pp[1], pq[1]), pick(pp[2], pq[2])];
+        dot(d, cross(arm, sub(q, p)))
+    };
+    let (u, v, w) = (volume(b, c, pb, pc), volume(c, a, pc, pa), volume(a, b, pa, pb));
+    let front_mask = zero.lt(den);
+    let front = bits(front_mask);
+    let all_ge = bits(zero.le(u) & zero.le(v) & zero.le(w));
+    let all_le = bits(u.le(zero) & v.le(zero) & w.le(zero));
+    let crosses = (front & all_ge) | (!front & all_le);
+    let t = dot(pa, n) / den;
+    let t_finite = bits(t.abs().lt(splat(R::INFINITY)));
+    let common = finite & !degenerate & !parallel;
+    let special = (!common | (crosses & !t_finite)) & 0b1111;
+    // The crossing on the triangle, within rounding of its bounding box.
+    let hit = [o[0] + d[0] * t, o[1] + d[1] * t, o[2] + d[2] * t];
+    let size = |v: [L<R>; 3]| v[0].abs().max(v[1].abs()).max(v[2].abs());
+    let reach = splat(R::from_usize(128) * eps) * (size(o) + t * size(d) + size(pa) + size(ab));
+    let mut on_box = t.le(t); // every lane but NaN
+    for axis in 0..3 {
+        let lo = a[axis].min(b[axis]).min(c[axis]) - reach;
+        let hi = a[axis].max(b[axis]).max(c[axis]) + reach;
+        on_box = on_box & lo.le(hit[axis]) & hit[axis].le(hi);
+    }
+    let crossed = crosses & !special & bits(zero.le(t)) & bits(on_box) & 0b1111;
+    let root = nn.sqrt();
+    let face = |x: L<R>| {
+        let unit = x / root;
+        L::<R>::select(front_mask, -unit, unit).to_array()
+    };
+    Triangles4 { special, crossed, t: t.to_array(), normal: [face(n[0]), face(n[1]), face(n[2])] }
 }
 
 /// The signed volume `d · ((p - o) × (q - o))` of the edge `p q` seen from the ray: a

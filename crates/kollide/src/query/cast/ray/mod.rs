@@ -305,6 +305,139 @@ fn cast_world<V: Space, S: Support<V> + ?Sized>(
     }
 }
 
+/// A ray prepared once for many triangles in its own frame (a mesh's): the work
+/// [`ray_cast`] of a [`Triangle`](crate::shape::Triangle) at the identity pose does per
+/// call, done once per ray. Each [`hit`](Self::hit) is that call's answer bit for bit
+/// (the same direction scaling, the same identity rotation applied), and
+/// [`outcome`](Self::outcome) builds its [`RayOutcome`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TriangleRay<V: Space> {
+    ray: Ray<V>,
+    /// The ray in the triangles' frame, its direction scaled as `cast_world` scales it.
+    o: V,
+    d: V,
+    /// The scaled direction in the ray's own frame.
+    scaled: V,
+    rescaled: bool,
+    pow2: V::Real,
+}
+
+/// A triangle crossing found by [`TriangleRay::hit`]: the time, the scaled time and the
+/// normal in the triangles' frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TriangleCrossing<V: Space> {
+    pub toi: V::Real,
+    ts: V::Real,
+    normal: V,
+}
+
+impl<V: Space> TriangleRay<V> {
+    #[inline]
+    pub(crate) fn new(ray: &Ray<V>) -> Self {
+        let direction = ray.direction;
+        let largest = direction.abs_elem().max_component();
+        let rescaled = !(largest >= V::Real::from_f64(0.0625) && largest <= V::Real::from_f64(16.0));
+        let pow2 = if rescaled { largest.recip_pow2() } else { V::Real::ONE };
+        let direction = if rescaled { direction * pow2 } else { direction };
+        let m = Pose::<V>::IDENTITY.rotation.applied();
+        let o = V::Rotation::apply_inverse(&m, ray.origin - Pose::<V>::IDENTITY.translation);
+        let d = V::Rotation::apply_inverse(&m, direction);
+        Self { ray: *ray, o, d, scaled: direction, rescaled, pow2 }
+    }
+
+    /// The crossing of triangle `a b c` within `[0, max_toi]`, as [`ray_cast`] finds it.
+    #[inline]
+    pub(crate) fn hit(&self, a: V, b: V, c: V, max_toi: V::Real) -> Option<TriangleCrossing<V>> {
+        if !ge(max_toi, V::Real::ZERO) {
+            return None;
+        }
+        let limit = if self.rescaled { max_toi / self.pow2 } else { max_toi };
+        match closed::triangle(a, b, c, self.o, self.d, limit) {
+            Cast::Hit(ts, normal) => {
+                let toi = if self.rescaled { ts * self.pow2 } else { ts };
+                Some(TriangleCrossing { toi, ts, normal })
+            }
+            // A flat triangle has no inside (a start on it is a hit at 0).
+            Cast::Miss | Cast::Inside(..) => None,
+        }
+    }
+
+    /// The first of `triangles` the ray crosses within `[0, max_toi]`: each triangle's
+    /// [`hit`](Self::hit) in turn, the time found so far as the next one's limit, a later
+    /// triangle at the same time replacing an earlier one. In 3D four triangles at a time
+    /// first go through a lane test that drops the ones `hit` would surely miss.
+    #[inline]
+    pub(crate) fn first_hit(
+        &self,
+        triangles: &[[V; 3]],
+        max_toi: V::Real,
+    ) -> Option<(usize, TriangleCrossing<V>)> {
+        let mut best = None;
+        let mut limit = max_toi;
+        let offer = |k: usize, limit: &mut V::Real, best: &mut Option<(usize, TriangleCrossing<V>)>| {
+            let [a, b, c] = triangles[k];
+            if let Some(hit) = self.hit(a, b, c, *limit) {
+                *limit = hit.toi;
+                *best = Some((k, hit));
+            }
+        };
+        if V::DIM != 3 {
+            for k in 0..triangles.len() {
+                offer(k, &mut limit, &mut best);
+            }
+            return best;
+        }
+        for start in (0..triangles.len()).step_by(4) {
+            let group = &triangles[start..triangles.len().min(start + 4)];
+            let corner = |i: usize| {
+                let mut lanes = [[V::Real::ZERO; 4]; 3];
+                for (k, lane) in (0..4).map(|k| group[k.min(group.len() - 1)][i]).enumerate() {
+                    for (axis, x) in lanes.iter_mut().enumerate() {
+                        x[k] = lane[axis];
+                    }
+                }
+                lanes
+            };
+            let (o, d) = ([self.o[0], self.o[1], self.o[2]], [self.d[0], self.d[1], self.d[2]]);
+            let four = closed::flat_triangle4(&corner(0), &corner(1), &corner(2), o, d);
+            let mut left = (four.special | four.crossed) & ((1u8 << group.len()) - 1);
+            // In slot order, as `hit` one triangle at a time would see them.
+            while left != 0 {
+                let k = left.trailing_zeros() as usize & 3;
+                left &= left - 1;
+                if four.special & (1 << k) != 0 {
+                    offer(start + k, &mut limit, &mut best);
+                    continue;
+                }
+                // `hit`'s arithmetic on the lane's answer: the limit scaled as the
+                // direction, the time scaled back.
+                if !ge(limit, V::Real::ZERO) {
+                    continue;
+                }
+                let scaled_limit = if self.rescaled { limit / self.pow2 } else { limit };
+                let ts = four.t[k];
+                if ts <= scaled_limit {
+                    let toi = if self.rescaled { ts * self.pow2 } else { ts };
+                    // (Through f64 and back: exact.)
+                    let normal = V::from_f64_array(four.normal.map(|x| x[k].to_f64()));
+                    limit = toi;
+                    best = Some((start + k, TriangleCrossing { toi, ts, normal }));
+                }
+            }
+        }
+        best
+    }
+
+    /// The [`RayOutcome`] of a crossing, as [`ray_cast`] reports it.
+    #[inline]
+    pub(crate) fn outcome(&self, x: TriangleCrossing<V>) -> RayOutcome<V> {
+        let point =
+            if x.toi.is_finite() { self.ray.point_at(x.toi) } else { self.ray.origin + self.scaled * x.ts };
+        let m = Pose::<V>::IDENTITY.rotation.applied();
+        RayOutcome::Hit(RayHit { toi: x.toi, point, normal: V::Rotation::apply(&m, x.normal) })
+    }
+}
+
 /// The time of impact alone: [`ray_cast`] for callers that need only *whether* and *when*
 /// (line of sight, picking, a bullet's range).
 ///
