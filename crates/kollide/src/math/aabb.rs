@@ -200,7 +200,18 @@ impl<V: Vector> Aabb<V> {
 
     /// Where the ray `origin + t dir` is inside the box, as `(t_enter, t_exit)` clipped to
     /// `[0, max_toi]`; `None` when it misses the box there. `inv_dir` must come from
-    /// [`inverse_direction`] (which keeps every component finite). Touching counts.
+    /// [`inverse_direction`] (which keeps every component finite). Touching counts, and the
+    /// test is conservative: it never refuses a box the ray meets in exact arithmetic.
+    /// - Each exit time is widened by the slab test's rounding bound (`1 + 16 eps`, above
+    ///   Ize's `1 + 2 gamma_3` for the rounded inverse, difference and product), so a ray
+    ///   through a corner or along an edge, whose entry and exit are equal in exact
+    ///   arithmetic, is not refused when they round apart.
+    /// - Along a zero direction component (an inverse at the clamp of
+    ///   [`inverse_direction`]) the slab is the closed interval of the origin's coordinate: a
+    ///   ray lying in either face of the box is inside it (the slab test alone made a ray in
+    ///   the face its zero's sign points to leave the box at `t = 0`).
+    ///
+    /// The entry time is the slab test's own.
     #[inline(always)]
     #[must_use]
     pub fn ray_interval(&self, origin: V, inv_dir: V, max_toi: V::Real) -> Option<(V::Real, V::Real)> {
@@ -213,8 +224,11 @@ impl<V: Vector> Aabb<V> {
         let mut t0 = V::Real::ZERO;
         let mut t1 = max_toi;
         for i in 0..V::DIM {
+            if is_parallel(inv_dir[i]) && self.min[i] <= origin[i] && origin[i] <= self.max[i] {
+                continue;
+            }
             t0 = t0.max(near[i]);
-            t1 = t1.min(far[i]);
+            t1 = t1.min(far[i] * exit_widening::<V::Real>());
         }
         (t0 <= t1).then_some((t0, t1))
     }
@@ -235,21 +249,38 @@ impl<V: Vector> Aabb<V> {
     }
 }
 
-/// `1 / d` per component: the `inv_dir` of [`Aabb::ray_interval`]. A zero component is
-/// taken as `±1e-30` so its inverse is huge but finite: the slab test then needs no special
-/// case (an infinity times the zero gap of an origin lying on the slab's face would be NaN),
-/// and a ray along a slab is inside it exactly when its origin is (up to a gap of 1e-30 of
-/// the coordinates' unit).
+/// The inverse of a zero direction component (and of one below `1e-30`): `1e30`.
+const PARALLEL_INVERSE: f64 = 1e30;
+
+/// `1 / d` per component: the `inv_dir` of [`Aabb::ray_interval`]. A zero component (or one
+/// below `1e-30`) has the inverse `±1e30`, huge but finite (an infinity times the zero gap
+/// of an origin lying on the slab's face would be NaN); [`Aabb::ray_interval`] recognises
+/// it and takes the slab as the closed interval of the origin there.
 #[inline]
 #[must_use]
 pub fn inverse_direction<V: Vector>(d: V) -> V {
     let a = d.to_f64_array();
     let inv = |x: f64| {
-        let x = if x == 0.0 { 1e-30f64.copysign(x) } else { x };
+        if x == 0.0 {
+            return PARALLEL_INVERSE.copysign(x);
+        }
         // Subnormal components too: an `f32` inverse must stay finite.
-        (1.0 / x).clamp(-1e30, 1e30)
+        (1.0 / x).clamp(-PARALLEL_INVERSE, PARALLEL_INVERSE)
     };
     V::from_f64_array([inv(a[0]), inv(a[1]), inv(a[2])])
+}
+
+/// Whether an inverse from [`inverse_direction`] stands for a direction component of
+/// (nearly) zero: the ray runs along that slab.
+#[inline(always)]
+pub(crate) fn is_parallel<R: Real>(inv: R) -> bool {
+    inv.abs() >= R::from_f64(PARALLEL_INVERSE)
+}
+
+/// The factor on exit times that makes the slab test conservative: `1 + 16 eps`.
+#[inline(always)]
+pub(crate) fn exit_widening<R: Real>() -> R {
+    R::ONE + R::from_usize(16) * R::EPSILON
 }
 
 #[cfg(test)]
@@ -260,17 +291,57 @@ mod tests {
     #[test]
     fn ray_interval_along_a_face_and_through() {
         let b = Aabb::new(Vec3::ZERO, Vec3::ONE);
-        // Along the x axis, lying in the face y = 0: inside the y slab, enters at x = 0.
+        let wide = exit_widening::<f32>();
+        // Along the x axis, lying in the face y = 0: inside the y slab, enters at x = 0
+        // (the exit widened by the rounding bound).
         let d = Vec3::X;
         let got = b.ray_interval(Vec3::new(-1.0, 0.0, 0.5), inverse_direction(d), 10.0);
-        assert_eq!(got, Some((1.0, 2.0)));
+        assert_eq!(got, Some((1.0, 2.0 * wide)));
+        // Lying in the opposite face y = 1, with either sign of the zero components: the
+        // slab is closed on both sides.
+        for d in [Vec3::X, Vec3::new(1.0, -0.0, -0.0)] {
+            let got = b.ray_interval(Vec3::new(-1.0, 1.0, 1.0), inverse_direction(d), 10.0);
+            assert_eq!(got, Some((1.0, 2.0 * wide)), "{d:?}");
+            let got = b.ray_interval(Vec3::new(-1.0, 0.0, 0.0), inverse_direction(d), 10.0);
+            assert_eq!(got, Some((1.0, 2.0 * wide)), "{d:?}");
+        }
         // Just below that face: misses.
         assert_eq!(b.ray_interval(Vec3::new(-1.0, -1e-7, 0.5), inverse_direction(d), 10.0), None);
         // Clipped by max_toi.
         assert_eq!(b.ray_interval(Vec3::new(-1.0, 0.5, 0.5), inverse_direction(d), 0.5), None);
         // Starting inside: enters at 0.
         let got = b.ray_interval(Vec3::splat(0.5), inverse_direction(Vec3::new(-1.0, 0.0, 0.0)), 9.0);
-        assert_eq!(got, Some((0.0, 0.5)));
+        assert_eq!(got, Some((0.0, 0.5 * wide)));
+    }
+
+    /// A ray through a corner of the box enters and leaves at one time in exact arithmetic;
+    /// rounded, the entry came out after the exit and the box was refused (rays at a
+    /// mesh's shared corners from 1e4 away in f32 skipped the triangle they hit).
+    #[test]
+    fn a_ray_through_a_corner_meets_the_box() {
+        // Corners on a lattice, rays from lattice points through them, directions turned
+        // by every scale: each exact crossing of a corner must be kept.
+        let mut kept = 0;
+        for far in [0.0f32, 1e4, 3e6] {
+            let b = Aabb::new(Vec3::new(far, -0.5, far + 2.0), Vec3::new(far + 1.0, 0.5, far + 3.0));
+            for (k, corner) in [b.min, b.max, Vec3::new(b.min.x, b.max.y, b.min.z)].into_iter().enumerate() {
+                for i in 1..40 {
+                    let step = Vec3::new((i % 7) as f32 - 3.0, (i % 5) as f32 - 2.5, (i % 3) as f32 - 1.0);
+                    let scale = [1.0, 1e-7, 1e7, 0.3][(i + k) % 4];
+                    let origin = corner - step * 4.0;
+                    let d = step * scale;
+                    if d == Vec3::ZERO {
+                        continue;
+                    }
+                    // The corner is at t = 4 / scale exactly; the lattice keeps it exact.
+                    let at = 4.0 / scale;
+                    let got = b.ray_interval(origin, inverse_direction(d), 2.0 * at);
+                    assert!(got.is_some(), "far {far}, corner {k}, step {step:?}, scale {scale}");
+                    kept += 1;
+                }
+            }
+        }
+        assert!(kept > 300);
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod real;
 mod rotation;
 mod vector;
 
+pub(crate) use aabb::{exit_widening, is_parallel};
 pub use aabb::{inverse_direction, Aabb};
 pub use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
 pub(crate) use morton::MortonGrid;

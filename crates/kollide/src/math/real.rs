@@ -92,13 +92,16 @@ pub trait Real:
     /// `k` (`lo[axis][k]`, `hi[axis][k]`) is met, and the times the ray enters each. Lane by
     /// lane the same operations, in the same order, as
     /// [`Aabb::ray_interval`](crate::math::Aabb::ray_interval) of the grown box, so the
-    /// answers are bit for bit the same. An unused axis is given `lo = -inf`, `hi = +inf`,
-    /// origin 0, `inv` 1, `grow` 0 (or `None`: no growth, as for a ray).
+    /// answers are bit for bit the same (its widened exits and its closed slabs along the
+    /// axes marked `parallel`, a zero direction component; `None` when there is none). An
+    /// unused axis is given `lo = -inf`, `hi = +inf`, origin 0, `inv` 1, not parallel,
+    /// `grow` 0 (or `None`: no growth, as for a ray).
     fn slab4(
         lo: &[[Self; 4]; 3],
         hi: &[[Self; 4]; 3],
         origin: [Self; 3],
         inv: [Self; 3],
+        parallel: Option<[bool; 3]>,
         grow: Option<[Self; 3]>,
         limit: Self,
     ) -> (u8, [Self; 4]);
@@ -226,10 +229,12 @@ macro_rules! impl_real {
                 hi: &[[Self; 4]; 3],
                 origin: [Self; 3],
                 inv: [Self; 3],
+                parallel: Option<[bool; 3]>,
                 grow: Option<[Self; 3]>,
                 limit: Self,
             ) -> (u8, [Self; 4]) {
                 use glam::$lanes as L;
+                let widen = L::splat(crate::math::exit_widening::<Self>());
                 let mut t0 = L::ZERO;
                 let mut t1 = L::splat(limit);
                 for axis in 0..3 {
@@ -241,8 +246,16 @@ macro_rules! impl_real {
                     };
                     let a = (lo - o) * i;
                     let b = (hi - o) * i;
-                    t0 = t0.max(a.min(b));
-                    t1 = t1.min(a.max(b));
+                    let (near, far) = (a.min(b), a.max(b) * widen);
+                    if parallel.is_some_and(|p| p[axis]) {
+                        // Along the slab: no bound where the origin lies in it (closed).
+                        let inside = lo.cmple(o) & o.cmple(hi);
+                        t0 = L::select(inside, t0, t0.max(near));
+                        t1 = L::select(inside, t1, t1.min(far));
+                    } else {
+                        t0 = t0.max(near);
+                        t1 = t1.min(far);
+                    }
                 }
                 (t0.cmple(t1).bitmask() as u8, t0.to_array())
             }
@@ -412,7 +425,12 @@ mod tests {
                     core::array::from_fn(|axis| if axis < V::DIM { x[axis] } else { v(unused) })
                 };
                 let g3 = grow.map(|g| lanes(g, 0.0));
-                let (mask, enter) = V::Real::slab4(&lo, &hi, lanes(origin, 0.0), lanes(inv, 1.0), g3, limit);
+                let parallel: [bool; 3] =
+                    core::array::from_fn(|axis| axis < V::DIM && crate::math::is_parallel(inv[axis]));
+                // (Both forms: the walk passes `None` when no axis is parallel.)
+                let parallel = Some(parallel).filter(|p| p.contains(&true) || case % 3 == 0);
+                let (mask, enter) =
+                    V::Real::slab4(&lo, &hi, lanes(origin, 0.0), lanes(inv, 1.0), parallel, g3, limit);
                 for (k, b) in boxes.iter().enumerate() {
                     let g = grow.unwrap_or(V::ZERO);
                     let want = Aabb::new(b.min - g, b.max + g).ray_interval(origin, inv, limit);

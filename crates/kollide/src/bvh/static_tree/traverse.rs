@@ -3,7 +3,7 @@
 
 use super::wide::{WideStack, LANES};
 use super::{Bvh, Node, MAX_DEPTH};
-use crate::math::{at_least, inverse_direction, Aabb, Pose, Real, Vector};
+use crate::math::{at_least, inverse_direction, is_parallel, Aabb, Pose, Real, Vector};
 
 /// A fixed-size stack: the tree is never deeper than [`MAX_DEPTH`], and a depth-first walk
 /// keeps at most one pending sibling per level.
@@ -192,7 +192,7 @@ impl<V: Vector> Bvh<V> {
         dir: V,
         grow: V,
         max_toi: V::Real,
-        mut leaf: impl LeafTest<V>,
+        leaf: impl LeafTest<V>,
     ) -> Option<(usize, V::Real)> {
         if self.wide.is_empty() || !at_least(max_toi, V::Real::ZERO) {
             return None;
@@ -207,9 +207,30 @@ impl<V: Vector> Bvh<V> {
             a
         };
         let (o3, inv3) = (lanes(origin, V::Real::ZERO), lanes(inv, V::Real::ONE));
+        let parallel: [bool; 3] = core::array::from_fn(|axis| axis < V::DIM && is_parallel(inv3[axis]));
         // A ray's boxes are not grown: the slab test then skips the growth (`b - 0` is not
         // `b` for `b = -0`, so the compiler cannot drop it).
         let grow3 = (grow != V::ZERO).then(|| lanes(grow, V::Real::ZERO));
+        // Two walks: the one for rays along a coordinate plane tests the closed slabs there.
+        if parallel.contains(&true) {
+            self.walk::<true>(o3, inv3, parallel, grow3, max_toi, leaf)
+        } else {
+            self.walk::<false>(o3, inv3, parallel, grow3, max_toi, leaf)
+        }
+    }
+
+    /// The walk of [`cast_grown`](Self::cast_grown) on its slab test's operands.
+    #[inline(always)]
+    fn walk<const PARALLEL: bool>(
+        &self,
+        o3: [V::Real; 3],
+        inv3: [V::Real; 3],
+        parallel: [bool; 3],
+        grow3: Option<[V::Real; 3]>,
+        max_toi: V::Real,
+        mut leaf: impl LeafTest<V>,
+    ) -> Option<(usize, V::Real)> {
+        let parallel = PARALLEL.then_some(parallel);
         let mut best: Option<(usize, V::Real)> = None;
         let mut limit = max_toi;
         // (wide node, 0, t) or (first slot, count, t) of a leaf, with the time the ray
@@ -233,7 +254,7 @@ impl<V: Vector> Bvh<V> {
                 continue;
             }
             let n = &self.wide[first as usize];
-            let (mask, enter) = V::Real::slab4(&n.lo, &n.hi, o3, inv3, grow3, limit);
+            let (mask, enter) = V::Real::slab4(&n.lo, &n.hi, o3, inv3, parallel, grow3, limit);
             let mut mask = mask & n.valid & 0b1111;
             // The lanes met, pushed far to near so the nearest is walked first: an insertion
             // by entry time into `met`, farthest first, and of equal times the lower lane
