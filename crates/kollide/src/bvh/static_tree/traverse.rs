@@ -236,9 +236,10 @@ impl<V: Vector> Bvh<V> {
         // (wide node, 0, t) or (first slot, count, t) of a leaf, with the time the ray
         // enters it; a lane entered after the best hit so far is skipped when popped.
         let mut stack = WideStack::new((0u32, 0u32, V::Real::ZERO));
-        stack.push((0, 0, V::Real::ZERO));
+        // The entry walked next: the nearest lane of the last node, kept off the stack.
+        let mut next = Some((0u32, 0u32, V::Real::ZERO));
         let mut met = [(V::Real::ZERO, 0usize); LANES];
-        while let Some((first, count, t)) = stack.pop() {
+        while let Some((first, count, t)) = next.take().or_else(|| stack.pop()) {
             if t > limit {
                 continue;
             }
@@ -256,9 +257,19 @@ impl<V: Vector> Bvh<V> {
             let n = &self.wide[first as usize];
             let (mask, enter) = V::Real::slab4(&n.lo, &n.hi, o3, inv3, parallel, grow3, limit);
             let mut mask = mask & n.valid & 0b1111;
-            // The lanes met, pushed far to near so the nearest is walked first: an insertion
-            // by entry time into `met`, farthest first, and of equal times the lower lane
-            // walked first (the binary tree's left side, as its own walk took them).
+            let entry = |lane: usize, t: V::Real| (n.child[lane], u32::from(n.count[lane]), t);
+            if mask & mask.wrapping_sub(1) == 0 {
+                // None or one lane met.
+                if mask != 0 {
+                    let lane = mask.trailing_zeros() as usize & 3;
+                    next = Some(entry(lane, enter[lane]));
+                }
+                continue;
+            }
+            // The lanes met, the nearest walked next and the others pushed far to near: an
+            // insertion by entry time into `met`, farthest first, and of equal times the
+            // lower lane walked first (the binary tree's left side, as its own walk took
+            // them).
             let mut k = 0;
             while mask != 0 {
                 let lane = mask.trailing_zeros() as usize & 3;
@@ -271,9 +282,12 @@ impl<V: Vector> Bvh<V> {
                 met[j & 3] = (enter[lane], lane);
                 k += 1;
             }
-            for &(t, lane) in &met[..k.min(LANES)] {
-                stack.push((n.child[lane], u32::from(n.count[lane]), t));
+            let k = k.min(LANES);
+            for &(t, lane) in &met[..k - 1] {
+                stack.push(entry(lane, t));
             }
+            let (t, lane) = met[k - 1];
+            next = Some(entry(lane, t));
         }
         best
     }
