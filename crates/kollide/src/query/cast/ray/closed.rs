@@ -616,6 +616,7 @@ pub(super) struct Triangles4<R> {
     pub normal: [[R; 4]; 3],
 }
 
+#[inline(always)]
 pub(super) fn flat_triangle4<R: Real>(
     a: &[[R; 4]; 3],
     b: &[[R; 4]; 3],
@@ -659,9 +660,14 @@ pub(super) fn flat_triangle4<R: Real>(
     let all_ge = bits(zero.le(u) & zero.le(v) & zero.le(w));
     let all_le = bits(u.le(zero) & v.le(zero) & w.le(zero));
     let crosses = (front & all_ge) | (!front & all_le);
+    let common = finite & !degenerate & !parallel;
+    if crosses & common & 0b1111 == 0 {
+        // No lane on the common path crosses: the rest is for the others.
+        let none = [R::ZERO; 4];
+        return Triangles4 { special: !common & 0b1111, crossed: 0, t: none, normal: [none; 3] };
+    }
     let t = dot(pa, n) / den;
     let t_finite = bits(t.abs().lt(splat(R::INFINITY)));
-    let common = finite & !degenerate & !parallel;
     let special = (!common | (crosses & !t_finite)) & 0b1111;
     // The crossing on the triangle, within rounding of its bounding box.
     let hit = [o[0] + d[0] * t, o[1] + d[1] * t, o[2] + d[2] * t];

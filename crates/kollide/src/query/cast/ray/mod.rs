@@ -389,14 +389,12 @@ impl<V: Space> TriangleRay<V> {
         }
         for start in (0..triangles.len()).step_by(4) {
             let group = &triangles[start..triangles.len().min(start + 4)];
+            // Lanes past the group's end repeat its last triangle.
+            let last = group.len() - 1;
+            let [t0, t1, t2, t3] = [group[0], group[1.min(last)], group[2.min(last)], group[3.min(last)]];
             let corner = |i: usize| {
-                let mut lanes = [[V::Real::ZERO; 4]; 3];
-                for (k, lane) in (0..4).map(|k| group[k.min(group.len() - 1)][i]).enumerate() {
-                    for (axis, x) in lanes.iter_mut().enumerate() {
-                        x[k] = lane[axis];
-                    }
-                }
-                lanes
+                let axis = |k: usize| [t0[i][k], t1[i][k], t2[i][k], t3[i][k]];
+                [axis(0), axis(1), axis(2)]
             };
             let (o, d) = ([self.o[0], self.o[1], self.o[2]], [self.d[0], self.d[1], self.d[2]]);
             let four = closed::flat_triangle4(&corner(0), &corner(1), &corner(2), o, d);
