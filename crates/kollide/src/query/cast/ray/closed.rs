@@ -599,11 +599,7 @@ fn flat_triangle<V: Space>(a: V, b: V, c: V, o: V, d: V, max_toi: V::Real) -> Ca
     Cast::Hit(t, if den > zero { -unit } else { unit })
 }
 
-/// [`flat_triangle`] for four 3D triangles at once (corner `a` of lane `k` is `a[axis][k]`,
-/// and so on), along its common path: a finite, non-degenerate normal, a ray not parallel
-/// to the plane, a finite crossing time. The lanes repeat its operations in its order
-/// (glam's `cross` and `dot`; IEEE lanes, no fused multiply-add), so each lane's answer is
-/// `flat_triangle`'s bit for bit; the lanes off the common path are left to it.
+/// The answer of [`flat_triangle4`] by lane (bit `k` of a mask for lane `k`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Triangles4<R> {
     /// Lanes off the common path: `flat_triangle` answers them.
@@ -616,6 +612,12 @@ pub(super) struct Triangles4<R> {
     pub normal: [[R; 4]; 3],
 }
 
+/// [`flat_triangle`] for four 3D triangles at once (corner `a` of lane `k` is `a[axis][k]`,
+/// and so on), along its common path: a finite, non-degenerate normal, a ray not parallel
+/// to the plane, a finite crossing time. The lanes repeat its operations in its order
+/// (glam's `cross` and `dot`; IEEE lanes, no fused multiply-add), so each lane's answer is
+/// `flat_triangle`'s bit for bit; the lanes off the common path are left to it. When no
+/// lane on the common path crosses, the times and normals are not computed (zeros).
 #[inline(always)]
 pub(super) fn flat_triangle4<R: Real>(
     a: &[[R; 4]; 3],
