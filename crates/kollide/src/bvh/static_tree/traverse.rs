@@ -305,11 +305,12 @@ impl<V: Vector> Bvh<V> {
         grow: V,
         mut f: impl FnMut(usize, V::Real) -> Option<V::Real>,
     ) -> impl LeafTest<V> {
-        let inv = inverse_direction(dir);
+        // (Only a swept box tests the items' boxes: a ray does not pay for the inverse.)
+        let cull = (grow != V::ZERO).then(|| inverse_direction(dir));
         move |boxes, slots, mut limit| {
             let mut best = None;
             for slot in slots {
-                if grow != V::ZERO {
+                if let Some(inv) = cull {
                     let b = Aabb::new(boxes[slot].min - grow, boxes[slot].max + grow);
                     if b.ray_interval(origin, inv, limit).is_none() {
                         continue;

@@ -9,7 +9,7 @@
 //! node of a binary internal node. A wide node takes its binary node's two children and
 //! opens the internal lane of largest surface area until it holds four lanes or only leaves.
 
-use super::{Node, MAX_DEPTH};
+use super::Node;
 use crate::math::{Real, Vector};
 
 /// The lane count of a wide node.
@@ -122,7 +122,7 @@ const STACK: usize = 32;
 
 /// The walk's stack: the newest entries in a fixed array, the oldest moved to the heap in
 /// halves when the array fills (a wide walk keeps up to three pending lanes a level, and the
-/// build allows [`MAX_DEPTH`] levels: a fixed array that big would be cleared on every
+/// build allows [`MAX_DEPTH`](super::MAX_DEPTH) levels: a fixed array that big would be cleared on every
 /// call, and the walks of real trees stay far below it). A push and a pop test one count.
 pub(super) struct WideStack<T: Copy> {
     slots: [T; STACK],
@@ -134,7 +134,7 @@ pub(super) struct WideStack<T: Copy> {
 impl<T: Copy> WideStack<T> {
     #[inline(always)]
     pub fn new(fill: T) -> Self {
-        const { assert!(MAX_DEPTH > 0 && STACK % 2 == 0) };
+        const { assert!(STACK % 2 == 0) };
         Self { slots: [fill; STACK], len: 0, spill: Vec::new() }
     }
     #[inline(always)]

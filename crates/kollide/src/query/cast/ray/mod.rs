@@ -345,18 +345,26 @@ impl<V: Space> TriangleRay<V> {
         Self { ray: *ray, o, d, scaled: direction, rescaled, pow2 }
     }
 
+    /// `max_toi` in the scaled direction's time, as `cast_world` scales it; `None` for a
+    /// negative or NaN one.
+    #[inline(always)]
+    fn scaled_limit(&self, max_toi: V::Real) -> Option<V::Real> {
+        ge(max_toi, V::Real::ZERO).then(|| if self.rescaled { max_toi / self.pow2 } else { max_toi })
+    }
+
+    /// The crossing at the scaled time `ts`, its time scaled back.
+    #[inline(always)]
+    fn crossing(&self, ts: V::Real, normal: V) -> TriangleCrossing<V> {
+        let toi = if self.rescaled { ts * self.pow2 } else { ts };
+        TriangleCrossing { toi, ts, normal }
+    }
+
     /// The crossing of triangle `a b c` within `[0, max_toi]`, as [`ray_cast`] finds it.
     #[inline]
     pub(crate) fn hit(&self, a: V, b: V, c: V, max_toi: V::Real) -> Option<TriangleCrossing<V>> {
-        if !ge(max_toi, V::Real::ZERO) {
-            return None;
-        }
-        let limit = if self.rescaled { max_toi / self.pow2 } else { max_toi };
+        let limit = self.scaled_limit(max_toi)?;
         match closed::triangle(a, b, c, self.o, self.d, limit) {
-            Cast::Hit(ts, normal) => {
-                let toi = if self.rescaled { ts * self.pow2 } else { ts };
-                Some(TriangleCrossing { toi, ts, normal })
-            }
+            Cast::Hit(ts, normal) => Some(self.crossing(ts, normal)),
             // A flat triangle has no inside (a start on it is a hit at 0).
             Cast::Miss | Cast::Inside(..) => None,
         }
@@ -365,7 +373,8 @@ impl<V: Space> TriangleRay<V> {
     /// The first of `triangles` the ray crosses within `[0, max_toi]`: each triangle's
     /// [`hit`](Self::hit) in turn, the time found so far as the next one's limit, a later
     /// triangle at the same time replacing an earlier one. In 3D four triangles at a time
-    /// first go through a lane test that drops the ones `hit` would surely miss.
+    /// run `flat_triangle`'s common path as lanes (its answers bit for bit); only the lanes
+    /// off that path go through `hit` one at a time.
     #[inline]
     pub(crate) fn first_hit(
         &self,
@@ -407,19 +416,14 @@ impl<V: Space> TriangleRay<V> {
                     offer(start + k, &mut limit, &mut best);
                     continue;
                 }
-                // `hit`'s arithmetic on the lane's answer: the limit scaled as the
-                // direction, the time scaled back.
-                if !ge(limit, V::Real::ZERO) {
-                    continue;
-                }
-                let scaled_limit = if self.rescaled { limit / self.pow2 } else { limit };
+                // `hit`'s arithmetic on the lane's answer.
                 let ts = four.t[k];
-                if ts <= scaled_limit {
-                    let toi = if self.rescaled { ts * self.pow2 } else { ts };
+                if self.scaled_limit(limit).is_some_and(|scaled| ts <= scaled) {
                     // (Through f64 and back: exact.)
                     let normal = V::from_f64_array(four.normal.map(|x| x[k].to_f64()));
-                    limit = toi;
-                    best = Some((start + k, TriangleCrossing { toi, ts, normal }));
+                    let hit = self.crossing(ts, normal);
+                    limit = hit.toi;
+                    best = Some((start + k, hit));
                 }
             }
         }
