@@ -75,6 +75,10 @@ pub trait Real:
     fn to_f64(self) -> f64;
     /// Conversion from a small count.
     fn from_usize(n: usize) -> Self;
+    /// `self` truncated towards zero as an index, at most `last`: 0 for NaN and negative
+    /// values, `last` for large ones (a build's bin of a centroid).
+    #[doc(hidden)]
+    fn to_bin(self, last: u8) -> u8;
     /// A power of two `p` such that `self * p` lies in `[1, 2)` for a positive normal
     /// `self`, kept within the normal range (so `self * p` may reach `[2, 4)` near the
     /// largest floats, and subnormals get the largest normal power). Multiplying by it, and
@@ -113,6 +117,8 @@ pub trait Real:
 pub trait Lanes4<R>:
     Copy
     + Debug
+    + Send
+    + Sync
     + Add<Output = Self>
     + Sub<Output = Self>
     + Mul<Output = Self>
@@ -310,6 +316,11 @@ macro_rules! impl_real {
             #[inline(always)]
             fn from_usize(n: usize) -> Self {
                 n as $t
+            }
+            #[inline(always)]
+            fn to_bin(self, last: u8) -> u8 {
+                // `as u8` saturates: NaN and negatives to 0, large values to 255.
+                (self as u8).min(last)
             }
             #[inline]
             fn recip_pow2(self) -> Self {

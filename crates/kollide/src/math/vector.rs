@@ -3,7 +3,7 @@
 use super::{Real, Rot2, Rotation};
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Div, Index, Mul, Neg, Sub, SubAssign};
-use glam::{DQuat, DVec2, DVec3, Quat, Vec2, Vec3};
+use glam::{DQuat, DVec2, DVec3, DVec4, Quat, Vec2, Vec3, Vec4};
 
 mod sealed {
     pub trait Sealed {}
@@ -78,6 +78,12 @@ pub trait Vector:
     fn to_f64_array(self) -> [f64; 3];
     /// Builds a vector from the first `DIM` values of an `f64` array (rounding for `f32`).
     fn from_f64_array(a: [f64; 3]) -> Self;
+    /// The components as the first `DIM` of four lanes, the others 0.
+    #[doc(hidden)]
+    fn to_lanes(self) -> <Self::Real as Real>::X4;
+    /// The first `DIM` lanes as a vector.
+    #[doc(hidden)]
+    fn from_lanes(lanes: <Self::Real as Real>::X4) -> Self;
     /// A unit vector orthogonal to `self` (which must be non-zero): the perpendicular in 2D,
     /// any orthogonal vector in 3D.
     fn any_orthogonal(self) -> Self;
@@ -203,7 +209,7 @@ macro_rules! impl_vector_common {
 }
 
 macro_rules! impl_vector2 {
-    ($v:ident, $r:ident) => {
+    ($v:ident, $r:ident, $lanes:ident) => {
         impl Vector for $v {
             type Real = $r;
             type Rotation = Rot2<$r>;
@@ -228,6 +234,14 @@ macro_rules! impl_vector2 {
             #[inline]
             fn from_f64_array(a: [f64; 3]) -> Self {
                 $v::new(a[0] as $r, a[1] as $r)
+            }
+            #[inline(always)]
+            fn to_lanes(self) -> $lanes {
+                $lanes::new(self.x, self.y, 0.0, 0.0)
+            }
+            #[inline(always)]
+            fn from_lanes(lanes: $lanes) -> Self {
+                lanes.truncate().truncate()
             }
             #[inline]
             fn any_orthogonal(self) -> Self {
@@ -256,7 +270,7 @@ macro_rules! impl_vector2 {
 }
 
 macro_rules! impl_vector3 {
-    ($v:ident, $r:ident, $q:ident, $pad:ty, $pad_value:expr) => {
+    ($v:ident, $r:ident, $lanes:ident, $q:ident, $pad:ty, $pad_value:expr) => {
         impl Vector for $v {
             type Real = $r;
             type Rotation = $q;
@@ -283,6 +297,14 @@ macro_rules! impl_vector3 {
             fn from_f64_array(a: [f64; 3]) -> Self {
                 $v::new(a[0] as $r, a[1] as $r, a[2] as $r)
             }
+            #[inline(always)]
+            fn to_lanes(self) -> $lanes {
+                self.extend(0.0)
+            }
+            #[inline(always)]
+            fn from_lanes(lanes: $lanes) -> Self {
+                lanes.truncate()
+            }
             #[inline]
             fn any_orthogonal(self) -> Self {
                 self.normalize_or($v::X).any_orthonormal_vector()
@@ -305,12 +327,12 @@ macro_rules! impl_vector3 {
     };
 }
 
-impl_vector2!(Vec2, f32);
-impl_vector2!(DVec2, f64);
+impl_vector2!(Vec2, f32, Vec4);
+impl_vector2!(DVec2, f64, DVec4);
 // `Vec3` (12 bytes) next to a 16-byte aligned `Quat` leaves 4 bytes of padding, which
 // LLVM may load along with the vector into an SSE register (glam widens `Vec3` to `Vec3A`
 // for the rotation and the fourth lane is unused, so it is allowed to). Garbage there, a
 // denormal say, costs a microcode assist on every instruction: a ball-ball test ran 10x
 // slower depending only on those bytes. The filler keeps them a defined 0.0.
-impl_vector3!(Vec3, f32, Quat, f32, 0.0);
-impl_vector3!(DVec3, f64, DQuat, (), ());
+impl_vector3!(Vec3, f32, Vec4, Quat, f32, 0.0);
+impl_vector3!(DVec3, f64, DVec4, DQuat, (), ());

@@ -233,6 +233,32 @@ fn a_million_equal_boxes_build_shallow() {
     assert_eq!(bvh.validate(&bs), Ok(()));
 }
 
+#[test]
+fn centroids_a_few_subnormals_apart_build_a_valid_exact_tree() {
+    // A spread of a few subnormals makes the bins' scale `12 / extent` infinite, so the
+    // centroid at the low end lands at 0 * inf = NaN: it must still go to a bin (the first).
+    let tiny = f32::from_bits(3);
+    for spread in [tiny, f32::MIN_POSITIVE, 1e-30] {
+        let bs: Vec<Aabb<Vec3>> = (0..64)
+            .map(|i| {
+                let c = Vec3::new((i % 4) as f32 * spread, (i / 16) as f32, 0.0);
+                Aabb::new(c, c + Vec3::splat(if i % 3 == 0 { 0.0 } else { spread }))
+            })
+            .collect();
+        let bvh = Bvh::new(&bs);
+        assert_eq!(bvh.validate(&bs), Ok(()), "spread {spread:e}");
+        let query = Aabb::new(Vec3::new(0.0, 0.5, -1.0), Vec3::new(2.0 * spread, 2.5, 1.0));
+        let mut found = Vec::new();
+        bvh.visit_overlaps(&query, |i| {
+            found.push(i);
+            true
+        });
+        found.sort_unstable();
+        let want: Vec<u32> = (0..64).filter(|&i| bs[i as usize].intersects(&query)).collect();
+        assert_eq!(found, want, "spread {spread:e}");
+    }
+}
+
 /// Build time and memory for a million small random boxes (run with
 /// `cargo test --release -p kollide --features rayon --test all bvh_static -- --ignored --nocapture`).
 #[test]

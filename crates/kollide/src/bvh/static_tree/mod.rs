@@ -1,7 +1,7 @@
 //! The static BVH: a binary tree of boxes over items that do not move (or move together and
 //! are refitted), built top-down with the binned surface-area heuristic.
 
-use crate::math::{above, Aabb, Real, Vector};
+use crate::math::{above, Aabb, Lanes4, Real, Vector};
 use std::fmt;
 
 mod traverse;
@@ -143,10 +143,87 @@ fn check<V: Vector>(boxes: &[Aabb<V>]) -> Result<(), BvhError> {
     Ok(())
 }
 
-/// What a build reads: the boxes and their centroids.
-struct Input<'a, V> {
-    boxes: &'a [Aabb<V>],
-    centroids: Vec<V>,
+/// Four lanes of `V`'s scalar: a build's boxes, the first `DIM` lanes used, the rest 0.
+type Lanes<V> = <<V as Vector>::Real as Real>::X4;
+
+/// A box as lanes.
+#[derive(Clone, Copy)]
+struct Box4<V: Vector> {
+    lo: Lanes<V>,
+    hi: Lanes<V>,
+}
+
+impl<V: Vector> Box4<V> {
+    #[inline(always)]
+    fn empty() -> Self {
+        Self { lo: Lanes::<V>::splat(V::Real::INFINITY), hi: Lanes::<V>::splat(-V::Real::INFINITY) }
+    }
+
+    /// As [`Aabb::union`], lane by lane (the same operands in the same order).
+    #[inline(always)]
+    fn union(self, other: Self) -> Self {
+        Self { lo: self.lo.min(other.lo), hi: self.hi.max(other.hi) }
+    }
+
+    /// As [`Aabb::including`].
+    #[inline(always)]
+    fn including(self, p: Lanes<V>) -> Self {
+        Self { lo: self.lo.min(p), hi: self.hi.max(p) }
+    }
+
+    /// As [`Aabb::center`].
+    #[inline(always)]
+    fn center(self) -> Lanes<V> {
+        (self.lo + self.hi) * Lanes::<V>::splat(V::Real::HALF)
+    }
+
+    /// As [`Aabb::surface_area`], to the bit.
+    #[inline(always)]
+    fn surface_area(self) -> V::Real {
+        let d = (self.hi - self.lo).max(Lanes::<V>::splat(V::Real::ZERO)).to_array();
+        if V::DIM == 2 {
+            V::Real::TWO * (d[0] + d[1])
+        } else {
+            V::Real::TWO * (d[0] * d[1] + d[1] * d[2] + d[2] * d[0])
+        }
+    }
+
+    fn aabb(self) -> Aabb<V> {
+        Aabb { min: V::from_lanes(self.lo), max: V::from_lanes(self.hi) }
+    }
+}
+
+/// What a build moves about: an item's box as lanes and its index, side by side, so that
+/// every pass over a node's items reads them in order instead of gathering.
+#[derive(Clone, Copy)]
+struct Item<V: Vector> {
+    aabb: Box4<V>,
+    index: u32,
+    /// Its bin on each axis in the split being chosen (in what would be padding).
+    bins: [u8; 4],
+}
+
+/// The box of a node's items and the box of their centroids: what a split needs to know.
+#[derive(Clone, Copy)]
+struct Bounds<V: Vector> {
+    aabb: Box4<V>,
+    centroids: Box4<V>,
+}
+
+impl<V: Vector> Bounds<V> {
+    fn of(items: &[Item<V>]) -> Self {
+        items.iter().fold(Self { aabb: Box4::empty(), centroids: Box4::empty() }, |b, it| Self {
+            aabb: b.aabb.union(it.aabb),
+            centroids: b.centroids.including(it.aabb.center()),
+        })
+    }
+}
+
+/// One bin of the heuristic: the box of its items and how many.
+#[derive(Clone, Copy)]
+struct Bin<V: Vector> {
+    aabb: Box4<V>,
+    count: usize,
 }
 
 impl<V: Vector> Bvh<V> {
@@ -192,10 +269,19 @@ impl<V: Vector> Bvh<V> {
         if boxes.is_empty() {
             return Self::default();
         }
-        let input = Input { boxes, centroids: boxes.iter().map(Aabb::center).collect() };
-        let mut items: Vec<u32> = (0..boxes.len() as u32).collect();
-        let nodes = build_range(&input, &mut items, 0, 0, parallel);
-        let item_boxes = items.iter().map(|&i| boxes[i as usize]).collect();
+        let mut work: Vec<Item<V>> = boxes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Item {
+                aabb: Box4 { lo: b.min.to_lanes(), hi: b.max.to_lanes() },
+                index: i as u32,
+                bins: [0; 4],
+            })
+            .collect();
+        let bounds = Bounds::of(&work);
+        let nodes = build_range(&mut work, bounds, 0, 0, parallel);
+        let items = work.iter().map(|it| it.index).collect();
+        let item_boxes = work.iter().map(|it| boxes[it.index as usize]).collect();
         let wide = wide::collapse(&nodes);
         Self { nodes, items, item_boxes, wide }
     }
@@ -283,38 +369,38 @@ impl<V: Vector> Bvh<V> {
     }
 }
 
-/// Builds the subtree of `items` (the first of which is at `offset` in the whole item list)
-/// at `depth`: its root is node 0 of the result, child links relative to the result.
+/// Builds the subtree of `items` (the first of which is at `offset` in the whole item list,
+/// `bounds` theirs) at `depth`: its root is node 0 of the result, child links relative to
+/// the result.
 fn build_range<V: Vector>(
-    input: &Input<'_, V>,
-    items: &mut [u32],
+    items: &mut [Item<V>],
+    bounds: Bounds<V>,
     offset: usize,
     depth: usize,
     parallel: bool,
 ) -> Vec<Node<V>> {
     let mut out = Vec::with_capacity(2 * items.len() / MAX_LEAF + 1);
     out.push(Node { aabb: Aabb::empty(), first: 0, count: 0 });
-    build_node(input, items, offset, depth, parallel, &mut out, 0);
+    build_node(items, bounds, offset, depth, parallel, &mut out, 0);
     out
 }
 
-/// Fills node `me` (already in `out`) with the subtree of `items`, appending its
-/// descendants to `out`.
+/// Fills node `me` (already in `out`) with the subtree of `items` (`bounds` theirs),
+/// appending its descendants to `out`.
 fn build_node<V: Vector>(
-    input: &Input<'_, V>,
-    items: &mut [u32],
+    items: &mut [Item<V>],
+    bounds: Bounds<V>,
     offset: usize,
     depth: usize,
     parallel: bool,
     out: &mut Vec<Node<V>>,
     me: usize,
 ) {
-    let aabb = items.iter().fold(Aabb::empty(), |b, &i| b.union(&input.boxes[i as usize]));
-    out[me] = Node { aabb, first: offset as u32, count: items.len() as u32 };
+    out[me] = Node { aabb: bounds.aabb.aabb(), first: offset as u32, count: items.len() as u32 };
     if items.len() <= 1 {
         return;
     }
-    let Some(mid) = split(input, items, &aabb, depth) else {
+    let Some((mid, left_bounds, right_bounds)) = split(items, &bounds, depth) else {
         return; // a leaf: the heuristic found no split worth its cost
     };
     let (left, right) = items.split_at_mut(mid);
@@ -324,8 +410,8 @@ fn build_node<V: Vector>(
     #[cfg(feature = "rayon")]
     if parallel && left.len() + right.len() >= PARALLEL_ITEMS {
         let (a, b) = rayon::join(
-            || build_range(input, left, offset, depth + 1, true),
-            || build_range(input, right, offset + mid, depth + 1, true),
+            || build_range(left, left_bounds, offset, depth + 1, true),
+            || build_range(right, right_bounds, offset + mid, depth + 1, true),
         );
         // The two roots side by side at `l`, then each subtree's other nodes.
         let (base_a, base_b) = (l + 2, l + 2 + a.len() - 1);
@@ -347,60 +433,92 @@ fn build_node<V: Vector>(
     let placeholder = Node { aabb: Aabb::empty(), first: 0, count: 0 };
     out.push(placeholder);
     out.push(placeholder);
-    build_node(input, left, offset, depth + 1, parallel, out, l);
-    build_node(input, right, offset + mid, depth + 1, parallel, out, l + 1);
+    build_node(left, left_bounds, offset, depth + 1, parallel, out, l);
+    build_node(right, right_bounds, offset + mid, depth + 1, parallel, out, l + 1);
 }
 
-/// Partitions `items` for a split and returns the size of the left part, or `None` to make
-/// a leaf. Binned SAH on every axis where the centroids spread (the best cut of all); by
-/// count along the widest axis when the centroids coincide or the tree is already deep.
-fn split<V: Vector>(input: &Input<'_, V>, items: &mut [u32], aabb: &Aabb<V>, depth: usize) -> Option<usize> {
+/// Partitions `items` for a split and returns the size of the left part with both parts'
+/// bounds, or `None` to make a leaf. Binned SAH on every axis where the centroids spread
+/// (the best cut of all), the axes binned in one pass over the items; by count along the
+/// widest axis when the centroids coincide or the tree is already deep.
+fn split<V: Vector>(
+    items: &mut [Item<V>],
+    bounds: &Bounds<V>,
+    depth: usize,
+) -> Option<(usize, Bounds<V>, Bounds<V>)> {
     let n = items.len();
-    let bounds = Aabb::from_points(items.iter().map(|&i| input.centroids[i as usize]));
-    let extent = bounds.extents();
+    let low = bounds.centroids.lo;
+    let extent = (bounds.centroids.hi - low).to_array();
     let widest = (1..V::DIM).fold(0, |a, i| if extent[i] > extent[a] { i } else { a });
-    let by_count = |items: &mut [u32]| {
+    let by_count = |items: &mut [Item<V>]| {
         let mid = n / 2;
-        items.select_nth_unstable_by(mid, |&a, &b| {
-            let (x, y) = (input.centroids[a as usize][widest], input.centroids[b as usize][widest]);
+        items.select_nth_unstable_by(mid, |a, b| {
+            let (x, y) = (a.aabb.center().to_array()[widest], b.aabb.center().to_array()[widest]);
             x.partial_cmp(&y).unwrap_or(core::cmp::Ordering::Equal)
         });
-        Some(mid)
+        let (left, right) = items.split_at(mid);
+        Some((mid, Bounds::of(left), Bounds::of(right)))
     };
     if !above(extent[widest], V::Real::ZERO) || depth >= SAH_DEPTH {
         return if n > MAX_LEAF { by_count(items) } else { None };
     }
-    let bin_of = |i: u32, axis: usize| {
-        let scale = V::Real::from_usize(BINS) / extent[axis];
-        let b = ((input.centroids[i as usize][axis] - bounds.min[axis]) * scale).to_f64() as usize;
-        b.min(BINS - 1)
-    };
-    // (cost, axis, last bin of the left side)
+    if n <= 2 {
+        // A split costs at least the node visit, 2, which is no less than a leaf of two.
+        return None;
+    }
+    let mut spread = [false; 4];
+    let mut scale = [V::Real::ZERO; 4];
+    for axis in 0..V::DIM {
+        spread[axis] = above(extent[axis], V::Real::ZERO);
+        if spread[axis] {
+            scale[axis] = V::Real::from_usize(BINS) / extent[axis];
+        }
+    }
+    let scale = Lanes::<V>::from_array(scale);
+    // Each centroid's position in the bins of every axis, `(c - low) * scale` as lanes.
+    let bins_of = |b: Box4<V>| ((b.center() - low) * scale).to_array();
+    let mut bins = [[Bin { aabb: Box4::<V>::empty(), count: 0 }; BINS]; 3];
+    for it in items.iter_mut() {
+        let at = bins_of(it.aabb);
+        for axis in 0..V::DIM {
+            if spread[axis] {
+                let k = at[axis].to_bin((BINS - 1) as u8);
+                it.bins[axis] = k;
+                let b = &mut bins[axis][usize::from(k)];
+                *b = Bin { aabb: b.aabb.union(it.aabb), count: b.count + 1 };
+            }
+        }
+    }
+    // (cost, axis, last bin of the left side). An empty bin changes neither side, so its
+    // cut costs what the cut before it does: the sweeps skip empty bins' arithmetic.
     let mut best = (V::Real::INFINITY, widest, 0usize);
     for axis in 0..V::DIM {
-        if !above(extent[axis], V::Real::ZERO) {
+        if !spread[axis] {
             continue;
         }
-        let mut bins = [(Aabb::<V>::empty(), 0usize); BINS];
-        for &i in items.iter() {
-            let b = bin_of(i, axis);
-            bins[b].0 = bins[b].0.union(&input.boxes[i as usize]);
-            bins[b].1 += 1;
-        }
+        let bins = &bins[axis];
         // Sweep from the right for the right sides' areas and counts, then from the left.
         let mut right_area = [V::Real::ZERO; BINS];
-        let mut acc = (Aabb::<V>::empty(), 0usize);
+        let (mut acc, mut count, mut area) = (Box4::<V>::empty(), 0usize, V::Real::ZERO);
         for b in (1..BINS).rev() {
-            acc = (acc.0.union(&bins[b].0), acc.1 + bins[b].1);
-            right_area[b] = acc.0.surface_area() * V::Real::from_usize(acc.1);
+            if bins[b].count > 0 {
+                acc = acc.union(bins[b].aabb);
+                count += bins[b].count;
+                area = acc.surface_area() * V::Real::from_usize(count);
+            }
+            right_area[b] = area;
         }
-        let mut left = (Aabb::<V>::empty(), 0usize);
+        let (mut left, mut count) = (Box4::<V>::empty(), 0usize);
         for b in 0..BINS - 1 {
-            left = (left.0.union(&bins[b].0), left.1 + bins[b].1);
-            if left.1 == 0 || left.1 == n {
+            if bins[b].count == 0 {
                 continue;
             }
-            let cost = left.0.surface_area() * V::Real::from_usize(left.1) + right_area[b + 1];
+            left = left.union(bins[b].aabb);
+            count += bins[b].count;
+            if count == n {
+                break;
+            }
+            let cost = left.surface_area() * V::Real::from_usize(count) + right_area[b + 1];
             if cost < best.0 {
                 best = (cost, axis, b);
             }
@@ -413,20 +531,27 @@ fn split<V: Vector>(input: &Input<'_, V>, items: &mut [u32], aabb: &Aabb<V>, dep
     // costs a node visit (two child boxes, the stack: taken as 2) plus its items weighted by
     // the chance of entering each child.
     let leaf_cost = V::Real::from_usize(n);
-    let split_cost = V::Real::TWO + best.0 / aabb.surface_area().max(V::Real::EPSILON);
+    let split_cost = V::Real::TWO + best.0 / bounds.aabb.surface_area().max(V::Real::EPSILON);
     if n <= MAX_LEAF && !above(leaf_cost, split_cost) {
         return None;
     }
     let (_, axis, cut) = best;
+    let side = |b: &[Bin<V>]| b.iter().fold(Box4::empty(), |a, x| a.union(x.aabb));
+    let (left_box, right_box) = (side(&bins[axis][..=cut]), side(&bins[axis][cut + 1..]));
+    let (mut left_c, mut right_c) = (Box4::<V>::empty(), Box4::<V>::empty());
     let mut mid = 0;
     for k in 0..n {
-        if bin_of(items[k], axis) <= cut {
+        let c = items[k].aabb.center();
+        if usize::from(items[k].bins[axis]) <= cut {
+            left_c = left_c.including(c);
             items.swap(k, mid);
             mid += 1;
+        } else {
+            right_c = right_c.including(c);
         }
     }
     if mid == 0 || mid == n {
         return by_count(items);
     }
-    Some(mid)
+    Some((mid, Bounds { aabb: left_box, centroids: left_c }, Bounds { aabb: right_box, centroids: right_c }))
 }
