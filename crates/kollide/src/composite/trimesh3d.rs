@@ -137,17 +137,17 @@ impl<V: Vector3 + Space> TriMesh<V> {
             BvhError::TooManyItems { count } => TriMeshError::TooLarge { what: "indices", count },
             _ => TriMeshError::NonFiniteVertex { index: 0 },
         })?;
-        let (neighbours, canon) = adjacency(&vertices, &indices);
+        let adjacent = adjacency(&vertices, &indices);
         let mut mesh = Self {
             vertices,
             indices,
-            neighbours,
+            neighbours: Vec::new(),
             slot_corners: Vec::new(),
             corner: Vec::new(),
             bvh,
             welded: 0,
         };
-        mesh.corner = mesh.corners_of_surface(&canon);
+        mesh.corner = mesh.corners_of_surface(adjacent);
         mesh.slot_corners = mesh.bvh.item_order().iter().map(|&i| mesh.corners(i)).collect();
         Ok(mesh)
     }
@@ -309,22 +309,28 @@ impl<V: Vector3 + Space> TriMesh<V> {
         Some(Neighbour { normal: n, apex })
     }
 
-    /// Which vertices are real corners of the surface: on a boundary or crease edge, or of
-    /// a degenerate triangle.
-    fn corners_of_surface(&self, canon: &[u32]) -> Vec<bool> {
+    /// Takes the mesh's neighbours from `adjacent` and says which vertices are real corners
+    /// of the surface: on a boundary or crease edge, or of a degenerate triangle. Each side
+    /// is judged as [`internal_edges::edge_is_active`] judges it with the neighbour from
+    /// [`Self::neighbour_of`], its normal flipped where the neighbour runs the edge the
+    /// same way (`adjacent.same_way`, found with the neighbours).
+    fn corners_of_surface(&mut self, adjacent: Adjacency) -> Vec<bool> {
+        let Adjacency { neighbours, canon, same_way } = adjacent;
+        self.neighbours = neighbours;
         let normals: Vec<Option<V>> =
             (0..self.indices.len() as u32).map(|i| internal_edges::face_normal(&self.corners(i))).collect();
         let mut active = vec![false; self.vertices.len()];
-        for i in 0..self.indices.len() as u32 {
-            let tri = self.indices[i as usize];
-            let n = normals[i as usize];
+        for (i, tri) in self.indices.iter().enumerate() {
+            let n = normals[i];
             for k in 0..3 {
                 let is_active = match n {
                     None => true,
-                    Some(n) => internal_edges::edge_is_active(
-                        n,
-                        self.neighbour_with(i, k, |j| normals[j as usize]).map(|nb| nb.normal),
-                    ),
+                    Some(n) => {
+                        let j = self.neighbours[i][k];
+                        let other = (j != NO_NEIGHBOUR).then(|| normals[j as usize]).flatten();
+                        let flip = same_way[i] >> k & 1 == 1;
+                        internal_edges::edge_is_active(n, other.map(|m| if flip { -m } else { m }))
+                    }
                 };
                 if is_active {
                     active[canon[tri[k] as usize] as usize] = true;
@@ -355,9 +361,7 @@ impl<V: Vector3 + Space> TriMesh<V> {
         self.bvh.refit(&boxes).map_err(|_| TriMeshError::NonFiniteVertex { index: 0 })?;
         self.vertices = vertices;
         // Coincident vertices and creases may have changed with the positions.
-        let (neighbours, canon) = adjacency(&self.vertices, &self.indices);
-        self.neighbours = neighbours;
-        self.corner = self.corners_of_surface(&canon);
+        self.corner = self.corners_of_surface(adjacency(&self.vertices, &self.indices));
         self.slot_corners = self.bvh.item_order().iter().map(|&i| self.corners(i)).collect();
         Ok(())
     }
@@ -399,6 +403,30 @@ fn triangle_box<V: Vector3 + Space>(vertices: &[V], t: &[u32; 3]) -> Aabb<V> {
     Aabb::from_points(t.iter().map(|&i| vertices[i as usize]))
 }
 
+/// What [`adjacency`] finds: the triangle across each edge, each vertex's canonical id,
+/// and for each triangle which of its sides the neighbour runs the same way (bit `k`:
+/// the neighbour across side `k` has that side from corner `k` to corner `k + 1` too).
+struct Adjacency {
+    neighbours: Vec<[u32; 3]>,
+    canon: Vec<u32>,
+    same_way: Vec<u8>,
+}
+
+/// One use of a position by a triangle: the triangle, which of its corners is there, and
+/// the positions after and before it along the triangle's winding (`next == DEGENERATE`
+/// for a triangle with two corners at one position, whose sides are counted from the
+/// triangle itself).
+#[derive(Clone, Copy, Default)]
+struct Around {
+    tri: u32,
+    next: u32,
+    prev: u32,
+    corner: u8,
+}
+
+/// Canonical ids are below `u32::MAX` (vertex counts are), so this marks no position.
+const DEGENERATE: u32 = u32::MAX;
+
 /// The triangle across each edge, by vertex position (exact duplicates are one vertex), and
 /// each vertex's canonical id (the first index at its position).
 ///
@@ -407,11 +435,13 @@ fn triangle_box<V: Vector3 + Space>(vertices: &[V], t: &[u32; 3]) -> Aabb<V> {
 /// non-manifold: no single neighbour on any of its sides. A collapsed edge (both ends at one
 /// position) borders nothing.
 ///
-/// How: the triangles around each vertex (a compressed list, each triangle once per
-/// position it touches), and each side's partner found among the triangles around its
-/// first end. Each side is answered on its own, so with the `rayon` feature the triangles
-/// are shared out across threads.
-fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[u32; 3]>, Vec<u32>) {
+/// How: the uses of each position (a compressed list, each triangle once per position it
+/// touches, with the positions beside it along the winding). A side from `a` to `b` is
+/// used by every triangle in `a`'s list that holds `b`, so the lists are read one after
+/// the other, each side answered from its first end's list without reading the other
+/// triangles (with the `rayon` feature, the positions shared out across threads); the
+/// sides of degenerate triangles are counted from the triangles.
+fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> Adjacency {
     // Canonical vertex ids: the first index at each exact position.
     let mut first: HashMap<[u64; 3], u32> = HashMap::with_capacity(vertices.len());
     let canon: Vec<u32> = vertices
@@ -424,7 +454,8 @@ fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[
         .collect();
     drop(first);
     let tris: Vec<[u32; 3]> = indices.iter().map(|t| t.map(|i| canon[i as usize])).collect();
-    // The triangles around each position, ascending: `around[start[v]..start[v + 1]]`.
+    let degenerate = |t: &[u32; 3]| t[0] == t[1] || t[1] == t[2] || t[2] == t[0];
+    // The uses of each position, by ascending triangle: `around[start[v]..start[v + 1]]`.
     let distinct = |t: &[u32; 3], k: usize| (0..k).all(|m| t[m] != t[k]);
     let mut start = vec![0u32; vertices.len() + 1];
     for t in &tris {
@@ -438,50 +469,94 @@ fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> (Vec<[
         start[v + 1] += start[v];
     }
     let mut next = start.clone();
-    let mut around = vec![0u32; start[vertices.len()] as usize];
+    let mut around = vec![Around::default(); start[vertices.len()] as usize];
     for (i, t) in tris.iter().enumerate() {
+        let flat = degenerate(t);
         for k in 0..3 {
             if distinct(t, k) {
                 let at = &mut next[t[k] as usize];
-                around[*at as usize] = i as u32;
+                around[*at as usize] = Around {
+                    tri: i as u32,
+                    next: if flat { DEGENERATE } else { t[(k + 1) % 3] },
+                    prev: t[(k + 2) % 3],
+                    corner: k as u8,
+                };
                 *at += 1;
             }
         }
     }
-    // The triangle across side `k` of triangle `i`: the other of exactly two uses.
-    let partner = |i: usize, k: usize| -> u32 {
-        let (a, b) = (tris[i][k], tris[i][(k + 1) % 3]);
-        if a == b {
-            return NO_NEIGHBOUR;
-        }
-        let (mut uses, mut other) = (0, NO_NEIGHBOUR);
-        for &j in &around[start[a as usize] as usize..start[a as usize + 1] as usize] {
-            let t = &tris[j as usize];
+    drop(next);
+    // The uses of the edge `a b` in the list `uses` (of `a`) other than side `k` of
+    // triangle `i`: the partner where there are exactly two uses, and whether it runs the
+    // edge the same way.
+    let partner = |uses: &[Around], i: usize, k: usize, a: u32, b: u32| -> (u32, bool) {
+        let (mut count, mut other, mut same) = (0, NO_NEIGHBOUR, false);
+        for e in uses {
+            if e.next != DEGENERATE {
+                // A triangle with three positions uses the edge `a b` once if it holds `b`.
+                if e.next == b || e.prev == b {
+                    count += 1;
+                    if (e.tri as usize, usize::from(e.corner)) != (i, k) {
+                        (other, same) = (e.tri, e.next == b);
+                    }
+                }
+                continue;
+            }
+            let t = &tris[e.tri as usize];
             for m in 0..3 {
                 let (p, q) = (t[m], t[(m + 1) % 3]);
                 if (p == a && q == b) || (p == b && q == a) {
-                    uses += 1;
-                    if (j as usize, m) != (i, k) {
-                        other = j;
+                    count += 1;
+                    if (e.tri as usize, m) != (i, k) {
+                        (other, same) = (e.tri, p == a);
                     }
                 }
             }
         }
-        if uses == 2 {
-            other
+        if count == 2 {
+            (other, same)
         } else {
-            NO_NEIGHBOUR
+            (NO_NEIGHBOUR, false)
         }
     };
-    let sides = |i: usize| [partner(i, 0), partner(i, 1), partner(i, 2)];
+    let list = |a: usize| &around[start[a] as usize..start[a + 1] as usize];
+    // The answer for each use of a non-degenerate triangle: its side from that corner.
+    let answers_of = |a: usize| {
+        let uses = list(a);
+        uses.iter().map(move |e| {
+            if e.next == DEGENERATE {
+                (NO_NEIGHBOUR, false)
+            } else {
+                partner(uses, e.tri as usize, usize::from(e.corner), a as u32, e.next)
+            }
+        })
+    };
     #[cfg(feature = "rayon")]
-    let out = {
+    let answers: Vec<(u32, bool)> = {
         use rayon::prelude::*;
-        (0..tris.len()).into_par_iter().with_min_len(4096).map(sides).collect()
+        (0..vertices.len()).into_par_iter().with_min_len(2048).flat_map_iter(answers_of).collect()
     };
     #[cfg(not(feature = "rayon"))]
-    let out = (0..tris.len()).map(sides).collect();
-    (out, canon)
+    let answers: Vec<(u32, bool)> = (0..vertices.len()).flat_map(answers_of).collect();
+    let mut neighbours = vec![[NO_NEIGHBOUR; 3]; tris.len()];
+    let mut same_way = vec![0u8; tris.len()];
+    for (e, &(j, same)) in around.iter().zip(&answers) {
+        neighbours[e.tri as usize][usize::from(e.corner)] = j;
+        same_way[e.tri as usize] |= u8::from(same) << e.corner;
+    }
+    for (i, t) in tris.iter().enumerate() {
+        if !degenerate(t) {
+            continue;
+        }
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            let (j, same) =
+                if a == b { (NO_NEIGHBOUR, false) } else { partner(list(a as usize), i, k, a, b) };
+            neighbours[i][k] = j;
+            same_way[i] = same_way[i] & !(1 << k) | u8::from(same) << k;
+        }
+    }
+    Adjacency { neighbours, canon, same_way }
 }
 
 impl<V: Vector3 + Space> Composite<V> for TriMesh<V> {
@@ -558,5 +633,64 @@ impl<V: Vector3 + Space> SoupParts<V> for TriMesh<V> {
     #[inline]
     fn soup_item(&self, i: u32) -> [V; 3] {
         self.corners(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::DVec3;
+    use rand::{Rng, SeedableRng};
+
+    /// The corner flags by their definition: a vertex is a real corner when some side at
+    /// its position is active as [`internal_edges::edge_is_active`] judges it with the
+    /// neighbour of [`TriMesh::neighbour_of`] (every side of a triangle without a normal).
+    fn corners_by_definition(mesh: &TriMesh<DVec3>) -> Vec<bool> {
+        let mut active = HashMap::new();
+        for i in 0..mesh.triangle_count() as u32 {
+            let tri = mesh.indices()[i as usize];
+            let n = internal_edges::face_normal(&mesh.corners(i));
+            for k in 0..3 {
+                let is_active = n.is_none_or(|n| {
+                    internal_edges::edge_is_active(n, mesh.neighbour_of(i, k).map(|nb| nb.normal))
+                });
+                if is_active {
+                    for c in [tri[k], tri[(k + 1) % 3]] {
+                        active.insert(position_key(mesh.vertices()[c as usize]), true);
+                    }
+                }
+            }
+        }
+        mesh.vertices().iter().map(|v| active.contains_key(&position_key(*v))).collect()
+    }
+
+    #[test]
+    fn corner_flags_follow_the_internal_edge_rule_on_soups_with_creases_and_flips() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3202);
+        for case in 0..300 {
+            // Positions on a small lattice: coplanar neighbours (flat sides), creases,
+            // neighbours wound both ways, repeated corners, sides of three triangles,
+            // duplicated positions under other indices.
+            let positions = rng.random_range(4..10);
+            let mut vertices: Vec<DVec3> = (0..positions)
+                .map(|_| {
+                    DVec3::new(
+                        rng.random_range(0..3) as f64,
+                        rng.random_range(0..3) as f64,
+                        rng.random_range(0..2) as f64 * 0.5,
+                    )
+                })
+                .collect();
+            for _ in 0..rng.random_range(0..4) {
+                let copy = vertices[rng.random_range(0..vertices.len())];
+                vertices.push(copy);
+            }
+            let n = vertices.len() as u32;
+            let indices: Vec<[u32; 3]> = (0..rng.random_range(1..16))
+                .map(|_| [rng.random_range(0..n), rng.random_range(0..n), rng.random_range(0..n)])
+                .collect();
+            let mesh = TriMesh::new(vertices, indices);
+            assert_eq!(mesh.corner, corners_by_definition(&mesh), "case {case}: {:?}", mesh.indices());
+        }
     }
 }
