@@ -537,7 +537,13 @@ fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> Adjace
         (0..vertices.len()).into_par_iter().with_min_len(2048).flat_map_iter(answers_of).collect()
     };
     #[cfg(not(feature = "rayon"))]
-    let answers: Vec<(u32, bool)> = (0..vertices.len()).flat_map(answers_of).collect();
+    let answers: Vec<(u32, bool)> = {
+        let mut all = Vec::with_capacity(around.len());
+        for a in 0..vertices.len() {
+            all.extend(answers_of(a));
+        }
+        all
+    };
     let mut neighbours = vec![[NO_NEIGHBOUR; 3]; tris.len()];
     let mut same_way = vec![0u8; tris.len()];
     for (e, &(j, same)) in around.iter().zip(&answers) {

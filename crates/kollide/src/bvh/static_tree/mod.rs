@@ -23,6 +23,8 @@ const SAH_DEPTH: usize = 40;
 pub(super) const MAX_DEPTH: usize = SAH_DEPTH + 34;
 /// The most nodes on a path from the root: what `validate` checks.
 pub(super) const MAX_DEPTH_NODES: usize = MAX_DEPTH + 1;
+/// Nodes of at most this many items find their cut from the items, not from bins.
+const FEW: usize = 8;
 /// With the `rayon` feature, subtrees at least this big build in parallel.
 #[cfg(feature = "rayon")]
 const PARALLEL_ITEMS: usize = 20_000;
@@ -281,7 +283,7 @@ impl<V: Vector> Bvh<V> {
         let bounds = Bounds::of(&work);
         let nodes = build_range(&mut work, bounds, 0, 0, parallel);
         let items = work.iter().map(|it| it.index).collect();
-        let item_boxes = work.iter().map(|it| boxes[it.index as usize]).collect();
+        let item_boxes = work.iter().map(|it| it.aabb.aabb()).collect();
         let wide = wide::collapse(&nodes);
         Self { nodes, items, item_boxes, wide }
     }
@@ -477,14 +479,72 @@ fn split<V: Vector>(
     let scale = Lanes::<V>::from_array(scale);
     // Each centroid's position in the bins of every axis, `(c - low) * scale` as lanes.
     let bins_of = |b: Box4<V>| ((b.center() - low) * scale).to_array();
-    let mut bins = [[Bin { aabb: Box4::<V>::empty(), count: 0 }; BINS]; 3];
-    for it in items.iter_mut() {
+    let to_bins = |it: &mut Item<V>| {
         let at = bins_of(it.aabb);
         for axis in 0..V::DIM {
             if spread[axis] {
-                let k = at[axis].to_bin((BINS - 1) as u8);
-                it.bins[axis] = k;
-                let b = &mut bins[axis][usize::from(k)];
+                it.bins[axis] = at[axis].to_bin((BINS - 1) as u8);
+            }
+        }
+    };
+    let Cut { best, left: left_box, right: right_box } = if n <= FEW {
+        best_of_few(items, &spread, widest, to_bins)
+    } else {
+        best_binned(items, &spread, widest, to_bins)
+    };
+    if !best.0.is_finite() {
+        return if n > MAX_LEAF { by_count(items) } else { None };
+    }
+    // A leaf costs one test per item (its box, then the item when the box is met); a split
+    // costs a node visit (two child boxes, the stack: taken as 2) plus its items weighted by
+    // the chance of entering each child.
+    let leaf_cost = V::Real::from_usize(n);
+    let split_cost = V::Real::TWO + best.0 / bounds.aabb.surface_area().max(V::Real::EPSILON);
+    if n <= MAX_LEAF && !above(leaf_cost, split_cost) {
+        return None;
+    }
+    let (_, axis, cut) = best;
+    let (mut left_c, mut right_c) = (Box4::<V>::empty(), Box4::<V>::empty());
+    let mut mid = 0;
+    for k in 0..n {
+        let c = items[k].aabb.center();
+        if usize::from(items[k].bins[axis]) <= cut {
+            left_c = left_c.including(c);
+            items.swap(k, mid);
+            mid += 1;
+        } else {
+            right_c = right_c.including(c);
+        }
+    }
+    if mid == 0 || mid == n {
+        return by_count(items);
+    }
+    Some((mid, Bounds { aabb: left_box, centroids: left_c }, Bounds { aabb: right_box, centroids: right_c }))
+}
+
+/// A split's choice: `(cost, axis, last bin of the left side)` and both sides' boxes.
+struct Cut<V: Vector> {
+    best: (V::Real, usize, usize),
+    left: Box4<V>,
+    right: Box4<V>,
+}
+
+/// The best cut of the bins: `(cost, axis, last bin of the left side)` and the boxes of
+/// both sides (an infinite cost when no axis has two non-empty bins). Each item's bins are
+/// set by `to_bins` on the way.
+fn best_binned<V: Vector>(
+    items: &mut [Item<V>],
+    spread: &[bool; 4],
+    widest: usize,
+    to_bins: impl Fn(&mut Item<V>),
+) -> Cut<V> {
+    let n = items.len();
+    let mut bins = [[Bin { aabb: Box4::<V>::empty(), count: 0 }; BINS]; 3];
+    for it in items.iter_mut() {
+        to_bins(it);
+        for axis in 0..V::DIM {
+            if spread[axis] {
+                let b = &mut bins[axis][usize::from(it.bins[axis])];
                 *b = Bin { aabb: b.aabb.union(it.aabb), count: b.count + 1 };
             }
         }
@@ -524,34 +584,45 @@ fn split<V: Vector>(
             }
         }
     }
-    if !best.0.is_finite() {
-        return if n > MAX_LEAF { by_count(items) } else { None };
-    }
-    // A leaf costs one test per item (its box, then the item when the box is met); a split
-    // costs a node visit (two child boxes, the stack: taken as 2) plus its items weighted by
-    // the chance of entering each child.
-    let leaf_cost = V::Real::from_usize(n);
-    let split_cost = V::Real::TWO + best.0 / bounds.aabb.surface_area().max(V::Real::EPSILON);
-    if n <= MAX_LEAF && !above(leaf_cost, split_cost) {
-        return None;
-    }
     let (_, axis, cut) = best;
     let side = |b: &[Bin<V>]| b.iter().fold(Box4::empty(), |a, x| a.union(x.aabb));
-    let (left_box, right_box) = (side(&bins[axis][..=cut]), side(&bins[axis][cut + 1..]));
-    let (mut left_c, mut right_c) = (Box4::<V>::empty(), Box4::<V>::empty());
-    let mut mid = 0;
-    for k in 0..n {
-        let c = items[k].aabb.center();
-        if usize::from(items[k].bins[axis]) <= cut {
-            left_c = left_c.including(c);
-            items.swap(k, mid);
-            mid += 1;
-        } else {
-            right_c = right_c.including(c);
+    Cut { best, left: side(&bins[axis][..=cut]), right: side(&bins[axis][cut + 1..]) }
+}
+
+/// [`best_binned`] for a few items, to the bit: every occupied bin but the last of each
+/// axis is a cut, in the order the sweep meets them, each side's box and count taken from
+/// the items themselves (unions are exact, so in any order the same box).
+fn best_of_few<V: Vector>(
+    items: &mut [Item<V>],
+    spread: &[bool; 4],
+    widest: usize,
+    to_bins: impl Fn(&mut Item<V>),
+) -> Cut<V> {
+    let n = items.len();
+    items.iter_mut().for_each(&to_bins);
+    let mut best =
+        Cut { best: (V::Real::INFINITY, widest, 0usize), left: Box4::empty(), right: Box4::empty() };
+    for (axis, _) in spread.iter().enumerate().take(V::DIM).filter(|(_, &s)| s) {
+        let occupied = items.iter().fold(0u16, |m, it| m | 1 << it.bins[axis]);
+        let mut cuts = occupied & !(1 << (15 - occupied.leading_zeros()));
+        while cuts != 0 {
+            let cut = cuts.trailing_zeros() as u8;
+            cuts &= cuts - 1;
+            let (mut left, mut right, mut count) = (Box4::<V>::empty(), Box4::<V>::empty(), 0usize);
+            for it in items.iter() {
+                if it.bins[axis] <= cut {
+                    left = left.union(it.aabb);
+                    count += 1;
+                } else {
+                    right = right.union(it.aabb);
+                }
+            }
+            let cost = left.surface_area() * V::Real::from_usize(count)
+                + right.surface_area() * V::Real::from_usize(n - count);
+            if cost < best.best.0 {
+                best = Cut { best: (cost, axis, usize::from(cut)), left, right };
+            }
         }
     }
-    if mid == 0 || mid == n {
-        return by_count(items);
-    }
-    Some((mid, Bounds { aabb: left_box, centroids: left_c }, Bounds { aabb: right_box, centroids: right_c }))
+    best
 }
