@@ -11,7 +11,6 @@ use crate::math::{Aabb, Pose, Vector3};
 use crate::query::cast::{Ray, RayOutcome, TriangleRay};
 use crate::query::Space;
 use crate::shape::{Feature, Triangle};
-use std::collections::HashMap;
 use std::fmt;
 
 /// No neighbour across an edge: a boundary edge, or one shared by more than two triangles.
@@ -131,7 +130,7 @@ impl<V: Vector3 + Space> TriMesh<V> {
     /// vertex, an index out of range, more than `u32` can count.
     pub fn try_new(vertices: Vec<V>, indices: Vec<[u32; 3]>) -> Result<Self, TriMeshError> {
         check(&vertices, &indices)?;
-        let boxes: Vec<Aabb<V>> = indices.iter().map(|t| triangle_box(&vertices, t)).collect();
+        let boxes: Vec<Aabb<V>> = map_range(indices.len(), |i| triangle_box(&vertices, &indices[i]));
         let bvh = Bvh::try_new_best(&boxes).map_err(|e| match e {
             // Finite vertices make finite boxes, and the counts were checked above.
             BvhError::TooManyItems { count } => TriMeshError::TooLarge { what: "indices", count },
@@ -148,7 +147,8 @@ impl<V: Vector3 + Space> TriMesh<V> {
             welded: 0,
         };
         mesh.corner = mesh.corners_of_surface(adjacent);
-        mesh.slot_corners = mesh.bvh.item_order().iter().map(|&i| mesh.corners(i)).collect();
+        let order = mesh.bvh.item_order();
+        mesh.slot_corners = map_range(order.len(), |k| mesh.corners(order[k]));
         Ok(mesh)
     }
 
@@ -318,12 +318,11 @@ impl<V: Vector3 + Space> TriMesh<V> {
         let Adjacency { neighbours, canon, same_way } = adjacent;
         self.neighbours = neighbours;
         let normals: Vec<Option<V>> =
-            (0..self.indices.len() as u32).map(|i| internal_edges::face_normal(&self.corners(i))).collect();
-        let mut active = vec![false; self.vertices.len()];
-        for (i, tri) in self.indices.iter().enumerate() {
-            let n = normals[i];
-            for k in 0..3 {
-                let is_active = match n {
+            map_range(self.indices.len(), |i| internal_edges::face_normal(&self.corners(i as u32)));
+        // Bit `k`: side `k` is active.
+        let sides = map_range(self.indices.len(), |i| {
+            (0..3).fold(0u8, |bits, k| {
+                let is_active = match normals[i] {
                     None => true,
                     Some(n) => {
                         let j = self.neighbours[i][k];
@@ -332,7 +331,13 @@ impl<V: Vector3 + Space> TriMesh<V> {
                         internal_edges::edge_is_active(n, other.map(|m| if flip { -m } else { m }))
                     }
                 };
-                if is_active {
+                bits | u8::from(is_active) << k
+            })
+        });
+        let mut active = vec![false; self.vertices.len()];
+        for (tri, bits) in self.indices.iter().zip(sides) {
+            for k in 0..3 {
+                if bits >> k & 1 == 1 {
                     active[canon[tri[k] as usize] as usize] = true;
                     active[canon[tri[(k + 1) % 3] as usize] as usize] = true;
                 }
@@ -403,6 +408,19 @@ fn triangle_box<V: Vector3 + Space>(vertices: &[V], t: &[u32; 3]) -> Aabb<V> {
     Aabb::from_points(t.iter().map(|&i| vertices[i as usize]))
 }
 
+/// `f(i)` for every `i` in `0..n`, in order; on all cores with the `rayon` feature.
+fn map_range<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        (0..n).into_par_iter().with_min_len(4096).map(f).collect()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        (0..n).map(f).collect()
+    }
+}
+
 /// What [`adjacency`] finds: the triangle across each edge, each vertex's canonical id,
 /// and for each triangle which of its sides the neighbour runs the same way (bit `k`:
 /// the neighbour across side `k` has that side from corner `k` to corner `k + 1` too).
@@ -442,17 +460,21 @@ const DEGENERATE: u32 = u32::MAX;
 /// triangles (with the `rayon` feature, the positions shared out across threads); the
 /// sides of degenerate triangles are counted from the triangles.
 fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> Adjacency {
-    // Canonical vertex ids: the first index at each exact position.
-    let mut first: HashMap<[u64; 3], u32> = HashMap::with_capacity(vertices.len());
-    let canon: Vec<u32> = vertices
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            // +0.0 and -0.0 are one position.
-            *first.entry(position_key(*v)).or_insert(i as u32)
-        })
-        .collect();
-    drop(first);
+    // Canonical vertex ids: the first index at each exact position (+0.0 and -0.0 are one
+    // position), from the vertices sorted by position and then index.
+    let mut sorted: Vec<([u64; 3], u32)> =
+        map_range(vertices.len(), |i| (position_key(vertices[i]), i as u32));
+    #[cfg(feature = "rayon")]
+    rayon::slice::ParallelSliceMut::par_sort_unstable(&mut sorted[..]);
+    #[cfg(not(feature = "rayon"))]
+    sorted.sort_unstable();
+    let mut canon = vec![0u32; vertices.len()];
+    for run in sorted.chunk_by(|x, y| x.0 == y.0) {
+        for &(_, i) in run {
+            canon[i as usize] = run[0].1;
+        }
+    }
+    drop(sorted);
     let tris: Vec<[u32; 3]> = indices.iter().map(|t| t.map(|i| canon[i as usize])).collect();
     let degenerate = |t: &[u32; 3]| t[0] == t[1] || t[1] == t[2] || t[2] == t[0];
     // The uses of each position, by ascending triangle: `around[start[v]..start[v + 1]]`.
@@ -647,6 +669,7 @@ mod tests {
     use super::*;
     use crate::math::DVec3;
     use rand::{Rng, SeedableRng};
+    use std::collections::HashMap;
 
     /// The corner flags by their definition: a vertex is a real corner when some side at
     /// its position is active as [`internal_edges::edge_is_active`] judges it with the
