@@ -28,6 +28,14 @@ macro_rules! walks_of_bvh {
             $bvh.visit_overlaps(aabb, f)
         }
 
+        fn visit_overlaps_boxed(
+            &$self,
+            aabb: &crate::math::Aabb<V>,
+            f: impl FnMut(u32, &crate::math::Aabb<V>) -> bool,
+        ) -> Option<bool> {
+            Some($bvh.visit_overlaps_boxed(aabb, f))
+        }
+
         fn nearest(
             &$self,
             max: V::Real,
@@ -130,6 +138,17 @@ pub trait Composite<V: Space> {
     /// Parts whose boxes meet `aabb` (local frame); `f` returns false to stop. Returns
     /// false when stopped.
     fn visit_overlaps(&self, aabb: &Aabb<V>, f: impl FnMut(u32) -> bool) -> bool;
+
+    /// [`visit_overlaps`](Composite::visit_overlaps) with each part's box, the one the walk
+    /// tested (local frame), when the composite keeps such boxes: parts come in an order
+    /// in which those met by any box inside `aabb` come in the order `visit_overlaps` gives
+    /// them for that box, so a list made for `aabb` answers for every box inside it.
+    /// `None`, without a call, when the composite computes its boxes as it walks (the
+    /// default; a heightfield's grid).
+    fn visit_overlaps_boxed(&self, aabb: &Aabb<V>, f: impl FnMut(u32, &Aabb<V>) -> bool) -> Option<bool> {
+        let _ = (aabb, f);
+        None
+    }
 
     /// Best-first search over the parts: `lower(box)` bounds from below the value of every
     /// part inside `box`; `f(part, best)` returns the part's value when below `best`.

@@ -10,9 +10,7 @@ use crate::math::{Aabb, Pose, Real};
 use crate::query::contact::output::CoreContact;
 use crate::query::gjk::SimplexCache;
 use crate::query::manifold::clip3d::{reduce_indices, Candidate};
-use crate::query::manifold::{
-    clip_contact, contact_along, kept_or, manifold_warm, ManifoldCache, ToleranceError,
-};
+use crate::query::manifold::{clip_contact, contact_along, manifold_warm, ManifoldCache, ToleranceError};
 use crate::query::Space;
 use crate::query::{
     Contact, ContactId, ContactStatus, DistanceOutput, GjkStatus, Manifold, ManifoldPoint,
@@ -383,20 +381,55 @@ fn gather<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     found: &mut Vec<(u32, bool, Manifold<V>)>,
     mut answer: impl FnMut(u32) -> Manifold<V>,
 ) -> Option<PartManifold<V>> {
-    let bb = box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin));
-    let mut bad: Option<(u32, Manifold<V>)> = None;
-    c.visit_overlaps(&bb, |i| {
-        let m = answer(i);
+    let bb = near_box(b, pose_c, pose_b, margin);
+    let answer = |i, out: &mut Manifold<V>| *out = answer(i);
+    let mut g = Gathering { c, pose_c, found, answer, scratch: Manifold::empty(), bad: None };
+    c.visit_overlaps(&bb, |i| g.offer(i));
+    g.finish()
+}
+
+/// B's box in the composite's frame loosened by `margin`: the box [`gather`] meets parts
+/// with (everything when B's support is not finite).
+fn near_box<V: Space, B: Support<V> + ?Sized>(
+    b: &B,
+    pose_c: &Pose<V>,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+) -> Aabb<V> {
+    box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin))
+}
+
+/// [`gather`]'s body, offered the parts one by one.
+struct Gathering<'a, V: Space, C: ?Sized, F> {
+    c: &'a C,
+    pose_c: &'a Pose<V>,
+    found: &'a mut Vec<(u32, bool, Manifold<V>)>,
+    /// `answer(i, out)` writes part `i`'s manifold to `out` (the scratch manifold).
+    answer: F,
+    scratch: Manifold<V>,
+    bad: Option<(u32, Manifold<V>)>,
+}
+
+impl<V: Space, C: Composite<V> + ?Sized, F: FnMut(u32, &mut Manifold<V>)> Gathering<'_, V, C, F> {
+    /// Answers part `i`; false to stop (a non-finite answer).
+    #[inline(always)]
+    fn offer(&mut self, i: u32) -> bool {
+        (self.answer)(i, &mut self.scratch);
+        let m = &self.scratch;
         if m.status == ContactStatus::NonFiniteSupport && !m.is_empty() {
-            bad = Some((i, m));
+            self.bad = Some((i, *m));
             return false;
         }
         if let Some(p) = m.deepest().copied() {
-            found.push((i, inside(c, i, pose_c, p.distance, p.point_a, m.normal), m));
+            self.found.push((i, inside(self.c, i, self.pose_c, p.distance, p.point_a, m.normal), *m));
         }
         true
-    });
-    bad.map(|(i, manifold)| PartManifold { manifold, parts: [i; MAX_MANIFOLD_POINTS] })
+    }
+
+    /// The non-finite answer that stopped the walk, as the whole answer.
+    fn finish(self) -> Option<PartManifold<V>> {
+        self.bad.map(|(i, manifold)| PartManifold { manifold, parts: [i; MAX_MANIFOLD_POINTS] })
+    }
 }
 
 /// What [`manifold_cached`] keeps about **one pair** of a composite and a convex shape
@@ -411,11 +444,18 @@ fn gather<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
 pub struct PartManifoldCache<V: Space> {
     /// An empty cache with the tolerances, copied for each newly met part.
     template: ManifoldCache<V>,
-    /// Each part met by the last call (in the order it was visited): its index, the call
-    /// that last met it, and its cache. Updated in place.
-    parts: Vec<(u32, u32, ManifoldCache<V>)>,
+    /// Each part met by the last call, in the order it was visited. Updated in place.
+    parts: Vec<KeptPart<V>>,
     /// The number of the current call (wrapping; only equality is read).
     call: u32,
+    /// The parts whose boxes meet `near_box` (B's box of an earlier call, grown by a
+    /// fraction of its size; the composite's frame), with their boxes, in the order of the
+    /// walk: while B's box stays inside `near_box`, the parts it meets are those of the list
+    /// whose boxes meet it, in the same order (see [`Composite::visit_overlaps_boxed`]), and
+    /// no walk is needed. `near_count`: the composite's part count when the list was made.
+    near: Vec<(u32, Aabb<V>)>,
+    near_box: Option<Aabb<V>>,
+    near_count: usize,
     /// Buffers of a call, kept for their allocations: the parts' manifolds, the candidate
     /// points of the merge and their parts.
     found: Vec<(u32, bool, Manifold<V>)>,
@@ -424,6 +464,21 @@ pub struct PartManifoldCache<V: Space> {
     reused: usize,
     computed: usize,
 }
+
+/// A part's kept state in a [`PartManifoldCache`]: its index, the call that last met it,
+/// where it sits in the composite ([`Composite::part_pose`], kept so that a re-projection
+/// reads nothing of the part), and its cache.
+#[derive(Clone, Debug)]
+struct KeptPart<V: Space> {
+    index: u32,
+    call: u32,
+    pose: Option<Pose<V>>,
+    cache: ManifoldCache<V>,
+}
+
+/// How far the box of the parts' list reaches beyond B's box, as a fraction of B's box's
+/// longest side, on each side: B may move by this much before the composite is walked again.
+const NEAR_REACH: f64 = 0.125;
 
 impl<V: Space> Default for PartManifoldCache<V> {
     /// Each part's cache is [`ManifoldCache::default`].
@@ -438,6 +493,9 @@ impl<V: Space> PartManifoldCache<V> {
             template,
             parts: Vec::new(),
             call: 0,
+            near: Vec::new(),
+            near_box: None,
+            near_count: 0,
             found: Vec::new(),
             cands: Vec::new(),
             cand_parts: Vec::new(),
@@ -458,6 +516,8 @@ impl<V: Space> PartManifoldCache<V> {
     /// Forgets every part's kept manifold (the tolerances stay).
     pub fn clear(&mut self) {
         self.parts.clear();
+        self.near.clear();
+        self.near_box = None;
         self.reused = 0;
         self.computed = 0;
     }
@@ -479,7 +539,8 @@ impl<V: Space> PartManifoldCache<V> {
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         core::mem::size_of::<Self>()
-            + self.parts.capacity() * core::mem::size_of::<(u32, u32, ManifoldCache<V>)>()
+            + self.parts.capacity() * core::mem::size_of::<KeptPart<V>>()
+            + self.near.capacity() * core::mem::size_of::<(u32, Aabb<V>)>()
             + self.found.capacity() * core::mem::size_of::<(u32, bool, Manifold<V>)>()
             + self.cands.capacity() * core::mem::size_of::<Candidate<V>>()
             + self.cand_parts.capacity() * 4
@@ -488,8 +549,8 @@ impl<V: Space> PartManifoldCache<V> {
 
 /// Where part `i` is in `parts` (visited in about the same order as last time, so the
 /// search starts where the last one ended), or `None`.
-fn kept_part<V: Space>(parts: &[(u32, u32, ManifoldCache<V>)], cursor: &mut usize, i: u32) -> Option<usize> {
-    let at = (*cursor..parts.len()).chain(0..(*cursor).min(parts.len())).find(|&k| parts[k].0 == i)?;
+fn kept_part<V: Space>(parts: &[KeptPart<V>], cursor: &mut usize, i: u32) -> Option<usize> {
+    let at = (*cursor..parts.len()).chain(0..(*cursor).min(parts.len())).find(|&k| parts[k].index == i)?;
     *cursor = at + 1;
     Some(at)
 }
@@ -531,36 +592,87 @@ pub fn manifold_cached<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Size
     found.clear();
     cache.call = cache.call.wrapping_add(1);
     let call = cache.call;
-    let (template, parts) = (cache.template, &mut cache.parts);
+    let bb = near_box(b, pose_c, pose_b, margin);
+    let near_ok = bb.is_finite() && refresh_near(c, &bb, cache);
+    let (template, parts) = (&cache.template, &mut cache.parts);
     let (mut cursor, mut reused, mut computed) = (0, 0, 0);
-    let answer = |i| {
+    let answer = |i, out: &mut Manifold<V>| {
         let at = kept_part(parts, &mut cursor, i).unwrap_or_else(|| {
-            parts.push((i, call, template));
+            parts.push(KeptPart { index: i, call, pose: c.part_pose(i), cache: *template });
             parts.len() - 1
         });
         let entry = &mut parts[at];
-        entry.1 = call;
-        let (pose_p, part) = (part_pose(c, i, pose_c), c.part(i));
-        let m = kept_or(&part, &pose_p, b, pose_b, margin, &mut entry.2, |simplex| {
-            part_manifold(c, i, pose_c, b, pose_b, margin, Some(simplex))
-        });
-        if entry.2.reused() {
+        entry.call = call;
+        // As `part_pose`, from the kept part pose.
+        let pose_p = entry.pose.map_or(*pose_c, |p| pose_c.compose(&p));
+        if entry.cache.kept_into(&pose_p, b, pose_b, margin, out) {
             reused += 1;
         } else {
+            // Kept with the composite's feature ids, so a re-projection need not rename them
+            // (a mesh reads the triangle's corners for it); a non-finite answer, the whole
+            // answer when it has points, keeps the part's ids as `manifold` gives them.
+            *out = entry.cache.recompute(&c.part(i), &pose_p, b, pose_b, margin, |simplex| {
+                let mut m = part_manifold(c, i, pose_c, b, pose_b, margin, Some(simplex));
+                if m.status != ContactStatus::NonFiniteSupport {
+                    for p in m.points_mut() {
+                        p.id.a = c.part_feature(i, p.id.a);
+                    }
+                }
+                m
+            });
             computed += 1;
         }
-        m
     };
-    let bad = gather(c, pose_c, b, pose_b, margin, &mut found, answer);
+    let mut g = Gathering { c, pose_c, found: &mut found, answer, scratch: Manifold::empty(), bad: None };
+    if near_ok {
+        for (i, part_box) in &cache.near {
+            if part_box.intersects(&bb) && !g.offer(*i) {
+                break;
+            }
+        }
+    } else {
+        c.visit_overlaps(&bb, |i| g.offer(i));
+    }
+    let bad = g.finish();
     // Parts B's box no longer meets are forgotten.
-    cache.parts.retain(|e| e.1 == call);
+    cache.parts.retain(|e| e.call == call);
     let out = match bad {
         Some(bad) => bad,
-        None => merge_into(c, &found, &mut cache.cands, &mut cache.cand_parts),
+        None => merge_into(c, &found, true, &mut cache.cands, &mut cache.cand_parts),
     };
     cache.found = found;
     (cache.reused, cache.computed) = (reused, computed);
     out
+}
+
+/// Makes `cache`'s list of near parts answer for B's box `bb` (finite, the composite's
+/// frame), walking the composite again when `bb` left the list's box: false when the
+/// composite keeps no part boxes (then it is walked directly).
+fn refresh_near<V: Space, C: Composite<V> + ?Sized>(
+    c: &C,
+    bb: &Aabb<V>,
+    cache: &mut PartManifoldCache<V>,
+) -> bool {
+    if cache.near_count == c.part_count() && cache.near_box.is_some_and(|n| n.contains(bb)) {
+        return true;
+    }
+    let sides = bb.max - bb.min;
+    let longest = (0..V::DIM).fold(V::Real::ZERO, |m, k| m.max(sides.dot(V::axis(k))));
+    let reach = bb.loosened(longest * V::Real::from_f64(NEAR_REACH));
+    cache.near.clear();
+    cache.near_box = None;
+    let near = &mut cache.near;
+    if c.visit_overlaps_boxed(&reach, |i, part_box| {
+        near.push((i, *part_box));
+        true
+    })
+    .is_none()
+    {
+        return false;
+    }
+    cache.near_box = Some(reach);
+    cache.near_count = c.part_count();
+    true
 }
 
 /// Part `i`'s manifold with B (world frame), along the surface's normal when the one found
@@ -609,13 +721,15 @@ fn part_manifold<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
 /// Merges the parts' manifolds around the deepest one (preferring those that do not push
 /// through the inside).
 fn merge<V: Space, C: Composite<V> + ?Sized>(c: &C, found: &[(u32, bool, Manifold<V>)]) -> PartManifold<V> {
-    merge_into(c, found, &mut Vec::new(), &mut Vec::new())
+    merge_into(c, found, false, &mut Vec::new(), &mut Vec::new())
 }
 
-/// [`merge`] with buffers for the candidate points and their parts.
+/// [`merge`] with buffers for the candidate points and their parts; `renamed`: the points'
+/// ids already name the composite's features ([`Composite::part_feature`]).
 fn merge_into<V: Space, C: Composite<V> + ?Sized>(
     c: &C,
     found: &[(u32, bool, Manifold<V>)],
+    renamed: bool,
     cands: &mut Vec<Candidate<V>>,
     parts: &mut Vec<u32>,
 ) -> PartManifold<V> {
@@ -639,7 +753,7 @@ fn merge_into<V: Space, C: Composite<V> + ?Sized>(
         }
         for p in m.points() {
             // Two parts sharing an edge report its end points twice: keep one.
-            let id = ContactId { a: c.part_feature(*i, p.id.a), b: p.id.b };
+            let id = if renamed { p.id } else { ContactId { a: c.part_feature(*i, p.id.a), b: p.id.b } };
             let twin =
                 cands.iter().any(|q| q.id == id && (q.a - p.point_a).length_squared() <= tiny(p.point_a));
             if !twin {
@@ -663,4 +777,130 @@ fn merge_into<V: Space, C: Composite<V> + ?Sized>(
 fn tiny<V: Space>(p: V) -> V::Real {
     let t = V::Real::EPSILON * V::Real::from_usize(64) * (p.abs_elem().max_component() + V::Real::ONE);
     t * t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::composite::{Compound, TriMesh};
+    use crate::math::{DPose3, DVec3};
+    use crate::shape::{Ball, Cuboid};
+    use glam::DQuat;
+    use rand::{Rng, SeedableRng};
+
+    /// A 16 x 16 terrain of unit cells with hills.
+    fn terrain() -> TriMesh<DVec3> {
+        let n = 17usize;
+        let mut v = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                let (x, z) = (c as f64 - 8.0, r as f64 - 8.0);
+                v.push(DVec3::new(x, (x * 0.3).sin() * 0.8 + (z * 0.4).cos() * 0.6, z));
+            }
+        }
+        let id = |r: usize, c: usize| (r * n + c) as u32;
+        let mut t = Vec::new();
+        for r in 0..n - 1 {
+            for c in 0..n - 1 {
+                t.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
+                t.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
+            }
+        }
+        TriMesh::new(v, t)
+    }
+
+    /// Bit for bit: the answer, each point's part, and the counts of parts re-projected
+    /// and computed.
+    fn same(a: &PartManifold<DVec3>, b: &PartManifold<DVec3>) -> bool {
+        a.parts == b.parts
+            && a.manifold.len() == b.manifold.len()
+            && a.manifold.normal == b.manifold.normal
+            && a.manifold.status == b.manifold.status
+            && a.manifold.points() == b.manifold.points()
+    }
+
+    /// A cache answering from its list of near parts answers as one that walks the
+    /// composite on every call, to the bit, while B creeps (inside the list's box), jumps
+    /// (out of it), turns and changes its margin.
+    fn near_list_answers_as_the_walk<C: Composite<DVec3>>(c: &C, seed: u64) {
+        let cube = Cuboid::new(DVec3::new(0.8, 0.5, 0.6));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let (mut listed, mut walking) = (PartManifoldCache::default(), PartManifoldCache::default());
+        let mut pose = DPose3::new(DVec3::new(0.0, 0.4, 0.0), DQuat::IDENTITY);
+        let (mut from_list, mut refreshed) = (0, 0);
+        for call in 0..600 {
+            let step = if call % 50 == 49 { 3.0 } else { rng.random_range(0.0..0.06) };
+            let dir = DVec3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-0.2..0.2),
+                rng.random_range(-1.0..1.0),
+            );
+            let t = (pose.translation + dir * step)
+                .clamp(DVec3::new(-6.0, -0.5, -6.0), DVec3::new(6.0, 1.5, 6.0));
+            let turn = DQuat::from_rotation_y(rng.random_range(-0.01..0.01));
+            pose = DPose3::new(t, turn * pose.rotation);
+            let margin = if call % 97 < 10 { 0.05 } else { 0.0 };
+            let had = listed.near_box;
+            let a = manifold_cached(c, &DPose3::IDENTITY, &cube, &pose, margin, &mut listed);
+            if had.is_some() && had == listed.near_box {
+                from_list += 1;
+            } else {
+                refreshed += 1;
+            }
+            walking.near_box = None;
+            let b = manifold_cached(c, &DPose3::IDENTITY, &cube, &pose, margin, &mut walking);
+            assert!(same(&a, &b), "call {call}: {a:?} against {b:?}");
+            assert_eq!(
+                (listed.reused_parts(), listed.computed_parts()),
+                (walking.reused_parts(), walking.computed_parts()),
+                "call {call}"
+            );
+        }
+        assert!(from_list > 300 && refreshed > 12, "list {from_list}, walks {refreshed}");
+    }
+
+    #[test]
+    fn near_parts_list_answers_as_the_walk_on_a_terrain() {
+        near_list_answers_as_the_walk(&terrain(), 3);
+    }
+
+    #[test]
+    fn near_parts_list_answers_as_the_walk_on_a_compound() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let parts = (0..200)
+            .map(|_| {
+                let at = DVec3::new(
+                    rng.random_range(-7.0..7.0),
+                    rng.random_range(-0.5..0.3),
+                    rng.random_range(-7.0..7.0),
+                );
+                (DPose3::from_translation(at), Ball::new(rng.random_range(0.2..0.6)))
+            })
+            .collect();
+        near_list_answers_as_the_walk(&Compound::new(parts), 5);
+    }
+
+    #[test]
+    fn a_near_parts_list_is_not_read_for_a_composite_of_another_size() {
+        // Misuse (the docs ask for `clear`), but never a panic: the list of a 512-part mesh
+        // names parts a 2-part floor does not have.
+        let (big, cube) = (terrain(), Cuboid::new(DVec3::splat(0.5)));
+        let floor = TriMesh::new(
+            vec![
+                DVec3::new(-2.0, 0.0, -2.0),
+                DVec3::new(2.0, 0.0, -2.0),
+                DVec3::new(2.0, 0.0, 2.0),
+                DVec3::new(-2.0, 0.0, 2.0),
+            ],
+            vec![[0, 2, 1], [0, 3, 2]],
+        );
+        let mut cache = PartManifoldCache::default();
+        let pose = DPose3::from_translation(DVec3::new(0.1, 0.45, 0.1));
+        let _ = manifold_cached(&big, &DPose3::IDENTITY, &cube, &pose, 0.0, &mut cache);
+        assert!(cache.near.len() > 2);
+        let pose = DPose3::from_translation(DVec3::new(0.1, 0.49, 0.1));
+        let m = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &pose, 0.0, &mut cache);
+        assert_eq!(cache.near.len(), 2);
+        assert_eq!(m.manifold.len(), 4);
+    }
 }

@@ -58,7 +58,16 @@ impl<V: Vector> Bvh<V> {
 
     /// Items whose boxes meet `aabb` (touching counts). `f` returns false to stop early;
     /// the result is false when stopped.
+    #[inline]
     pub fn visit_overlaps(&self, aabb: &Aabb<V>, mut f: impl FnMut(u32) -> bool) -> bool {
+        self.visit_overlaps_boxed(aabb, |item, _| f(item))
+    }
+
+    /// [`Bvh::visit_overlaps`] with each item's box, as the tree stores it (the box the
+    /// test met): `f(item, box)`. Items come in the order of a depth-first walk that
+    /// prunes every subtree whose box misses `aabb`, so the items met by a box inside
+    /// `aabb` come in the order they come for `aabb`.
+    pub fn visit_overlaps_boxed(&self, aabb: &Aabb<V>, mut f: impl FnMut(u32, &Aabb<V>) -> bool) -> bool {
         if self.nodes.is_empty() {
             return true;
         }
@@ -71,7 +80,7 @@ impl<V: Vector> Bvh<V> {
             }
             if n.count > 0 {
                 for (item, b) in self.leaf(n) {
-                    if b.intersects(aabb) && !f(item) {
+                    if b.intersects(aabb) && !f(item, b) {
                         return false;
                     }
                 }

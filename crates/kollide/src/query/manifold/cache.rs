@@ -106,8 +106,12 @@ pub struct ManifoldCache<V: Space> {
     drift_length: V::Real,
     /// The last computed manifold can be re-projected.
     kept: bool,
-    /// A separating axis in A's frame (unit), kept while the pair is apart (else zero).
+    /// A separating axis in A's frame (unit), kept while the pair is apart (else zero),
+    /// with A's support point along it (A's frame) and A's radius: A's side of the gap
+    /// is fixed in A's frame, so the test of a kept axis reads nothing of A.
     axis_in_a: V,
+    support_in_a: V,
+    radius_a: V::Real,
     margin: V::Real,
     status: ContactStatus,
     /// The normal in A's frame and in B's frame.
@@ -147,6 +151,8 @@ impl<V: Space> ManifoldCache<V> {
             drift_length: -V::Real::ONE,
             kept: false,
             axis_in_a: V::ZERO,
+            support_in_a: V::ZERO,
+            radius_a: V::Real::ZERO,
             margin: V::Real::ZERO,
             status: ContactStatus::Converged,
             normal_in_a: V::ZERO,
@@ -216,9 +222,8 @@ impl<V: Space> ManifoldCache<V> {
 
     /// `true` when the kept separating axis still separates the shapes by more than
     /// `margin`: their extreme points along it are farther apart (radii included).
-    fn still_apart<A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+    fn still_apart<B: Support<V> + ?Sized>(
         &self,
-        a: &A,
         pose_a: &Pose<V>,
         b: &B,
         pose_b: &Pose<V>,
@@ -228,9 +233,9 @@ impl<V: Space> ManifoldCache<V> {
             return false;
         }
         let axis = pose_a.transform_vector(self.axis_in_a);
-        let on_a = pose_a.transform_point(a.support(self.axis_in_a));
+        let on_a = pose_a.transform_point(self.support_in_a);
         let on_b = pose_b.transform_point(b.support(pose_b.inverse_transform_vector(-axis)));
-        let gap = (on_b - on_a).dot(axis) - a.radius() - b.radius();
+        let gap = (on_b - on_a).dot(axis) - self.radius_a - b.radius();
         // The gap's rounding: a few ulps of the coordinates it was computed from.
         let slack = V::Real::from_f64(8.0) * V::Real::EPSILON * (on_a.length() + on_b.length());
         gap - slack > margin
@@ -254,6 +259,8 @@ impl<V: Space> ManifoldCache<V> {
                 let axis = pose_a.inverse_transform_vector(d.normal);
                 if axis.is_finite_vec() && (axis.length_squared() - V::Real::ONE).abs() < V::Real::HALF {
                     self.axis_in_a = axis;
+                    self.support_in_a = a.support(axis);
+                    self.radius_a = a.radius();
                 }
             }
             return;
@@ -277,18 +284,19 @@ impl<V: Space> ManifoldCache<V> {
         self.kept = finite && !m.is_empty() && m.status != ContactStatus::NonFiniteSupport;
     }
 
-    /// The kept manifold re-projected under the new poses, or `None` when it must be
-    /// recomputed (see the type's docs).
+    /// The kept manifold re-projected under the new poses, written to `out`, or false when
+    /// it must be recomputed (see the type's docs; `out` is then partly written).
     fn reproject(
         &self,
         pose_a: &Pose<V>,
         pose_b: &Pose<V>,
         margin: V::Real,
         drift: V::Real,
-    ) -> Option<Manifold<V>> {
+        out: &mut Manifold<V>,
+    ) -> bool {
         // `!=` is also true for a NaN margin, which `manifold` reads as 0: recompute.
         if !self.kept || margin != self.margin {
-            return None;
+            return false;
         }
         // The rotations as matrices in 3D: a dozen points and vectors are placed below.
         let (rot_a, rot_b) = (pose_a.rotation.applied(), pose_b.rotation.applied());
@@ -296,9 +304,9 @@ impl<V: Space> ManifoldCache<V> {
         let place_b = |p: V| V::Rotation::apply(&rot_b, p) + pose_b.translation;
         let normal = V::Rotation::apply(&rot_a, self.normal_in_a);
         if normal.dot(V::Rotation::apply(&rot_b, self.normal_in_b)) < self.min_cos_turn {
-            return None;
+            return false;
         }
-        let mut out = Manifold::empty();
+        out.clear();
         out.normal = normal;
         out.status = self.status;
         // Placing a point rounds it by a few ulps of its coordinates: a drift below that is
@@ -325,11 +333,11 @@ impl<V: Space> ManifoldCache<V> {
             let within = distance <= margin && slide.length_squared() <= drift_squared;
             // A NaN anywhere makes `within` false: recompute.
             if !within || (distance < V::Real::ZERO) != (self.distance[i] < V::Real::ZERO) {
-                return None;
+                return false;
             }
             out.push(ManifoldPoint { point_a, point_b, distance, id: self.id[i] });
         }
-        Some(out)
+        true
     }
 }
 
@@ -363,9 +371,8 @@ pub fn manifold_cached<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>
 
 /// The body of [`manifold_cached`] for any way of computing a manifold of `a` and `b`
 /// (world frame): the kept one re-projected while it may be, else `compute` (given the
-/// cache's simplex to warm-start from), kept for the next call. A composite's parts use it
-/// with their own computation (the normal along the surface at internal edges).
-pub(crate) fn kept_or<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+/// cache's simplex to warm-start from), kept for the next call.
+fn kept_or<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     a: &A,
     pose_a: &Pose<V>,
     b: &B,
@@ -374,19 +381,70 @@ pub(crate) fn kept_or<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cache: &mut ManifoldCache<V>,
     compute: impl FnOnce(&mut SimplexCache<V>) -> Manifold<V>,
 ) -> Manifold<V> {
-    if cache.still_apart(a, pose_a, b, pose_b, margin) {
-        cache.reused = true;
-        return Manifold::empty();
+    match cache.kept(pose_a, b, pose_b, margin) {
+        Some(m) => m,
+        None => cache.recompute(a, pose_a, b, pose_b, margin, compute),
     }
-    let drift = cache.drift_length(a, b);
-    if let Some(m) = cache.reproject(pose_a, pose_b, margin, drift) {
-        cache.reused = true;
-        return m;
+}
+
+impl<V: Space> ManifoldCache<V> {
+    /// The kept answer under the new poses when it may stand (an empty manifold while the
+    /// kept axis still separates, the kept manifold re-projected while within the
+    /// tolerances), else `None`: then [`ManifoldCache::recompute`] answers. Reads nothing
+    /// of A but its pose, so a composite's part need not be fetched for it.
+    fn kept<B: Support<V> + ?Sized>(
+        &mut self,
+        pose_a: &Pose<V>,
+        b: &B,
+        pose_b: &Pose<V>,
+        margin: V::Real,
+    ) -> Option<Manifold<V>> {
+        let mut m = Manifold::empty();
+        self.kept_into(pose_a, b, pose_b, margin, &mut m).then_some(m)
     }
-    let m = compute(&mut cache.simplex);
-    cache.keep(&m, (a, pose_a), (b, pose_b), margin);
-    cache.reused = false;
-    m
+
+    /// [`ManifoldCache::kept`] written to `out` (a scratch manifold: when true, its points
+    /// and normal are the answer, the slots beyond its length unread); false when it must
+    /// be recomputed (`out` is then partly written).
+    pub(crate) fn kept_into<B: Support<V> + ?Sized>(
+        &mut self,
+        pose_a: &Pose<V>,
+        b: &B,
+        pose_b: &Pose<V>,
+        margin: V::Real,
+        out: &mut Manifold<V>,
+    ) -> bool {
+        if self.still_apart(pose_a, b, pose_b, margin) {
+            self.reused = true;
+            out.clear();
+            return true;
+        }
+        // The drift is known once a manifold was kept (`recompute` measures it first).
+        if self.drift_length < V::Real::ZERO
+            || !self.reproject(pose_a, pose_b, margin, self.drift_length, out)
+        {
+            return false;
+        }
+        self.reused = true;
+        true
+    }
+
+    /// `compute` (given the cache's simplex to warm-start from), kept for the next call.
+    pub(crate) fn recompute<A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
+        &mut self,
+        a: &A,
+        pose_a: &Pose<V>,
+        b: &B,
+        pose_b: &Pose<V>,
+        margin: V::Real,
+        compute: impl FnOnce(&mut SimplexCache<V>) -> Manifold<V>,
+    ) -> Manifold<V> {
+        self.drift_length(a, b);
+        let m = compute(&mut self.simplex);
+        self.keep(&m, (a, pose_a), (b, pose_b), margin);
+        self.reused = false;
+        m
+    }
 }
 
 #[cfg(test)]

@@ -19,7 +19,6 @@ use crate::math::{Pose, Real};
 use crate::query::contact::output::{ContactStatus, CoreContact};
 use crate::shape::{Feature, Primitive, Support, SupportFace};
 
-pub(crate) use cache::kept_or;
 pub use cache::{manifold_cached, ManifoldCache, ToleranceError, DEFAULT_MAX_TURN, DEFAULT_RELATIVE_DRIFT};
 
 /// How many points a manifold holds (4; 2D manifolds use at most 2).
@@ -119,6 +118,16 @@ impl<V: Space> Manifold<V> {
     #[must_use]
     pub fn deepest(&self) -> Option<&ManifoldPoint<V>> {
         self.points().iter().min_by(|p, q| p.distance.to_f64().total_cmp(&q.distance.to_f64()))
+    }
+
+    /// Empties the manifold in place: no points, a zero normal, status `Converged`. The
+    /// slots beyond the length keep their old points (unread, but seen by `==`): for
+    /// scratch manifolds only.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.normal = V::ZERO;
+        self.status = ContactStatus::Converged;
+        self.len = 0;
     }
 
     /// Appends a point (ignored once full); returns whether it was kept.
