@@ -315,7 +315,7 @@ impl<V: Vector3 + Space> TriMesh<V> {
     /// [`Self::neighbour_of`], its normal flipped where the neighbour runs the edge the
     /// same way (`adjacent.same_way`, found with the neighbours).
     fn corners_of_surface(&mut self, adjacent: Adjacency) -> Vec<bool> {
-        let Adjacency { neighbours, canon, same_way } = adjacent;
+        let Adjacency { neighbours, canon, same_way, tris, start, around } = adjacent;
         self.neighbours = neighbours;
         let normals: Vec<Option<V>> =
             map_range(self.indices.len(), |i| internal_edges::face_normal(&self.corners(i as u32)));
@@ -334,16 +334,21 @@ impl<V: Vector3 + Space> TriMesh<V> {
                 bits | u8::from(is_active) << k
             })
         });
-        let mut active = vec![false; self.vertices.len()];
-        for (tri, bits) in self.indices.iter().zip(sides) {
-            for k in 0..3 {
-                if bits >> k & 1 == 1 {
-                    active[canon[tri[k] as usize] as usize] = true;
-                    active[canon[tri[(k + 1) % 3] as usize] as usize] = true;
+        // A position is a corner when an active side starts or ends there: of each use, the
+        // side from its corner and the side into it (a degenerate triangle's sides counted
+        // from the triangle).
+        let active = map_range(self.vertices.len(), |v| {
+            around[start[v] as usize..start[v + 1] as usize].iter().any(|e| {
+                let bits = sides[e.tri as usize];
+                if e.next == DEGENERATE {
+                    let t = &tris[e.tri as usize];
+                    (0..3).any(|k| bits >> k & 1 == 1 && (t[k] as usize == v || t[(k + 1) % 3] as usize == v))
+                } else {
+                    (bits >> e.corner | bits >> ((e.corner + 2) % 3)) & 1 == 1
                 }
-            }
-        }
-        (0..self.vertices.len()).map(|v| active[canon[v] as usize]).collect()
+            })
+        });
+        map_range(self.vertices.len(), |v| active[canon[v] as usize])
     }
 
     /// Moves the vertices (same count, same triangles): the hierarchy is refitted (same
@@ -421,6 +426,46 @@ fn map_range<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> 
     }
 }
 
+/// Runs `fill(k, part)` on the consecutive parts of `dest` cut at `cuts` (part `k` is
+/// `dest[cuts[k]..cuts[k + 1]]`; `cuts` starts at 0 and ends at `dest.len()`), on all
+/// cores with the `rayon` feature. For scatters: each `fill` reads its whole input in order
+/// and writes only what lands in its part, so the random writes are shared out.
+fn fill_parts<T: Send>(dest: &mut [T], cuts: &[usize], fill: impl Fn(usize, &mut [T]) + Sync + Send) {
+    let mut parts = Vec::with_capacity(cuts.len().saturating_sub(1));
+    let mut rest = dest;
+    for w in cuts.windows(2) {
+        let (part, tail) = rest.split_at_mut(w[1] - w[0]);
+        parts.push(part);
+        rest = tail;
+    }
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        parts.into_par_iter().enumerate().for_each(|(k, part)| fill(k, part));
+    }
+    #[cfg(not(feature = "rayon"))]
+    for (k, part) in parts.into_iter().enumerate() {
+        fill(k, part);
+    }
+}
+
+/// How many parts [`fill_parts`] cuts a scatter into: one a thread.
+fn scatter_parts() -> usize {
+    #[cfg(feature = "rayon")]
+    {
+        rayon::current_num_threads().max(1)
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        1
+    }
+}
+
+/// `parts + 1` cuts of `0..n` into equal parts.
+fn even_cuts(n: usize, parts: usize) -> Vec<usize> {
+    (0..=parts).map(|k| n * k / parts).collect()
+}
+
 /// What [`adjacency`] finds: the triangle across each edge, each vertex's canonical id,
 /// and for each triangle which of its sides the neighbour runs the same way (bit `k`:
 /// the neighbour across side `k` has that side from corner `k` to corner `k + 1` too).
@@ -428,6 +473,11 @@ struct Adjacency {
     neighbours: Vec<[u32; 3]>,
     canon: Vec<u32>,
     same_way: Vec<u8>,
+    /// The triangles by canonical ids, and the uses of each position
+    /// (`around[start[v]..start[v + 1]]`), for the corner flags.
+    tris: Vec<[u32; 3]>,
+    start: Vec<u32>,
+    around: Vec<Around>,
 }
 
 /// One use of a position by a triangle: the triangle, which of its corners is there, and
@@ -468,46 +518,73 @@ fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> Adjace
     rayon::slice::ParallelSliceMut::par_sort_unstable(&mut sorted[..]);
     #[cfg(not(feature = "rayon"))]
     sorted.sort_unstable();
-    let mut canon = vec![0u32; vertices.len()];
+    // Each sorted entry's canonical id (its run's first index), then scattered by index.
+    let mut first = Vec::with_capacity(sorted.len());
     for run in sorted.chunk_by(|x, y| x.0 == y.0) {
-        for &(_, i) in run {
-            canon[i as usize] = run[0].1;
-        }
+        first.extend(core::iter::repeat_n(run[0].1, run.len()));
     }
-    drop(sorted);
-    let tris: Vec<[u32; 3]> = indices.iter().map(|t| t.map(|i| canon[i as usize])).collect();
-    let degenerate = |t: &[u32; 3]| t[0] == t[1] || t[1] == t[2] || t[2] == t[0];
-    // The uses of each position, by ascending triangle: `around[start[v]..start[v + 1]]`.
-    let distinct = |t: &[u32; 3], k: usize| (0..k).all(|m| t[m] != t[k]);
-    let mut start = vec![0u32; vertices.len() + 1];
-    for t in &tris {
-        for k in 0..3 {
-            if distinct(t, k) {
-                start[t[k] as usize + 1] += 1;
+    let mut canon = vec![0u32; vertices.len()];
+    let parts = scatter_parts();
+    let cuts = even_cuts(vertices.len(), parts);
+    fill_parts(&mut canon, &cuts, |k, part| {
+        let lo = cuts[k];
+        for (&(_, i), &c) in sorted.iter().zip(&first) {
+            if let Some(slot) = (i as usize).checked_sub(lo).and_then(|j| part.get_mut(j)) {
+                *slot = c;
             }
         }
-    }
+    });
+    drop((sorted, first));
+    let tris: Vec<[u32; 3]> = map_range(indices.len(), |i| indices[i].map(|v| canon[v as usize]));
+    let degenerate = |t: &[u32; 3]| t[0] == t[1] || t[1] == t[2] || t[2] == t[0];
+    // The uses of each position, by ascending triangle: `around[start[v]..start[v + 1]]`,
+    // by a counting sort whose counts and writes are shared out by ranges of positions.
+    let distinct = |t: &[u32; 3], k: usize| (0..k).all(|m| t[m] != t[k]);
+    let mut start = vec![0u32; vertices.len() + 1];
+    fill_parts(&mut start[1..], &cuts, |k, part| {
+        let lo = cuts[k];
+        for t in &tris {
+            for c in 0..3 {
+                if distinct(t, c) {
+                    if let Some(n) = (t[c] as usize).checked_sub(lo).and_then(|j| part.get_mut(j)) {
+                        *n += 1;
+                    }
+                }
+            }
+        }
+    });
     for v in 0..vertices.len() {
         start[v + 1] += start[v];
     }
-    let mut next = start.clone();
-    let mut around = vec![Around::default(); start[vertices.len()] as usize];
-    for (i, t) in tris.iter().enumerate() {
-        let flat = degenerate(t);
-        for k in 0..3 {
-            if distinct(t, k) {
-                let at = &mut next[t[k] as usize];
-                around[*at as usize] = Around {
-                    tri: i as u32,
-                    next: if flat { DEGENERATE } else { t[(k + 1) % 3] },
-                    prev: t[(k + 2) % 3],
-                    corner: k as u8,
-                };
-                *at += 1;
+    let total = start[vertices.len()] as usize;
+    // Ranges of positions holding about equal numbers of uses.
+    let position_cuts: Vec<usize> = (0..=parts)
+        .map(|k| start.partition_point(|&s| (s as usize) < total * k / parts).min(vertices.len()))
+        .collect();
+    let position_cuts: Vec<usize> =
+        position_cuts.iter().enumerate().map(|(k, &p)| if k == parts { vertices.len() } else { p }).collect();
+    let use_cuts: Vec<usize> = position_cuts.iter().map(|&p| start[p] as usize).collect();
+    let mut around = vec![Around::default(); total];
+    fill_parts(&mut around, &use_cuts, |k, part| {
+        let (lo, hi, base) = (position_cuts[k], position_cuts[k + 1], use_cuts[k]);
+        let mut next: Vec<u32> = start[lo..hi].to_vec();
+        for (i, t) in tris.iter().enumerate() {
+            let flat = degenerate(t);
+            for c in 0..3 {
+                let p = t[c] as usize;
+                if (lo..hi).contains(&p) && distinct(t, c) {
+                    let at = &mut next[p - lo];
+                    part[*at as usize - base] = Around {
+                        tri: i as u32,
+                        next: if flat { DEGENERATE } else { t[(c + 1) % 3] },
+                        prev: t[(c + 2) % 3],
+                        corner: c as u8,
+                    };
+                    *at += 1;
+                }
             }
         }
-    }
-    drop(next);
+    });
     // The uses of the edge `a b` in the list `uses` (of `a`) other than side `k` of
     // triangle `i`: the partner where there are exactly two uses, and whether it runs the
     // edge the same way.
@@ -584,7 +661,7 @@ fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> Adjace
             same_way[i] = same_way[i] & !(1 << k) | u8::from(same) << k;
         }
     }
-    Adjacency { neighbours, canon, same_way }
+    Adjacency { neighbours, canon, same_way, tris, start, around }
 }
 
 impl<V: Vector3 + Space> Composite<V> for TriMesh<V> {
