@@ -106,12 +106,8 @@ pub struct ManifoldCache<V: Space> {
     drift_length: V::Real,
     /// The last computed manifold can be re-projected.
     kept: bool,
-    /// A separating axis in A's frame (unit), kept while the pair is apart (else zero),
-    /// with A's support point along it (A's frame) and A's radius: A's side of the gap
-    /// is fixed in A's frame, so the test of a kept axis reads nothing of A.
+    /// A separating axis in A's frame (unit), kept while the pair is apart (else zero).
     axis_in_a: V,
-    support_in_a: V,
-    radius_a: V::Real,
     margin: V::Real,
     status: ContactStatus,
     /// The normal in A's frame and in B's frame.
@@ -128,6 +124,10 @@ pub struct ManifoldCache<V: Space> {
     distance: [V::Real; MAX_MANIFOLD_POINTS],
     id: [ContactId; MAX_MANIFOLD_POINTS],
     reused: bool,
+    /// A's support point along `axis_in_a` (A's frame) and A's radius: A's side of the gap
+    /// is fixed in A's frame, so the test of a kept axis reads nothing of A.
+    support_in_a: V,
+    radius_a: V::Real,
     simplex: SimplexCache<V>,
 }
 
@@ -222,20 +222,23 @@ impl<V: Space> ManifoldCache<V> {
 
     /// `true` when the kept separating axis still separates the shapes by more than
     /// `margin`: their extreme points along it are farther apart (radii included).
+    /// `side_a(axis)` gives A's support point along the axis (A's frame) and A's radius.
     fn still_apart<B: Support<V> + ?Sized>(
         &self,
         pose_a: &Pose<V>,
         b: &B,
         pose_b: &Pose<V>,
         margin: V::Real,
+        side_a: impl FnOnce(V) -> (V, V::Real),
     ) -> bool {
         if self.axis_in_a == V::ZERO || margin != self.margin {
             return false;
         }
+        let (support_a, radius_a) = side_a(self.axis_in_a);
         let axis = pose_a.transform_vector(self.axis_in_a);
-        let on_a = pose_a.transform_point(self.support_in_a);
+        let on_a = pose_a.transform_point(support_a);
         let on_b = pose_b.transform_point(b.support(pose_b.inverse_transform_vector(-axis)));
-        let gap = (on_b - on_a).dot(axis) - self.radius_a - b.radius();
+        let gap = (on_b - on_a).dot(axis) - radius_a - b.radius();
         // The gap's rounding: a few ulps of the coordinates it was computed from.
         let slack = V::Real::from_f64(8.0) * V::Real::EPSILON * (on_a.length() + on_b.length());
         gap - slack > margin
@@ -381,31 +384,25 @@ fn kept_or<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Sized>(
     cache: &mut ManifoldCache<V>,
     compute: impl FnOnce(&mut SimplexCache<V>) -> Manifold<V>,
 ) -> Manifold<V> {
-    match cache.kept(pose_a, b, pose_b, margin) {
-        Some(m) => m,
-        None => cache.recompute(a, pose_a, b, pose_b, margin, compute),
+    // A's side of a kept axis from A itself (cheaper than reading it from the cache).
+    if cache.still_apart(pose_a, b, pose_b, margin, |axis| (a.support(axis), a.radius())) {
+        cache.reused = true;
+        return Manifold::empty();
     }
+    let mut m = Manifold::empty();
+    if cache.reprojected(pose_a, pose_b, margin, &mut m) {
+        return m;
+    }
+    cache.recompute(a, pose_a, b, pose_b, margin, compute)
 }
 
 impl<V: Space> ManifoldCache<V> {
-    /// The kept answer under the new poses when it may stand (an empty manifold while the
-    /// kept axis still separates, the kept manifold re-projected while within the
-    /// tolerances), else `None`: then [`ManifoldCache::recompute`] answers. Reads nothing
-    /// of A but its pose, so a composite's part need not be fetched for it.
-    fn kept<B: Support<V> + ?Sized>(
-        &mut self,
-        pose_a: &Pose<V>,
-        b: &B,
-        pose_b: &Pose<V>,
-        margin: V::Real,
-    ) -> Option<Manifold<V>> {
-        let mut m = Manifold::empty();
-        self.kept_into(pose_a, b, pose_b, margin, &mut m).then_some(m)
-    }
-
-    /// [`ManifoldCache::kept`] written to `out` (a scratch manifold: when true, its points
-    /// and normal are the answer, the slots beyond its length unread); false when it must
-    /// be recomputed (`out` is then partly written).
+    /// The kept answer under the new poses, written to `out`, when it may stand (an empty
+    /// manifold while the kept axis still separates, the kept manifold re-projected while
+    /// within the tolerances): `out` is then the answer, its slots beyond its length left
+    /// as they were (a scratch manifold). False when it must be recomputed by
+    /// [`ManifoldCache::recompute`] (`out` is then partly written). Reads nothing of A but
+    /// its pose, so a composite's part need not be fetched for it.
     pub(crate) fn kept_into<B: Support<V> + ?Sized>(
         &mut self,
         pose_a: &Pose<V>,
@@ -414,11 +411,23 @@ impl<V: Space> ManifoldCache<V> {
         margin: V::Real,
         out: &mut Manifold<V>,
     ) -> bool {
-        if self.still_apart(pose_a, b, pose_b, margin) {
+        if self.still_apart(pose_a, b, pose_b, margin, |_| (self.support_in_a, self.radius_a)) {
             self.reused = true;
             out.clear();
             return true;
         }
+        self.reprojected(pose_a, pose_b, margin, out)
+    }
+
+    /// The kept manifold re-projected to `out` when within the tolerances (then marked
+    /// reused); false when it must be recomputed.
+    fn reprojected(
+        &mut self,
+        pose_a: &Pose<V>,
+        pose_b: &Pose<V>,
+        margin: V::Real,
+        out: &mut Manifold<V>,
+    ) -> bool {
         // The drift is known once a manifold was kept (`recompute` measures it first).
         if self.drift_length < V::Real::ZERO
             || !self.reproject(pose_a, pose_b, margin, self.drift_length, out)
