@@ -382,9 +382,11 @@ fn gather<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Sized>(
     mut answer: impl FnMut(u32) -> Manifold<V>,
 ) -> Option<PartManifold<V>> {
     let bb = near_box(b, pose_c, pose_b, margin);
-    let answer = |i, out: &mut Manifold<V>| *out = answer(i);
-    let mut g = Gathering { c, pose_c, found, answer, scratch: Manifold::empty(), bad: None };
-    c.visit_overlaps(&bb, |i| g.offer(i));
+    let mut g = Gathering { c, pose_c, found, bad: None };
+    c.visit_overlaps(&bb, |i| {
+        let m = answer(i);
+        g.keep(i, &m)
+    });
     g.finish()
 }
 
@@ -399,23 +401,19 @@ fn near_box<V: Space, B: Support<V> + ?Sized>(
     box_in(b, &pose_c.inv_compose(pose_b)).map_or_else(everything, |bb| bb.loosened(margin))
 }
 
-/// [`gather`]'s body, offered the parts one by one.
-struct Gathering<'a, V: Space, C: ?Sized, F> {
+/// [`gather`]'s body, given the parts' manifolds one by one.
+struct Gathering<'a, V: Space, C: ?Sized> {
     c: &'a C,
     pose_c: &'a Pose<V>,
     found: &'a mut Vec<(u32, bool, Manifold<V>)>,
-    /// `answer(i, out)` writes part `i`'s manifold to `out` (the scratch manifold).
-    answer: F,
-    scratch: Manifold<V>,
     bad: Option<(u32, Manifold<V>)>,
 }
 
-impl<V: Space, C: Composite<V> + ?Sized, F: FnMut(u32, &mut Manifold<V>)> Gathering<'_, V, C, F> {
-    /// Answers part `i`; false to stop (a non-finite answer).
+impl<V: Space, C: Composite<V> + ?Sized> Gathering<'_, V, C> {
+    /// Keeps part `i`'s manifold `m` when it has points; false to stop (a non-finite
+    /// answer, then the whole answer).
     #[inline(always)]
-    fn offer(&mut self, i: u32) -> bool {
-        (self.answer)(i, &mut self.scratch);
-        let m = &self.scratch;
+    fn keep(&mut self, i: u32, m: &Manifold<V>) -> bool {
         if m.status == ContactStatus::NonFiniteSupport && !m.is_empty() {
             self.bad = Some((i, *m));
             return false;
@@ -596,7 +594,7 @@ pub fn manifold_cached<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Size
     let near_ok = bb.is_finite() && refresh_near(c, &bb, cache);
     let (template, parts) = (&cache.template, &mut cache.parts);
     let (mut cursor, mut reused, mut computed) = (0, 0, 0);
-    let answer = |i, out: &mut Manifold<V>| {
+    let mut answer = |i, out: &mut Manifold<V>| {
         let at = kept_part(parts, &mut cursor, i).unwrap_or_else(|| {
             parts.push(KeptPart { index: i, call, pose: c.part_pose(i), cache: *template });
             parts.len() - 1
@@ -623,15 +621,21 @@ pub fn manifold_cached<V: Space, C: Composite<V> + ?Sized, B: Support<V> + ?Size
             computed += 1;
         }
     };
-    let mut g = Gathering { c, pose_c, found: &mut found, answer, scratch: Manifold::empty(), bad: None };
+    // Each part's manifold is written to one scratch manifold, copied only when kept.
+    let mut scratch = Manifold::empty();
+    let mut g = Gathering { c, pose_c, found: &mut found, bad: None };
+    let mut offer = |i| {
+        answer(i, &mut scratch);
+        g.keep(i, &scratch)
+    };
     if near_ok {
         for (i, part_box) in &cache.near {
-            if part_box.intersects(&bb) && !g.offer(*i) {
+            if part_box.intersects(&bb) && !offer(*i) {
                 break;
             }
         }
     } else {
-        c.visit_overlaps(&bb, |i| g.offer(i));
+        c.visit_overlaps(&bb, offer);
     }
     let bad = g.finish();
     // Parts B's box no longer meets are forgotten.
@@ -782,31 +786,29 @@ fn tiny<V: Space>(p: V) -> V::Real {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::composite::{Compound, TriMesh};
+    use crate::composite::{Compound, HeightField, TriMesh, Weld};
     use crate::math::{DPose3, DVec3};
     use crate::shape::{Ball, Cuboid};
     use glam::DQuat;
     use rand::{Rng, SeedableRng};
 
-    /// A 16 x 16 terrain of unit cells with hills.
+    /// A 16 x 16 terrain of unit cells with hills: a heightfield's triangles, welded.
     fn terrain() -> TriMesh<DVec3> {
-        let n = 17usize;
-        let mut v = Vec::new();
-        for r in 0..n {
-            for c in 0..n {
-                let (x, z) = (c as f64 - 8.0, r as f64 - 8.0);
-                v.push(DVec3::new(x, (x * 0.3).sin() * 0.8 + (z * 0.4).cos() * 0.6, z));
-            }
-        }
-        let id = |r: usize, c: usize| (r * n + c) as u32;
-        let mut t = Vec::new();
-        for r in 0..n - 1 {
-            for c in 0..n - 1 {
-                t.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
-                t.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
-            }
-        }
-        TriMesh::new(v, t)
+        let height = |r: usize, c: usize| {
+            let (x, z) = (c as f64 - 8.0, r as f64 - 8.0);
+            (x * 0.3).sin() * 0.8 + (z * 0.4).cos() * 0.6
+        };
+        let field = HeightField::new(
+            (0..17).map(|r| (0..17).map(|c| height(r, c)).collect()).collect(),
+            DVec3::new(16.0, 1.0, 16.0),
+        );
+        let n = field.triangle_count() as u32;
+        let corners = (0..n).flat_map(|i| {
+            let t = field.triangle(i);
+            [t.a, t.b, t.c]
+        });
+        let indices = (0..n).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
+        TriMesh::try_new_welded(corners.collect(), indices, Weld::Exact).expect("a valid terrain")
     }
 
     /// Bit for bit: the answer, each point's part, and the counts of parts re-projected

@@ -559,10 +559,14 @@ fn adjacency<V: Vector3 + Space>(vertices: &[V], indices: &[[u32; 3]]) -> Adjace
     let total = start[vertices.len()] as usize;
     // Ranges of positions holding about equal numbers of uses.
     let position_cuts: Vec<usize> = (0..=parts)
-        .map(|k| start.partition_point(|&s| (s as usize) < total * k / parts).min(vertices.len()))
+        .map(|k| {
+            if k == parts {
+                vertices.len()
+            } else {
+                start.partition_point(|&s| (s as usize) < total * k / parts)
+            }
+        })
         .collect();
-    let position_cuts: Vec<usize> =
-        position_cuts.iter().enumerate().map(|(k, &p)| if k == parts { vertices.len() } else { p }).collect();
     let use_cuts: Vec<usize> = position_cuts.iter().map(|&p| start[p] as usize).collect();
     let mut around = vec![Around::default(); total];
     fill_parts(&mut around, &use_cuts, |k, part| {
