@@ -213,8 +213,13 @@ struct Bounds<V: Vector> {
 }
 
 impl<V: Vector> Bounds<V> {
+    /// No items.
+    fn empty() -> Self {
+        Self { aabb: Box4::empty(), centroids: Box4::empty() }
+    }
+
     fn of(items: &[Item<V>]) -> Self {
-        items.iter().fold(Self { aabb: Box4::empty(), centroids: Box4::empty() }, |b, it| Self {
+        items.iter().fold(Self::empty(), |b, it| Self {
             aabb: b.aabb.union(it.aabb),
             centroids: b.centroids.including(it.aabb.center()),
         })
@@ -271,15 +276,26 @@ impl<V: Vector> Bvh<V> {
         if boxes.is_empty() {
             return Self::default();
         }
-        let mut work: Vec<Item<V>> = boxes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| Item {
-                aabb: Box4 { lo: b.min.to_lanes(), hi: b.max.to_lanes() },
-                index: i as u32,
-                bins: [0; 4],
-            })
-            .collect();
+        let item = |(i, b): (usize, &Aabb<V>)| Item {
+            aabb: Box4 { lo: b.min.to_lanes(), hi: b.max.to_lanes() },
+            index: i as u32,
+            bins: [0; 4],
+        };
+        #[cfg(feature = "rayon")]
+        if parallel && boxes.len() >= PARALLEL_ITEMS {
+            // The same passes on all cores (the bounds unite exactly in any order).
+            use rayon::prelude::*;
+            let mut work: Vec<Item<V>> = boxes.par_iter().enumerate().map(item).collect();
+            let bounds = work.par_chunks(PARALLEL_ITEMS / 4).map(Bounds::of).reduce(Bounds::empty, |a, b| {
+                Bounds { aabb: a.aabb.union(b.aabb), centroids: a.centroids.union(b.centroids) }
+            });
+            let nodes = build_range(&mut work, bounds, 0, 0, true);
+            let items = work.par_iter().map(|it| it.index).collect();
+            let item_boxes = work.par_iter().map(|it| it.aabb.aabb()).collect();
+            let wide = wide::collapse(&nodes);
+            return Self { nodes, items, item_boxes, wide };
+        }
+        let mut work: Vec<Item<V>> = boxes.iter().enumerate().map(item).collect();
         let bounds = Bounds::of(&work);
         let nodes = build_range(&mut work, bounds, 0, 0, parallel);
         let items = work.iter().map(|it| it.index).collect();
@@ -402,7 +418,7 @@ fn build_node<V: Vector>(
     if items.len() <= 1 {
         return;
     }
-    let Some((mid, left_bounds, right_bounds)) = split(items, &bounds, depth) else {
+    let Some((mid, left_bounds, right_bounds)) = split(items, &bounds, depth, parallel) else {
         return; // a leaf: the heuristic found no split worth its cost
     };
     let (left, right) = items.split_at_mut(mid);
@@ -447,6 +463,7 @@ fn split<V: Vector>(
     items: &mut [Item<V>],
     bounds: &Bounds<V>,
     depth: usize,
+    parallel: bool,
 ) -> Option<(usize, Bounds<V>, Bounds<V>)> {
     let n = items.len();
     let low = bounds.centroids.lo;
@@ -490,7 +507,7 @@ fn split<V: Vector>(
     let Cut { best, left: left_box, right: right_box } = if n <= FEW {
         best_of_few(items, &spread, widest, to_bins)
     } else {
-        best_binned(items, &spread, widest, to_bins)
+        best_binned(items, &spread, widest, to_bins, parallel)
     };
     if !best.0.is_finite() {
         return if n > MAX_LEAF { by_count(items) } else { None };
@@ -536,19 +553,11 @@ fn best_binned<V: Vector>(
     items: &mut [Item<V>],
     spread: &[bool; 4],
     widest: usize,
-    to_bins: impl Fn(&mut Item<V>),
+    to_bins: impl Fn(&mut Item<V>) + Sync,
+    parallel: bool,
 ) -> Cut<V> {
     let n = items.len();
-    let mut bins = [[Bin { aabb: Box4::<V>::empty(), count: 0 }; BINS]; 3];
-    for it in items.iter_mut() {
-        to_bins(it);
-        for axis in 0..V::DIM {
-            if spread[axis] {
-                let b = &mut bins[axis][usize::from(it.bins[axis])];
-                *b = Bin { aabb: b.aabb.union(it.aabb), count: b.count + 1 };
-            }
-        }
-    }
+    let bins = binned(items, spread, &to_bins, parallel);
     // (cost, axis, last bin of the left side). An empty bin changes neither side, so its
     // cut costs what the cut before it does: the sweeps skip empty bins' arithmetic.
     let mut best = (V::Real::INFINITY, widest, 0usize);
@@ -587,6 +596,44 @@ fn best_binned<V: Vector>(
     let (_, axis, cut) = best;
     let side = |b: &[Bin<V>]| b.iter().fold(Box4::empty(), |a, x| a.union(x.aabb));
     Cut { best, left: side(&bins[axis][..=cut]), right: side(&bins[axis][cut + 1..]) }
+}
+
+/// The bins of every spread axis, each item's bins set by `to_bins` on the way; with the
+/// `rayon` feature and `parallel`, a big node's items binned in chunks on all cores and the
+/// chunks' bins merged (counts add, boxes unite: the same bins in any order).
+fn binned<V: Vector>(
+    items: &mut [Item<V>],
+    spread: &[bool; 4],
+    to_bins: &(impl Fn(&mut Item<V>) + Sync),
+    parallel: bool,
+) -> [[Bin<V>; BINS]; 3] {
+    let empty = [[Bin { aabb: Box4::<V>::empty(), count: 0 }; BINS]; 3];
+    let fill = |items: &mut [Item<V>]| {
+        let mut bins = empty;
+        for it in items.iter_mut() {
+            to_bins(it);
+            for axis in 0..V::DIM {
+                if spread[axis] {
+                    let b = &mut bins[axis][usize::from(it.bins[axis])];
+                    *b = Bin { aabb: b.aabb.union(it.aabb), count: b.count + 1 };
+                }
+            }
+        }
+        bins
+    };
+    #[cfg(feature = "rayon")]
+    if parallel && items.len() >= PARALLEL_ITEMS {
+        use rayon::prelude::*;
+        let merge = |mut a: [[Bin<V>; BINS]; 3], b: [[Bin<V>; BINS]; 3]| {
+            for (x, y) in a.iter_mut().flatten().zip(b.iter().flatten()) {
+                *x = Bin { aabb: x.aabb.union(y.aabb), count: x.count + y.count };
+            }
+            a
+        };
+        return items.par_chunks_mut(PARALLEL_ITEMS / 4).map(fill).reduce(|| empty, merge);
+    }
+    let _ = parallel;
+    fill(items)
 }
 
 /// [`best_binned`] for a few items, to the bit: every occupied bin but the last of each
