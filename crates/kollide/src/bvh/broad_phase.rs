@@ -49,6 +49,24 @@ fn key(a: u32, b: u32) -> u64 {
     (u64::from(a) << 32) | u64::from(b)
 }
 
+/// The number of entries of the sorted `pairs` whose key is below `k` (where `k` would be
+/// inserted), searched from the end: `hi` steps back by 1, 2, 4, ... while the entry
+/// there is not below `k`, then a binary search in the last step's span.
+fn gallop_back(pairs: &[Pair], k: u64) -> usize {
+    let (mut lo, mut hi, mut step) = (0, pairs.len(), 1);
+    while step <= hi {
+        let probe = hi - step;
+        let q = pairs[probe];
+        if key(q.a, q.b) < k {
+            lo = probe + 1;
+            break;
+        }
+        hi = probe;
+        step *= 2;
+    }
+    lo + pairs[lo..hi].partition_point(|q| key(q.a, q.b) < k)
+}
+
 /// A candidate pair `a < b` and whether their tight boxes met at the last update.
 #[derive(Clone, Copy, Debug)]
 struct Pair {
@@ -316,6 +334,11 @@ impl<V: Vector> BroadPhase<V> {
         // One pass over the sorted candidates, merged with the sorted found pairs and
         // compacted in place; found pairs that are new are set aside and merged in after.
         let mut fresh = Vec::new();
+        // Kept pairs with a changed member, by their place after the compaction: their
+        // tight boxes are tested in a second loop. Read at random, the boxes miss the cache;
+        // in a loop of independent tests without branches between them the misses overlap,
+        // where in this pass each waited behind the branches on the flags.
+        let mut retest: Vec<u32> = Vec::new();
         let (mut w, mut j) = (0, 0);
         for i in 0..self.pairs.len() {
             let p = self.pairs[i];
@@ -331,17 +354,22 @@ impl<V: Vector> BroadPhase<V> {
                 // The search found every pair with a re-inserted member whose fat boxes
                 // meet: such a pair it did not find is no candidate any more.
                 let keep = f & REMOVED == 0 && (f & MOVED == 0 || was_found);
-                let t = keep && self.tight[p.a as usize].intersects(&self.tight[p.b as usize]);
-                self.report(&mut changes, p, t);
                 if !keep {
+                    self.report(&mut changes, p, false);
                     continue;
                 }
-                self.pairs[i].touching = t;
+                retest.push(w as u32);
             }
             if w != i {
-                self.pairs[w] = self.pairs[i];
+                self.pairs[w] = p;
             }
             w += 1;
+        }
+        for &at in &retest {
+            let p = self.pairs[at as usize];
+            let t = self.tight[p.a as usize].intersects(&self.tight[p.b as usize]);
+            self.report(&mut changes, p, t);
+            self.pairs[at as usize].touching = t;
         }
         fresh.extend_from_slice(&found[j..]);
         self.pairs.truncate(w);
@@ -355,11 +383,15 @@ impl<V: Vector> BroadPhase<V> {
                     Pair { a, b, touching: t }
                 })
                 .collect();
-            // Merge from the back, moving the blocks between insertion points whole.
+            // Merge from the back, moving the blocks between insertion points whole. Each
+            // insertion point is found by galloping back from the previous one (probes 1,
+            // 2, 4, ... entries back, then a binary search in the last step): the probes
+            // stay near memory just read, where a binary search over the whole list would
+            // miss the cache at every step.
             let mut end = self.pairs.len();
             self.pairs.resize(end + fresh.len(), fresh[0]);
             for (k, p) in fresh.iter().enumerate().rev() {
-                let at = self.pairs[..end].partition_point(|q| key(q.a, q.b) < key(p.a, p.b));
+                let at = gallop_back(&self.pairs[..end], key(p.a, p.b));
                 self.pairs.copy_within(at..end, at + k + 1);
                 self.pairs[at + k] = *p;
                 end = at;
@@ -527,5 +559,32 @@ impl<V: Vector> BroadPhase<V> {
                 }
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn galloping_back_finds_the_binary_search_insertion_point() {
+        // Sorted keys with runs of equal keys, and probes below, between, on and above them.
+        let pairs: Vec<Pair> =
+            (0..300u32).map(|i| Pair { a: i / 7, b: (i * 13) % 5 + 10 * (i / 7), touching: false }).collect();
+        let mut pairs = pairs;
+        pairs.sort_unstable_by_key(|p| key(p.a, p.b));
+        for end in [0, 1, 2, 3, 5, 64, 299, 300] {
+            let part = &pairs[..end];
+            for a in 0..45u32 {
+                for b in 0..460u32 {
+                    let k = key(a, b);
+                    assert_eq!(
+                        gallop_back(part, k),
+                        part.partition_point(|q| key(q.a, q.b) < k),
+                        "{end} {a} {b}"
+                    );
+                }
+            }
+        }
     }
 }
