@@ -167,17 +167,19 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         states.margin = Some(margin);
         // The pairs to compute: new, or a body moved, or another margin.
         let moved = |id: BodyId| self.moved_flags.get(id.0 as usize).copied().unwrap_or(true);
-        let mut dirty = vec![false; states.slots.len()];
+        // By slot: 0 not computed this frame, else 1 + whether the new manifold has points
+        // (set by the step, so the pass below reads this array, not the slots).
+        let mut dirty = vec![0u8; states.slots.len()];
         for e in &mut index {
             if e.fresh || !same_margin || moved(e.a) || moved(e.b) {
-                dirty[e.slot as usize] = true;
+                dirty[e.slot as usize] = 1;
                 e.fresh = false;
             }
         }
 
         let bodies = &self.bodies;
-        let step = |(s, &dirty): (&mut PairSlot<V>, &bool)| {
-            if !dirty {
+        let step = |(s, dirty): (&mut PairSlot<V>, &mut u8)| {
+            if *dirty == 0 {
                 return;
             }
             let body = |id: BodyId| bodies.get(id.0 as usize).and_then(Option::as_ref);
@@ -187,20 +189,22 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
                 }
                 _ => Found::new(Manifold::empty()),
             };
+            *dirty = 1 + u8::from(!s.last.value.is_empty());
         };
         #[cfg(feature = "rayon")]
         {
             use rayon::prelude::*;
-            states.slots.par_iter_mut().zip(dirty.par_iter()).with_min_len(64).for_each(step);
+            states.slots.par_iter_mut().zip(dirty.par_iter_mut()).with_min_len(64).for_each(step);
         }
         #[cfg(not(feature = "rayon"))]
-        states.slots.iter_mut().zip(dirty.iter()).for_each(step);
+        states.slots.iter_mut().zip(dirty.iter_mut()).for_each(step);
 
         let mut started = Vec::new();
         let mut order = Vec::new();
         for e in &mut index {
-            if dirty[e.slot as usize] {
-                let now = !states.slots[e.slot as usize].last.value.is_empty();
+            let d = dirty[e.slot as usize];
+            if d != 0 {
+                let now = d == 2;
                 match (e.touching, now) {
                     (false, true) => started.push((e.a, e.b)),
                     (true, false) => stopped.push((e.a, e.b)),
