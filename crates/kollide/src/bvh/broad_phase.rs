@@ -115,8 +115,6 @@ pub struct PairChanges {
 #[derive(Clone, Debug)]
 pub struct BroadPhase<V: Vector> {
     tree: DynamicTree<V>,
-    /// Tight boxes by id.
-    tight: Vec<Aabb<V>>,
     /// Change flags by id.
     flags: Vec<u8>,
     /// Ids with `MOVED`, each once.
@@ -154,7 +152,6 @@ impl<V: Vector> BroadPhase<V> {
     pub fn try_new(margin: V::Real) -> Result<Self, DynamicTreeError> {
         Ok(Self {
             tree: DynamicTree::try_new(margin)?,
-            tight: Vec::new(),
             flags: Vec::new(),
             moved: Vec::new(),
             touched: Vec::new(),
@@ -203,7 +200,6 @@ impl<V: Vector> BroadPhase<V> {
     pub fn try_from_boxes(margin: V::Real, boxes: &[Aabb<V>]) -> Result<Self, DynamicTreeError> {
         let mut bp = Self::try_new(margin)?;
         bp.tree = DynamicTree::try_from_boxes(margin, boxes)?;
-        bp.tight = boxes.to_vec();
         bp.flags = vec![MOVED | TIGHT; boxes.len()];
         bp.moved = (0..boxes.len() as u32).collect();
         bp.touched = bp.moved.clone();
@@ -219,7 +215,7 @@ impl<V: Vector> BroadPhase<V> {
     /// The tight box of a live body, `None` for a stale id.
     #[must_use]
     pub fn aabb(&self, id: ProxyId) -> Option<Aabb<V>> {
-        self.tree.fat_aabb(id).map(|_| self.tight[id.0 as usize])
+        self.tree.given_aabb(id)
     }
 
     /// Number of bodies.
@@ -238,7 +234,6 @@ impl<V: Vector> BroadPhase<V> {
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.tree.memory_bytes()
-            + self.tight.capacity() * core::mem::size_of::<Aabb<V>>()
             + self.flags.capacity()
             + (self.moved.capacity() + self.touched.capacity() + self.removed.capacity()) * 4
             + self.pairs.capacity() * core::mem::size_of::<Pair>()
@@ -249,7 +244,6 @@ impl<V: Vector> BroadPhase<V> {
         let i = id as usize;
         if self.flags.len() <= i {
             self.flags.resize(i + 1, 0);
-            self.tight.resize(i + 1, Aabb::empty());
         }
         if self.flags[i] == 0 {
             self.touched.push(id);
@@ -269,7 +263,6 @@ impl<V: Vector> BroadPhase<V> {
         let id = self.tree.insert(aabb, 0)?;
         self.inserted += 1;
         self.mark(id.0, MOVED | TIGHT);
-        self.tight[id.0 as usize] = aabb;
         Ok(id)
     }
 
@@ -296,7 +289,6 @@ impl<V: Vector> BroadPhase<V> {
         let reinserted = self.tree.move_proxy(id, aabb, V::ZERO)?;
         self.inserted += usize::from(reinserted);
         self.mark(id.0, if reinserted { MOVED | TIGHT } else { TIGHT });
-        self.tight[id.0 as usize] = aabb;
         Ok(())
     }
 
@@ -367,7 +359,7 @@ impl<V: Vector> BroadPhase<V> {
         }
         for &at in &retest {
             let p = self.pairs[at as usize];
-            let t = self.tight[p.a as usize].intersects(&self.tight[p.b as usize]);
+            let t = self.meet(p.a, p.b);
             self.report(&mut changes, p, t);
             self.pairs[at as usize].touching = t;
         }
@@ -378,7 +370,7 @@ impl<V: Vector> BroadPhase<V> {
                 .into_iter()
                 .map(|k| {
                     let (a, b) = ((k >> 32) as u32, k as u32);
-                    let t = self.tight[a as usize].intersects(&self.tight[b as usize]);
+                    let t = self.meet(a, b);
                     self.report(&mut changes, Pair { a, b, touching: false }, t);
                     Pair { a, b, touching: t }
                 })
@@ -431,7 +423,7 @@ impl<V: Vector> BroadPhase<V> {
             for n in self.start[id]..to {
                 let k = self.by_proxy[n as usize] as usize;
                 let p = self.pairs[k];
-                let now = self.tight[p.a as usize].intersects(&self.tight[p.b as usize]);
+                let now = self.meet(p.a, p.b);
                 if now != p.touching {
                     self.report(changes, p, now);
                     self.pairs[k].touching = now;
@@ -455,6 +447,13 @@ impl<V: Vector> BroadPhase<V> {
         }
         self.removed.clear();
         changes
+    }
+
+    /// Whether the tight boxes of two proxies meet (kept in their leaves, as the box each
+    /// was last given).
+    #[inline(always)]
+    fn meet(&self, a: u32, b: u32) -> bool {
+        self.tree.given(a).intersects(self.tree.given(b))
     }
 
     /// Records a pair's change of touching state (`p.touching` before, `t` now).

@@ -26,7 +26,7 @@ impl<V: Vector> DynamicTree<V> {
             self.nodes[leaf as usize].parent = NULL;
             return;
         }
-        let leaf_box = self.nodes[leaf as usize].aabb;
+        let leaf_box = self.nodes[leaf as usize].boxes[0];
         let sibling = if BRANCH_AND_BOUND {
             self.sibling_branch_and_bound(&leaf_box)
         } else {
@@ -36,12 +36,13 @@ impl<V: Vector> DynamicTree<V> {
         let p = self.allocate();
         let s = self.nodes[sibling as usize];
         self.nodes[p as usize] = Node {
-            aabb: s.aabb.union(&leaf_box),
+            boxes: [s.bounds(), leaf_box],
             parent: old_parent,
             child1: sibling,
             child2: leaf,
             height: s.height.saturating_add(1),
             kind: Kind::Internal,
+            leaf_children: u8::from(s.is_leaf()) | 2,
         };
         if old_parent == NULL {
             self.root = p;
@@ -81,37 +82,39 @@ impl<V: Vector> DynamicTree<V> {
     /// The cheapest sibling by the surface-area heuristic (exact, branch and bound).
     fn sibling_branch_and_bound(&self, leaf_box: &Aabb<V>) -> u32 {
         let leaf_area = leaf_box.surface_area();
+        let root_box = self.nodes[self.root as usize].bounds();
         let mut best = self.root;
-        let mut best_cost = self.nodes[self.root as usize].aabb.union(leaf_box).surface_area();
-        let mut stack = Stack::<(u32, V::Real)>::new();
-        stack.push((self.root, V::Real::ZERO));
+        let mut best_cost = root_box.union(leaf_box).surface_area();
+        // (node, its box, the growth its ancestors inherit)
+        let mut stack = Stack::<(u32, Aabb<V>, V::Real)>::new();
+        stack.push((self.root, root_box, V::Real::ZERO));
         let mut budget = self.nodes.len() + 1;
-        while let Some((i, inherited)) = stack.pop() {
+        while let Some((i, b, inherited)) = stack.pop() {
             if budget == 0 {
                 break;
             }
             budget -= 1;
-            let n = &self.nodes[i as usize];
-            let direct = n.aabb.union(leaf_box).surface_area();
+            let direct = b.union(leaf_box).surface_area();
             let cost = direct + inherited;
             if cost < best_cost {
                 best_cost = cost;
                 best = i;
             }
+            let n = &self.nodes[i as usize];
             if n.kind == Kind::Internal {
-                let inherited = inherited + direct - n.aabb.surface_area();
+                let inherited = inherited + direct - b.surface_area();
                 if leaf_area + inherited < best_cost {
                     // The child the leaf grows less is searched first: a good best cost
                     // early prunes more.
-                    let (c1, c2) = (&self.nodes[n.child1 as usize].aabb, &self.nodes[n.child2 as usize].aabb);
+                    let (c1, c2) = (n.boxes[0], n.boxes[1]);
                     let g1 = c1.union(leaf_box).surface_area() - c1.surface_area();
                     let g2 = c2.union(leaf_box).surface_area() - c2.surface_area();
                     if g1 <= g2 {
-                        stack.push((n.child2, inherited));
-                        stack.push((n.child1, inherited));
+                        stack.push((n.child2, c2, inherited));
+                        stack.push((n.child1, c1, inherited));
                     } else {
-                        stack.push((n.child1, inherited));
-                        stack.push((n.child2, inherited));
+                        stack.push((n.child1, c1, inherited));
+                        stack.push((n.child2, c2, inherited));
                     }
                 }
             }
@@ -123,34 +126,36 @@ impl<V: Vector> DynamicTree<V> {
     /// cost is least while that is cheaper than pairing with the current node.
     fn sibling_descent(&self, leaf_box: &Aabb<V>) -> u32 {
         let mut i = self.root;
+        let mut b = self.nodes[i as usize].bounds();
         for _ in 0..=self.nodes.len() {
             let n = &self.nodes[i as usize];
             if n.kind != Kind::Internal {
                 break;
             }
-            let area = n.aabb.surface_area();
-            let combined = n.aabb.union(leaf_box).surface_area();
+            let area = b.surface_area();
+            let combined = b.union(leaf_box).surface_area();
             let here = combined + combined;
             let inherited = (combined - area) * V::Real::TWO;
-            let cost = |c: u32| {
-                let nc = &self.nodes[c as usize];
-                let u = nc.aabb.union(leaf_box).surface_area() + inherited;
-                if nc.kind == Kind::Internal {
-                    u - nc.aabb.surface_area()
-                } else {
+            let cost = |slot: usize| {
+                let u = n.boxes[slot].union(leaf_box).surface_area() + inherited;
+                if n.child_is_leaf(slot) {
                     u
+                } else {
+                    u - n.boxes[slot].surface_area()
                 }
             };
-            let (c1, c2) = (cost(n.child1), cost(n.child2));
+            let (c1, c2) = (cost(0), cost(1));
             if here < c1 && here < c2 {
                 break;
             }
-            i = if c1 <= c2 { n.child1 } else { n.child2 };
+            let slot = usize::from(c1 > c2);
+            (i, b) = (n.children()[slot], n.boxes[slot]);
         }
         i
     }
 
-    /// In `parent`, replaces the child `old` by `new`.
+    /// In `parent`, replaces the child `old` by `new` (the slot's box and leaf flag are
+    /// refreshed by the `recompute` that follows every such change).
     fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
         let p = &mut self.nodes[parent as usize];
         if p.child1 == old {
@@ -160,29 +165,52 @@ impl<V: Vector> DynamicTree<V> {
         }
     }
 
-    /// Sets an internal node's box and height from its children.
+    /// Sets an internal node's children's boxes, leaf flags and height from its children,
+    /// and its own box in its parent.
     #[inline]
     fn recompute(&mut self, i: u32) {
         let n = self.nodes[i as usize];
         let (a, b) = (&self.nodes[n.child1 as usize], &self.nodes[n.child2 as usize]);
-        let aabb = a.aabb.union(&b.aabb);
+        let boxes = [a.bounds(), b.bounds()];
         let height = a.height.max(b.height).saturating_add(1);
-        let n = &mut self.nodes[i as usize];
-        n.aabb = aabb;
-        n.height = height;
+        let leaf_children = u8::from(a.is_leaf()) | (u8::from(b.is_leaf()) << 1);
+        let node = &mut self.nodes[i as usize];
+        node.boxes = boxes;
+        node.height = height;
+        node.leaf_children = leaf_children;
+        self.set_in_parent(i, boxes[0].union(&boxes[1]));
     }
 
-    /// From internal node `i` up: each box set to its children's union, stopping at the
-    /// first node whose box does not change (heights are unchanged: no link moved).
+    /// Writes `aabb`, node `i`'s box, into the slot its parent keeps for it.
+    #[inline]
+    fn set_in_parent(&mut self, i: u32, aabb: Aabb<V>) {
+        let parent = self.nodes[i as usize].parent;
+        if parent != NULL {
+            let p = &mut self.nodes[parent as usize];
+            p.boxes[usize::from(p.child2 == i)] = aabb;
+        }
+    }
+
+    /// After node `i`'s box changed (a leaf's fat box, set in place): each ancestor's slot
+    /// for the child below it set to that child's box, from `i`'s parent up, stopping at
+    /// the first ancestor whose own box does not change (heights are unchanged: no link
+    /// moved). One node read a level: the slots are in the node.
     pub(super) fn refit_upwards(&mut self, mut i: u32) {
-        while i != NULL {
-            let n = self.nodes[i as usize];
-            let aabb = self.nodes[n.child1 as usize].aabb.union(&self.nodes[n.child2 as usize].aabb);
-            if aabb.min == n.aabb.min && aabb.max == n.aabb.max {
+        let mut aabb = self.nodes[i as usize].bounds();
+        for _ in 0..self.nodes.len() {
+            let parent = self.nodes[i as usize].parent;
+            if parent == NULL {
                 return;
             }
-            self.nodes[i as usize].aabb = aabb;
-            i = n.parent;
+            let p = &mut self.nodes[parent as usize];
+            let slot = usize::from(p.child2 == i);
+            let before = p.boxes[0].union(&p.boxes[1]);
+            p.boxes[slot] = aabb;
+            let after = p.boxes[0].union(&p.boxes[1]);
+            if after.min == before.min && after.max == before.max {
+                return;
+            }
+            (i, aabb) = (parent, after);
         }
     }
 
@@ -292,7 +320,7 @@ impl<V: Vector> DynamicTree<V> {
         if leaves.is_empty() {
             return;
         }
-        let centers: Vec<V> = leaves.iter().map(|&l| self.nodes[l as usize].aabb.center()).collect();
+        let centers: Vec<V> = leaves.iter().map(|&l| self.nodes[l as usize].boxes[0].center()).collect();
         let mut items: Vec<(u32, V)> = leaves.into_iter().zip(centers).collect();
         let mut order = Vec::with_capacity(items.len());
         // (range, parent, slot): slot 0 is child1, 1 is child2.
@@ -355,10 +383,13 @@ mod tests {
             assert_eq!(t.move_proxy(id, Aabb::from_ball(c, 1.0), d), Ok(true));
             assert_eq!(t.nodes[id.0 as usize].parent, parent, "move {k} re-inserted the proxy");
             assert_eq!(t.validate(), Ok(()));
-            // Refitted exactly: the parent is the union of its children.
+            // Refitted exactly: the parent keeps its children's boxes as they are (and
+            // `validate` checks every ancestor the same way).
             let p = t.nodes[parent as usize];
-            let u = t.nodes[p.child1 as usize].aabb.union(&t.nodes[p.child2 as usize].aabb);
-            assert_eq!((p.aabb.min, p.aabb.max), (u.min, u.max));
+            for (slot, c) in p.children().into_iter().enumerate() {
+                let u = t.nodes[c as usize].bounds();
+                assert_eq!((p.boxes[slot].min, p.boxes[slot].max), (u.min, u.max));
+            }
         }
     }
 
@@ -366,7 +397,7 @@ mod tests {
     fn path_cost(t: &DynamicTree<Vec3>, id: ProxyId) -> f64 {
         let (mut i, mut sum) = (t.nodes[id.0 as usize].parent, 0.0);
         while i != NULL {
-            sum += f64::from(t.nodes[i as usize].aabb.surface_area());
+            sum += f64::from(t.nodes[i as usize].bounds().surface_area());
             i = t.nodes[i as usize].parent;
         }
         sum

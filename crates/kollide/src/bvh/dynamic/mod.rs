@@ -4,6 +4,10 @@
 //!
 //! Layout: one node pool (`Vec<Node>`) with a free list; a proxy *is* its leaf node, so a
 //! [`ProxyId`] is a node index, stable while the proxy lives (moves and rebuilds keep it).
+//! An internal node holds its two children's boxes (and which of them are leaves), so a
+//! walk tests both children from the one node it entered, never reading a child it does
+//! not enter; a node is one 64-byte cache line for `f32` in 3D. An internal node's own box
+//! is the union of its two (kept in its parent, or computed for the root).
 //! The insertion (sibling choice, rotations) is in `dynamic_insert.rs`, the queries in
 //! `dynamic_query.rs`, the invariant check in `dynamic_validate.rs`.
 
@@ -49,9 +53,12 @@ pub(super) enum Kind {
 /// A node of the pool. For a leaf, `child1` and `child2` hold the low and high halves of
 /// the user value.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
 pub(super) struct Node<V> {
-    /// The fat box (leaf) or the union of the children's boxes (internal), world frame.
-    pub aabb: Aabb<V>,
+    /// Internal: the boxes of `child1` and `child2`, each exactly that child's box (a
+    /// leaf's fat box, an internal node's union of its two). Leaf: its fat box, then the
+    /// box it was last given (inside the fat box). World frame.
+    pub boxes: [Aabb<V>; 2],
     /// The parent, or the next free node, or `NULL`.
     pub parent: u32,
     pub child1: u32,
@@ -59,12 +66,33 @@ pub(super) struct Node<V> {
     /// 0 for a leaf, 1 + the taller child's height otherwise.
     pub height: u16,
     pub kind: Kind,
+    /// Internal: bit 0 set when `child1` is a leaf, bit 1 when `child2` is.
+    pub leaf_children: u8,
 }
 
 impl<V: Vector> Node<V> {
     #[inline(always)]
     pub(super) fn is_leaf(&self) -> bool {
         self.kind == Kind::Leaf
+    }
+    /// The node's own box: a leaf's fat box, or the union of an internal node's children.
+    #[inline(always)]
+    pub(super) fn bounds(&self) -> Aabb<V> {
+        if self.kind == Kind::Leaf {
+            self.boxes[0]
+        } else {
+            self.boxes[0].union(&self.boxes[1])
+        }
+    }
+    /// The children as `[child1, child2]`, in the order of `boxes`.
+    #[inline(always)]
+    pub(super) fn children(&self) -> [u32; 2] {
+        [self.child1, self.child2]
+    }
+    /// Whether child `slot` (0 or 1) is a leaf.
+    #[inline(always)]
+    pub(super) fn child_is_leaf(&self, slot: usize) -> bool {
+        self.leaf_children & (1 << slot) != 0
     }
     #[inline(always)]
     pub(super) fn user(&self) -> u64 {
@@ -271,12 +299,13 @@ impl<V: Vector> DynamicTree<V> {
         for (i, b) in boxes.iter().enumerate() {
             check_box(b)?;
             tree.nodes.push(Node {
-                aabb: b.loosened(margin),
+                boxes: [b.loosened(margin), *b],
                 parent: NULL,
                 child1: 0,
                 child2: 0,
                 height: 0,
                 kind: Kind::Leaf,
+                leaf_children: 0,
             });
             tree.nodes[i].set_user(i as u64);
         }
@@ -325,7 +354,7 @@ impl<V: Vector> DynamicTree<V> {
         if self.root == NULL {
             Aabb::empty()
         } else {
-            self.nodes[self.root as usize].aabb
+            self.nodes[self.root as usize].bounds()
         }
     }
 
@@ -339,7 +368,31 @@ impl<V: Vector> DynamicTree<V> {
     /// The fat box of a live proxy (world frame), `None` for a stale id.
     #[must_use]
     pub fn fat_aabb(&self, id: ProxyId) -> Option<Aabb<V>> {
-        self.leaf(id).map(|i| self.nodes[i].aabb)
+        self.leaf(id).map(|i| self.nodes[i].boxes[0])
+    }
+
+    /// The box a live proxy was last given (inserted, moved or built with; world frame),
+    /// inside its fat box; `None` for a stale id.
+    ///
+    /// ```
+    /// use kollide::bvh::DynamicTree;
+    /// use kollide::math::{Aabb, Vec2};
+    /// let mut tree = DynamicTree::<Vec2>::new(0.5);
+    /// let b = Aabb::new(Vec2::ZERO, Vec2::ONE);
+    /// let id = tree.insert(b, 0).unwrap();
+    /// assert_eq!(tree.given_aabb(id), Some(b));
+    /// assert_eq!(tree.fat_aabb(id), Some(b.loosened(0.5)));
+    /// ```
+    #[must_use]
+    pub fn given_aabb(&self, id: ProxyId) -> Option<Aabb<V>> {
+        self.leaf(id).map(|i| self.nodes[i].boxes[1])
+    }
+
+    /// The given box kept in node `i` (a leaf, live or detached: the broad phase asks only
+    /// for proxies it holds).
+    #[inline(always)]
+    pub(in crate::bvh) fn given(&self, i: u32) -> &Aabb<V> {
+        &self.nodes[i as usize].boxes[1]
     }
 
     /// The user value a live proxy was inserted with, `None` for a stale id.
@@ -350,7 +403,11 @@ impl<V: Vector> DynamicTree<V> {
 
     /// Every live proxy with its fat box, in id order.
     pub fn proxies(&self) -> impl Iterator<Item = (ProxyId, Aabb<V>)> + '_ {
-        self.nodes.iter().enumerate().filter(|(_, n)| n.is_leaf()).map(|(i, n)| (ProxyId(i as u32), n.aabb))
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.is_leaf())
+            .map(|(i, n)| (ProxyId(i as u32), n.boxes[0]))
     }
 
     /// Adds a proxy for the box `aabb` (world frame) carrying `user`; its fat box is `aabb`
@@ -367,7 +424,7 @@ impl<V: Vector> DynamicTree<V> {
         }
         let i = self.allocate();
         let node = &mut self.nodes[i as usize];
-        node.aabb = aabb.loosened(self.margin);
+        node.boxes = [aabb.loosened(self.margin), aabb];
         node.kind = Kind::Leaf;
         node.height = 0;
         node.set_user(user);
@@ -454,13 +511,14 @@ impl<V: Vector> DynamicTree<V> {
             }
             fat = Aabb::new(lo, hi);
         }
-        let old = self.nodes[i].aabb;
+        let old = self.nodes[i].boxes[0];
         if old.contains(&aabb) {
             // Still inside; keep it unless the old box is far bigger than needed (a fast
             // body that stopped): bigger than the new fat box grown by four margins and
             // the stretch (so a body moving steadily keeps its box even with margin 0).
             let huge = fat.loosened(V::Real::from_f64(4.0) * self.margin + d.abs_elem().max_component());
             if huge.contains(&old) {
+                self.nodes[i].boxes[1] = aabb;
                 return Ok(false);
             }
         }
@@ -474,19 +532,19 @@ impl<V: Vector> DynamicTree<V> {
         let parent = self.nodes[i].parent;
         if parent != NULL {
             let p = &self.nodes[parent as usize];
-            let sibling = if p.child1 == i as u32 { p.child2 } else { p.child1 };
-            let s = self.nodes[sibling as usize].aabb;
+            // The sibling's box is kept in the parent: no read of the sibling.
+            let s = p.boxes[usize::from(p.child1 == i as u32)];
             let near = s.union(&fat).surface_area()
                 <= V::Real::from_f64(IN_PLACE_GROWTH) * (s.surface_area() + fat.surface_area());
             let grand = p.parent;
-            if near || (grand != NULL && self.nodes[grand as usize].aabb.contains(&fat)) {
-                self.nodes[i].aabb = fat;
-                self.refit_upwards(parent);
+            if near || (grand != NULL && self.nodes[grand as usize].bounds().contains(&fat)) {
+                self.nodes[i].boxes = [fat, aabb];
+                self.refit_upwards(i as u32);
                 return Ok(true);
             }
         }
         self.remove_leaf(i as u32);
-        self.nodes[i].aabb = fat;
+        self.nodes[i].boxes = [fat, aabb];
         self.insert_leaf(i as u32);
         Ok(true)
     }
@@ -504,12 +562,13 @@ impl<V: Vector> DynamicTree<V> {
             return i;
         }
         self.nodes.push(Node {
-            aabb: Aabb::empty(),
+            boxes: [Aabb::empty(); 2],
             parent: NULL,
             child1: NULL,
             child2: NULL,
             height: 0,
             kind: Kind::Internal,
+            leaf_children: 0,
         });
         (self.nodes.len() - 1) as u32
     }

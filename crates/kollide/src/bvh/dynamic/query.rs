@@ -64,6 +64,40 @@ impl<R: Real> Ord for Candidate<R> {
     }
 }
 
+/// Up to four boxes by axis and lane, for [`DynamicTree::overlaps4`]: unused lanes hold
+/// an empty box (meets nothing), an axis past the dimension the whole line.
+struct Lanes4<R> {
+    lo: [[R; 4]; 3],
+    hi: [[R; 4]; 3],
+}
+
+impl<R: Real> Lanes4<R> {
+    fn new<V: Vector<Real = R>>(boxes: &[Aabb<V>]) -> Self {
+        let mut lo = [[R::INFINITY; 4]; 3];
+        let mut hi = [[-R::INFINITY; 4]; 3];
+        for axis in V::DIM..3 {
+            (lo[axis], hi[axis]) = ([-R::INFINITY; 4], [R::INFINITY; 4]);
+        }
+        for (k, b) in boxes.iter().take(4).enumerate() {
+            for axis in 0..V::DIM {
+                lo[axis][k] = b.min[axis];
+                hi[axis][k] = b.max[axis];
+            }
+        }
+        Self { lo, hi }
+    }
+
+    /// Bit `k` set when lane `k`'s box meets `node` (touching counts).
+    #[inline(always)]
+    fn test<V: Vector<Real = R>>(&self, node: &Aabb<V>) -> u8 {
+        let (mut nlo, mut nhi) = ([R::ZERO; 3], [R::ZERO; 3]);
+        for axis in 0..V::DIM {
+            (nlo[axis], nhi[axis]) = (node.min[axis], node.max[axis]);
+        }
+        R::meet4(&self.lo, &self.hi, nlo, nhi)
+    }
+}
+
 /// Whether `value`, offered by a callback, replaces the best so far.
 #[inline(always)]
 fn improves<R: Real>(value: R, best: R, have: bool) -> bool {
@@ -87,10 +121,11 @@ impl<V: Vector> DynamicTree<V> {
         if self.root == NULL {
             return true;
         }
-        if !self.nodes[self.root as usize].aabb.intersects(aabb) {
+        if !self.nodes[self.root as usize].bounds().intersects(aabb) {
             return true;
         }
-        // Nodes on the stack meet `aabb`: children are tested before they are pushed.
+        // Nodes on the stack meet `aabb`: children are tested (by the boxes their parent
+        // keeps) before they are pushed.
         let mut stack = Stack::<u32>::new();
         stack.push(self.root);
         while let Some(i) = stack.pop() {
@@ -101,9 +136,9 @@ impl<V: Vector> DynamicTree<V> {
                 }
                 continue;
             }
-            for c in [n.child2, n.child1] {
-                if self.nodes[c as usize].aabb.intersects(aabb) {
-                    stack.push(c);
+            for slot in [1, 0] {
+                if n.boxes[slot].intersects(aabb) {
+                    stack.push(n.children()[slot]);
                 }
             }
         }
@@ -121,57 +156,40 @@ impl<V: Vector> DynamicTree<V> {
         stack: &mut Vec<(u32, u8)>,
         mut f: impl FnMut(u32, u8),
     ) {
-        let n = boxes.len().min(4);
-        if self.root == NULL || n == 0 {
+        if self.root == NULL || boxes.is_empty() {
             return;
         }
-        // The boxes by axis and lane; unused lanes hold an empty box (meets nothing), an
-        // axis past the dimension the whole line.
-        let mut lo = [[V::Real::INFINITY; 4]; 3];
-        let mut hi = [[-V::Real::INFINITY; 4]; 3];
-        for axis in V::DIM..3 {
-            (lo[axis], hi[axis]) = ([-V::Real::INFINITY; 4], [V::Real::INFINITY; 4]);
-        }
-        for (k, b) in boxes[..n].iter().enumerate() {
-            for axis in 0..V::DIM {
-                lo[axis][k] = b.min[axis];
-                hi[axis][k] = b.max[axis];
-            }
-        }
-        let test = |node: &Aabb<V>| -> u8 {
-            let (mut nlo, mut nhi) = ([V::Real::ZERO; 3], [V::Real::ZERO; 3]);
-            for axis in 0..V::DIM {
-                (nlo[axis], nhi[axis]) = (node.min[axis], node.max[axis]);
-            }
-            V::Real::meet4(&lo, &hi, nlo, nhi)
-        };
-        let m = test(&self.nodes[self.root as usize].aabb);
+        let lanes = Lanes4::new(boxes);
+        let root = &self.nodes[self.root as usize];
+        let m = lanes.test(&root.bounds());
         if m == 0 {
             return;
         }
-        let need = usize::from(self.nodes[self.root as usize].height) + 3;
+        if root.is_leaf() {
+            f(self.root, m);
+            return;
+        }
+        let need = usize::from(root.height) + 3;
         if stack.len() < need {
             stack.resize(need, (NULL, 0));
         }
         stack[0] = (self.root, m);
+        // Only internal nodes are pushed: a child leaf is reported at once (its flag is in
+        // its parent), not pushed and popped again.
         let mut len = 1usize;
         while len > 0 {
             len -= 1;
             let (i, mask) = stack[len];
             let node = &self.nodes[i as usize];
-            if node.kind == Kind::Leaf {
-                f(i, mask);
-                continue;
-            }
             if len + 2 > stack.len() {
                 stack.resize(len + 2, (NULL, 0));
             }
-            // A child leaf is reported at once (its box and kind share the node just
-            // read), not pushed and popped again; an inner child is pushed without a branch.
-            for c in [node.child2, node.child1] {
-                let child = &self.nodes[c as usize];
-                let m = mask & test(&child.aabb);
-                if child.kind == Kind::Leaf {
+            // Both children are tested by the boxes this node keeps; an inner child is
+            // pushed without a branch.
+            for slot in [1, 0] {
+                let c = node.children()[slot];
+                let m = mask & lanes.test(&node.boxes[slot]);
+                if node.child_is_leaf(slot) {
                     if m != 0 {
                         f(c, m);
                     }
@@ -260,14 +278,13 @@ impl<V: Vector> DynamicTree<V> {
             return None;
         }
         let inv = inverse_direction(dir);
-        let enter = |i: u32, best: V::Real| {
-            let b = &self.nodes[i as usize].aabb;
+        let enter = |b: &Aabb<V>, best: V::Real| {
             Aabb::new(b.min - grow, b.max + grow).ray_interval(origin, inv, best).map(|t| t.0)
         };
         let mut best = max_toi;
         let mut hit: Option<(ProxyId, V::Real)> = None;
         let mut stack = Stack::<(u32, V::Real)>::new();
-        if let Some(t) = enter(self.root, best) {
+        if let Some(t) = enter(&self.nodes[self.root as usize].bounds(), best) {
             stack.push((self.root, t));
         }
         while let Some((i, t)) = stack.pop() {
@@ -285,7 +302,7 @@ impl<V: Vector> DynamicTree<V> {
                 continue;
             }
             let (c1, c2) = (n.child1, n.child2);
-            match (enter(c1, best), enter(c2, best)) {
+            match (enter(&n.boxes[0], best), enter(&n.boxes[1], best)) {
                 (Some(t1), Some(t2)) => {
                     // Far child first on the stack, so the near one is popped first.
                     if t1 <= t2 {
@@ -342,7 +359,7 @@ impl<V: Vector> DynamicTree<V> {
         let mut best = max;
         let mut hit: Option<(ProxyId, V::Real)> = None;
         let mut heap = BinaryHeap::new();
-        heap.push(Candidate { bound: bound(&self.nodes[self.root as usize].aabb), node: self.root });
+        heap.push(Candidate { bound: bound(&self.nodes[self.root as usize].bounds()), node: self.root });
         while let Some(Candidate { bound: b, node: i }) = heap.pop() {
             if b >= best {
                 break;
@@ -357,8 +374,8 @@ impl<V: Vector> DynamicTree<V> {
                 }
                 continue;
             }
-            for c in [n.child1, n.child2] {
-                let b = bound(&self.nodes[c as usize].aabb);
+            for (c, b) in n.children().into_iter().zip(&n.boxes) {
+                let b = bound(b);
                 if b < best {
                     heap.push(Candidate { bound: b, node: c });
                 }
@@ -390,8 +407,8 @@ impl<V: Vector> DynamicTree<V> {
         let node = |i: u32| &self.nodes[i as usize];
         let ordered =
             |x: u32, y: u32| if x < y { (ProxyId(x), ProxyId(y)) } else { (ProxyId(y), ProxyId(x)) };
-        let meet = |x: u32, y: u32| node(x).aabb.intersects(&node(y).aabb);
-        // Pairs are pushed only once their boxes are known to meet.
+        // Pairs are pushed only once their boxes are known to meet; a node's children are
+        // tested by the boxes it keeps for them (a leaf's own box is its `boxes[0]`).
         let mut stack: Vec<(u32, u32)> = Vec::with_capacity(64);
         stack.push((self.root, self.root));
         while let Some((i, j)) = stack.pop() {
@@ -401,7 +418,7 @@ impl<V: Vector> DynamicTree<V> {
                     let (l, r) = (a.child1, a.child2);
                     stack.push((l, l));
                     stack.push((r, r));
-                    if meet(l, r) {
+                    if a.boxes[0].intersects(&a.boxes[1]) {
                         stack.push((l, r));
                     }
                 }
@@ -415,24 +432,24 @@ impl<V: Vector> DynamicTree<V> {
                     }
                 }
                 (false, true) => {
-                    for c in [a.child1, a.child2] {
-                        if meet(c, j) {
+                    for (c, cb) in a.children().into_iter().zip(&a.boxes) {
+                        if cb.intersects(&b.boxes[0]) {
                             stack.push((c, j));
                         }
                     }
                 }
                 (true, false) => {
-                    for c in [b.child1, b.child2] {
-                        if meet(i, c) {
+                    for (c, cb) in b.children().into_iter().zip(&b.boxes) {
+                        if a.boxes[0].intersects(cb) {
                             stack.push((i, c));
                         }
                     }
                 }
                 (false, false) => {
                     // Both sides at once: the four pairs of children.
-                    for x in [a.child1, a.child2] {
-                        for y in [b.child1, b.child2] {
-                            if meet(x, y) {
+                    for (x, xb) in a.children().into_iter().zip(&a.boxes) {
+                        for (y, yb) in b.children().into_iter().zip(&b.boxes) {
+                            if xb.intersects(yb) {
                                 stack.push((x, y));
                             }
                         }

@@ -32,8 +32,16 @@ pub enum TreeInvariant {
         /// The node.
         node: u32,
     },
-    /// An internal node's box does not hold a child's box.
+    /// The box an internal node keeps for a child does not hold the child's box.
     ChildOutside {
+        /// The parent.
+        parent: u32,
+        /// The child.
+        child: u32,
+    },
+    /// The box an internal node keeps for a child is larger than the child's box, or its
+    /// flag of whether the child is a leaf is wrong.
+    StaleChild {
         /// The parent.
         parent: u32,
         /// The child.
@@ -78,7 +86,10 @@ impl fmt::Display for TreeInvariant {
             Self::BadNode { node } => write!(f, "node {node} in the tree is not a live node"),
             Self::ReachedTwice { node } => write!(f, "node {node} is reached twice"),
             Self::ChildOutside { parent, child } => {
-                write!(f, "box of node {parent} does not hold the box of its child {child}")
+                write!(f, "box node {parent} keeps for its child {child} does not hold the child's box")
+            }
+            Self::StaleChild { parent, child } => {
+                write!(f, "node {parent} keeps a stale box or leaf flag for its child {child}")
             }
             Self::WrongHeight { node, stored, computed } => {
                 write!(f, "node {node} stores height {stored}, its children give {computed}")
@@ -95,8 +106,9 @@ impl fmt::Display for TreeInvariant {
 impl std::error::Error for TreeInvariant {}
 
 impl<V: Vector> DynamicTree<V> {
-    /// Checks every invariant: parent links, each node reached once, boxes finite and each
-    /// parent's box holding its children's, heights, the free list, and the counts.
+    /// Checks every invariant: parent links, each node reached once, boxes finite, each
+    /// internal node keeping exactly its children's boxes and leaf flags, each leaf's given
+    /// box inside its fat box, heights, the free list, and the counts.
     /// O(n). `Ok` on a tree only ever changed through its methods.
     ///
     /// ```
@@ -135,12 +147,17 @@ impl<V: Vector> DynamicTree<V> {
                 seen[iu] = true;
                 reached += 1;
                 let node = &self.nodes[iu];
-                if !node.aabb.is_finite() || !node.aabb.is_valid() {
+                let used = if node.kind == Kind::Internal { 2 } else { 1 };
+                if node.boxes[..used].iter().any(|b| !b.is_finite() || !b.is_valid()) {
                     return Err(TreeInvariant::BadBox { node: i });
                 }
                 match node.kind {
                     Kind::Leaf => {
                         leaves += 1;
+                        let given = node.boxes[1];
+                        if !given.is_finite() || !given.is_valid() || !node.boxes[0].contains(&given) {
+                            return Err(TreeInvariant::BadBox { node: i });
+                        }
                         if node.height != 0 {
                             return Err(TreeInvariant::WrongHeight {
                                 node: i,
@@ -151,7 +168,7 @@ impl<V: Vector> DynamicTree<V> {
                     }
                     Kind::Internal => {
                         let mut h = 0u16;
-                        for c in [node.child1, node.child2] {
+                        for (slot, c) in node.children().into_iter().enumerate() {
                             if c as usize >= n {
                                 return Err(TreeInvariant::BadNode { node: c });
                             }
@@ -163,8 +180,15 @@ impl<V: Vector> DynamicTree<V> {
                                     found: child.parent,
                                 });
                             }
-                            if !node.aabb.contains(&child.aabb) {
+                            let (kept, own) = (node.boxes[slot], child.bounds());
+                            if !kept.contains(&own) {
                                 return Err(TreeInvariant::ChildOutside { parent: i, child: c });
+                            }
+                            if kept.min != own.min
+                                || kept.max != own.max
+                                || node.child_is_leaf(slot) != child.is_leaf()
+                            {
+                                return Err(TreeInvariant::StaleChild { parent: i, child: c });
                             }
                             h = h.max(child.height.saturating_add(1));
                             stack.push(c);
@@ -221,7 +245,7 @@ mod tests {
         assert_eq!(tree().validate(), Ok(()));
         // A leaf box grown past its parent's.
         let mut t = tree();
-        t.nodes[3].aabb.max.x += 5.0;
+        t.nodes[3].boxes[0].max.x += 5.0;
         assert!(matches!(t.validate(), Err(TreeInvariant::ChildOutside { child: 3, .. })));
         // A broken parent link.
         let mut t = tree();
@@ -240,11 +264,24 @@ mod tests {
         assert!(t.validate().is_err());
         // A NaN box.
         let mut t = tree();
-        t.nodes[0].aabb.min.y = f32::NAN;
+        t.nodes[0].boxes[0].min.y = f32::NAN;
         assert!(t.validate().is_err());
         let r = t.root as usize;
-        t.nodes[r].aabb.max.z = f32::INFINITY;
+        t.nodes[r].boxes[0].max.z = f32::INFINITY;
         assert_eq!(t.validate(), Err(TreeInvariant::BadBox { node: r as u32 }));
+        // A kept box larger than the child's (a refit that did not reach it).
+        let mut t = tree();
+        let r = t.nodes[t.root as usize];
+        t.nodes[t.root as usize].boxes[0].min.y -= 1.0;
+        assert_eq!(t.validate(), Err(TreeInvariant::StaleChild { parent: t.root, child: r.child1 }));
+        // A wrong leaf flag.
+        let mut t = tree();
+        t.nodes[t.root as usize].leaf_children ^= 1;
+        assert!(matches!(t.validate(), Err(TreeInvariant::StaleChild { .. })));
+        // A given box outside the fat box.
+        let mut t = tree();
+        t.nodes[2].boxes[1].max.x += 5.0;
+        assert_eq!(t.validate(), Err(TreeInvariant::BadBox { node: 2 }));
         // A count off.
         let mut t = tree();
         t.leaf_count += 1;
