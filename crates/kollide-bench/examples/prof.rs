@@ -1,7 +1,7 @@
 //! Profiling harness: one convex query on one bench case, looped for a few seconds, so a
 //! profiler sees nothing else. `cargo run --release -p kollide-bench --example prof -- CASE
 //! QUERY [SECONDS]`, CASE one of `cuboid-cuboid`, `hull8`, `hull64`, `cuboid-hull64`,
-//! `poly8`, `poly64`; QUERY one of `distance`, `intersects`, `contact`, or `contact-steps`
+//! `poly8`, `poly64` (or `hull16`, `hull32`, which are not bench rows); QUERY one of `distance`, `intersects`, `contact`, or `contact-steps`
 //! (GJK, EPA and SAT iterations per query, from the traces). The scenes are the bench's own
 //! (same seeds, pools and poses). It prints the fastest pass over the 1000 pairs; for A/B
 //! comparisons run two builds' binaries in turn, several times (the machine drifts).
@@ -104,6 +104,8 @@ fn main() {
         "cuboid-cuboid" => (2, 0.89),
         "hull8" => (4, 0.84),
         "hull64" => (5, 1.0),
+        // Hulls of other sizes (not bench rows): the hull64 case's seed and spread.
+        "hull16" | "hull32" => (5, 1.0),
         "cuboid-hull64" => (8, 0.93),
         "poly8" => (9, 0.95),
         "poly64" => (10, 1.0),
@@ -116,8 +118,8 @@ fn main() {
             let (a, b) = (pool(&mut r, 64, CuboidSpec::random), pool(&mut r, 64, CuboidSpec::random));
             run3(&Scene3::new(&mut r, 1000, a, b, spread), query, secs);
         }
-        "hull8" | "hull64" => {
-            let n = if case == "hull8" { 8 } else { 64 };
+        "hull8" | "hull16" | "hull32" | "hull64" => {
+            let n: usize = case["hull".len()..].parse().expect("hull size");
             let (a, b) = (hulls(&mut r, n), hulls(&mut r, n));
             run3(&Scene3::new(&mut r, 1000, a, b, spread), query, secs);
         }

@@ -54,6 +54,9 @@ pub trait Real:
     /// `f32`, `glam::DVec4` for `f64`): lane by lane the scalar operations, bit for bit.
     #[doc(hidden)]
     type X4: Lanes4<Self>;
+    /// Whether this is `f32` (kernels that keep `f32` lanes of their own ask this).
+    #[doc(hidden)]
+    const IS_F32: bool;
 
     /// Square root.
     fn sqrt(self) -> Self;
@@ -217,8 +220,9 @@ impl_lanes!(f32, Vec4, BVec4A);
 impl_lanes!(f64, DVec4, BVec4);
 
 macro_rules! impl_real {
-    ($t:ident, $bits:ident, $mantissa:expr, $rel:expr, $lanes:ident) => {
+    ($t:ident, $bits:ident, $mantissa:expr, $rel:expr, $lanes:ident, $simd:expr) => {
         impl Real for $t {
+            const IS_F32: bool = $simd;
             #[inline(always)]
             fn meet4(lo: &[[Self; 4]; 3], hi: &[[Self; 4]; 3], node_lo: [Self; 3], node_hi: [Self; 3]) -> u8 {
                 let mut meet = glam::$lanes::splat(0.0).cmple(glam::$lanes::splat(0.0));
@@ -336,13 +340,13 @@ macro_rules! impl_real {
 }
 
 // f32: a gap of 1e-5 relative is about 80 ulps, reachable without stalling on rounding noise.
-impl_real!(f32, u32, 23, 1.0e-5, Vec4);
+impl_real!(f32, u32, 23, 1.0e-5, Vec4, true);
 // f64: 1e-9 relative. On smooth shapes the support points cluster as GJK converges, the
 // last simplex gets thin, and its normal (hence the lower bound) is only good to about
 // eps·|w|/edge: measured, the gap stops shrinking between 1e-12 and 1e-10 relative, so a
 // 1e-10 default ended as `Stalled` or `Converged` by rounding luck. The distance itself is
 // usually far more accurate than the gap.
-impl_real!(f64, u64, 52, 1.0e-9, DVec4);
+impl_real!(f64, u64, 52, 1.0e-9, DVec4, false);
 
 /// `x >= y`, false when either is NaN: written as a call so that `!at_least(t, 0)` (NaN or
 /// negative) reads as the NaN-aware test it is.

@@ -18,6 +18,14 @@ use faces::hull_faces;
 /// faster than the scan and a climb from a far hint not much slower.
 const SCAN_LIMIT: usize = 32;
 
+/// The same where the vertices are scanned eight or four at a time by axis and lane
+/// (`scan::scan_blocks`, `f32`).
+const BLOCK_SCAN_LIMIT: usize = 64;
+
+/// Vertex count from which the scan reads the vertices stored by axis and lane, where
+/// the scalar type allows it; below it, the vertices as they are (`scan::scan`).
+const BLOCK_SCAN_FROM: usize = 17;
+
 /// A convex polyhedron: the convex hull of the points it was built from, stored as a closed
 /// triangle mesh, counter-clockwise seen from outside.
 ///
@@ -70,6 +78,9 @@ pub struct ConvexHull<V> {
     starts: Vec<u32>,
     /// Hill climbing is used (many vertices, all of them corners); otherwise a scan.
     climb: bool,
+    /// The vertices eight to a block by axis and lane, for the scan (`scan::blocks8`;
+    /// `f32` only); empty when the support climbs or scans the vertices as they are.
+    blocks: Vec<f32>,
     interior: V,
     /// No triangles merged: face `f` is triangle `f`, its normal `normals[f]`, and
     /// `face_start`, `face_loops` and `merged_normals` are empty (on a million-point sphere
@@ -136,7 +147,8 @@ impl<V: Vector3> ConvexHull<V> {
         let normals =
             core::mem::take(&mut faces.triangle_normals).into_iter().map(V::from_f64_array).collect();
         let (neighbour_start, neighbours) = adjacency(vertices.len(), &mesh.triangles);
-        let climb = mesh.clean && vertices.len() > SCAN_LIMIT;
+        let by_blocks = V::Real::IS_F32 && vertices.len() >= BLOCK_SCAN_FROM;
+        let climb = mesh.clean && vertices.len() > if by_blocks { BLOCK_SCAN_LIMIT } else { SCAN_LIMIT };
         Ok(Self {
             faces_are_triangles: faces.are_triangles,
             face_start: faces.start,
@@ -148,6 +160,11 @@ impl<V: Vector3> ConvexHull<V> {
             vertex_faces: faces.vertex_faces,
             extent: V::splat(V::Real::from_f64(extent)),
             starts: if climb { cube_map(&vertices, &neighbour_start, &neighbours) } else { Vec::new() },
+            blocks: if climb || !by_blocks {
+                Vec::new()
+            } else {
+                super::scan::blocks8(&vertices).unwrap_or_default()
+            },
             climb,
             interior: V::from_f64_array(centroid),
             vertices,
@@ -375,7 +392,12 @@ impl<V: Vector3> Support<V> for ConvexHull<V> {
         let n = v.len();
         let hinted = (*hint as usize) < n;
         if !self.climb {
-            let best = super::scan::scan(v, dir);
+            let best = if self.blocks.is_empty() {
+                super::scan::scan(v, dir)
+            } else {
+                // Exact: only `f32` hulls keep blocks.
+                super::scan::scan_blocks(&self.blocks, dir.to_f64_array().map(|x| x as f32))
+            };
             *hint = best as u32;
             return v[best];
         }
