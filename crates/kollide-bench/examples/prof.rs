@@ -2,14 +2,17 @@
 //! profiler sees nothing else. `cargo run --release -p kollide-bench --example prof -- CASE
 //! QUERY [SECONDS]`, CASE one of `cuboid-cuboid`, `hull8`, `hull64`, `cuboid-hull64`,
 //! `poly8`, `poly64` (or `hull16`, `hull32`, which are not bench rows); QUERY one of `distance`, `intersects`, `contact`, or `contact-steps`
-//! (GJK, EPA and SAT iterations per query, from the traces). The scenes are the bench's own
+//! (GJK, EPA and SAT iterations per query, from the traces); or CASE one of `ball`,
+//! `cuboid`, `capsule` with QUERY `ray` (`ray_toi`) or `ray-normal` (`ray_cast`), on rays
+//! drawn as the bench's ray rows draw them (not the same rays). The scenes are the bench's own
 //! (same seeds, pools and poses). It prints the fastest pass over the 1000 pairs; for A/B
 //! comparisons run two builds' binaries in turn, several times (the machine drifts).
 
 use kollide_bench::gen::{self, BenchRng, Spread};
 use kollide_bench::scene::{Scene2, Scene3};
 use kollide_bench::spec2::{PolygonSpec, Spec2};
-use kollide_bench::spec3::{CuboidSpec, HullSpec, Spec3};
+use kollide_bench::spec3::{BallSpec, CapsuleSpec, CuboidSpec, HullSpec, Spec3};
+use rand::Rng;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -94,11 +97,64 @@ macro_rules! run_case {
 run_case!(run3, Scene3, Spec3);
 run_case!(run2, Scene2, Spec2);
 
+/// Rays at a pool of shapes, drawn as the bench's ray rows draw them: poses in a 10-wide
+/// box, one origin in eight inside the shape's reach, the rest 1.5-4 reaches out, aimed at
+/// a ball 1.3 reaches wide.
+fn rays<S: Spec3>(secs: f64, query: &str, make: impl FnMut(&mut BenchRng) -> S) {
+    use glam::Vec3;
+    use kollide::query::cast::{ray_cast, ray_toi, Ray};
+    let mut r = gen::rng(SEED + 100);
+    let shapes = pool(&mut r, 32, make);
+    let reach = |s: &S| {
+        let dirs = (0..27)
+            .filter(|&i| i != 13)
+            .map(|i| Vec3::new((i % 3) as f32 - 1.0, (i / 3 % 3) as f32 - 1.0, (i / 9) as f32 - 1.0));
+        dirs.map(|d| s.extent(d.normalize())).fold(0.0f32, f32::max)
+    };
+    let ks: Vec<S::Kollide> = shapes.iter().map(Spec3::kollide).collect();
+    let cases: Vec<_> = (0..1000)
+        .map(|k| {
+            let i = r.random_range(0..shapes.len());
+            let reach = reach(&shapes[i]);
+            let at = Vec3::new(
+                gen::uniform(&mut r, -5.0, 5.0),
+                gen::uniform(&mut r, -5.0, 5.0),
+                gen::uniform(&mut r, -5.0, 5.0),
+            );
+            let pose = kollide::math::Pose3::new(at, gen::rotation3(&mut r));
+            let from = if k % 8 == 0 { 0.5 } else { gen::uniform(&mut r, 1.5, 4.0) };
+            let origin = at + gen::unit_vec3(&mut r) * (reach * from);
+            let target = at + gen::unit_vec3(&mut r) * (reach * 1.3 * gen::uniform(&mut r, 0.0, 1.0).cbrt());
+            let dir = (target - origin) * gen::uniform(&mut r, 0.5, 2.0);
+            (i, pose, Ray::new(origin, dir))
+        })
+        .collect();
+    match query {
+        "ray" => time(secs, cases.len(), || {
+            for (i, pose, ray) in black_box(&cases) {
+                black_box(ray_toi(&ks[*i], pose, ray, 1.0e3));
+            }
+        }),
+        "ray-normal" => time(secs, cases.len(), || {
+            for (i, pose, ray) in black_box(&cases) {
+                black_box(ray_cast(&ks[*i], pose, ray, 1.0e3));
+            }
+        }),
+        _ => panic!("unknown query {query}"),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let case = args.first().map_or("cuboid-cuboid", String::as_str);
     let query = args.get(1).map_or("distance", String::as_str);
     let secs: f64 = args.get(2).map_or(3.0, |s| s.parse().expect("seconds"));
+    match case {
+        "ball" => return rays(secs, query, BallSpec::random),
+        "cuboid" => return rays(secs, query, CuboidSpec::random),
+        "capsule" => return rays(secs, query, CapsuleSpec::random),
+        _ => {}
+    }
     // Case numbers as in the bench's main: `SEED + i` for the i-th case.
     let (index, touch) = match case {
         "cuboid-cuboid" => (2, 0.89),
