@@ -220,9 +220,9 @@ impl_lanes!(f32, Vec4, BVec4A);
 impl_lanes!(f64, DVec4, BVec4);
 
 macro_rules! impl_real {
-    ($t:ident, $bits:ident, $mantissa:expr, $rel:expr, $lanes:ident, $simd:expr) => {
+    ($t:ident, $bits:ident, $mantissa:expr, $rel:expr, $lanes:ident, $is_f32:expr) => {
         impl Real for $t {
-            const IS_F32: bool = $simd;
+            const IS_F32: bool = $is_f32;
             #[inline(always)]
             fn meet4(lo: &[[Self; 4]; 3], hi: &[[Self; 4]; 3], node_lo: [Self; 3], node_hi: [Self; 3]) -> u8 {
                 let mut meet = glam::$lanes::splat(0.0).cmple(glam::$lanes::splat(0.0));

@@ -223,7 +223,7 @@ mod tests {
 
     /// The four-lane scan answers what the one-lane scan answers, index for index: the
     /// first point of the largest product, on random points, on ties (repeated values,
-    /// -0 against 0) and with infinite and NaN products; so does the two-pass scan of the
+    /// -0 against 0) and with infinite and NaN products; so does the scan of the
     /// points stored in blocks (3D).
     #[test]
     fn lane_scan_matches_the_one_lane_scan() {
