@@ -1,8 +1,10 @@
 //! Profiling harness: one convex query on one bench case, looped for a few seconds, so a
 //! profiler sees nothing else. `cargo run --release -p kollide-bench --example prof -- CASE
 //! QUERY [SECONDS]`, CASE one of `cuboid-cuboid`, `hull8`, `hull64`, `cuboid-hull64`,
-//! `poly8`, `poly64` (or `hull16`, `hull32`, which are not bench rows); QUERY one of `distance`, `intersects`, `contact`, or `contact-steps`
-//! (GJK, EPA and SAT iterations per query, from the traces); or CASE one of `ball`,
+//! `poly8`, `poly64` (or `hull16`, `hull32`, which are not bench rows); QUERY one of
+//! `distance`, `intersects`, `contact`, `contact-steps` (GJK, EPA and SAT iterations per
+//! query, from the traces) or `answers` (each pair's answers, a line a pair, to compare two
+//! builds); or CASE one of `ball`,
 //! `cuboid`, `capsule` with QUERY `ray` (`ray_toi`) or `ray-normal` (`ray_cast`), on rays
 //! drawn as the bench's ray rows draw them (not the same rays). The scenes are the bench's own
 //! (same seeds, pools and poses). It prints the fastest pass over the 1000 pairs; for A/B
@@ -87,6 +89,18 @@ macro_rules! run_case {
                         per(epa),
                         per(sat)
                     );
+                }
+                "answers" => {
+                    // One line a pair: distance, its bounds, intersects, the contact's
+                    // signed distance (or "none"); for comparing two builds' answers.
+                    for (ia, ib, k) in &kp {
+                        let (a, b) = (&ka[*ia], &kb[*ib]);
+                        let d = kollide::query::distance(a, &k[0], b, &k[1]);
+                        let hit = kollide::query::intersects(a, &k[0], b, &k[1]);
+                        let c = kollide::query::contact(a, &k[0], b, &k[1], 0.0, None);
+                        let c = c.map_or("none".to_string(), |c| format!("{:e}", c.distance));
+                        println!("{:e} {:e} {:e} {hit} {c}", d.distance, d.lower_bound, d.upper_bound);
+                    }
                 }
                 _ => panic!("unknown query {query}"),
             }

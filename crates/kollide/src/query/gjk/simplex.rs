@@ -1,6 +1,6 @@
 //! The GJK simplex and the parts of its solver shared by 2D and 3D.
 
-use crate::math::Real;
+use crate::math::{Lanes4, Real};
 use crate::query::Space;
 
 /// One vertex of the simplex: a point `w = a - b` of the Minkowski difference of the cores,
@@ -248,14 +248,15 @@ impl<V: Space> Simplex<V> {
     #[inline(always)]
     pub(crate) fn reduce_to(&mut self, sub: &SubSimplex<V>) {
         let mut k = 0;
-        for i in 0..self.count {
+        let lambda = sub.lambda.to_array();
+        for (i, &weight) in lambda.iter().enumerate().take(self.count) {
             if sub.keeps(i) {
                 if i != k {
                     self.verts[k] = self.verts[i];
                     self.local_b[k] = self.local_b[i];
                     self.scales[k] = self.scales[i];
                 }
-                self.lambdas[k] = sub.lambda[i];
+                self.lambdas[k] = weight;
                 k += 1;
             }
         }
@@ -278,37 +279,50 @@ impl<V: Space> Simplex<V> {
 /// exact to a few ulps even when |v| is tiny next to the coordinates (near contact), where
 /// `Σ λᵢ wᵢ` would lose the direction to cancellation.
 ///
-/// (A mask rather than a list of indices: the list had to be compacted after the solve and
-/// copied back, and that copy's mixed-size stores stalled the load of `v` that followed,
-/// about a tenth of a box-box distance query. The mask is a `u32` for the same reason: a
-/// byte, stored alone and then copied out with the struct's padding as one word, could not
-/// be forwarded from the store, and the copy waited for it.)
+/// The solver's answers are returned in memory and copied on, and a copy reads a piece of
+/// the struct in one wide load, which cannot be forwarded from narrower stores: it waits
+/// for them to retire. Hence a mask rather than a list of indices (the list had to be
+/// compacted after the solve and copied back, about a tenth of a box-box distance query),
+/// the mask a `u32` rather than a byte (stored alone, then copied out with the padding after
+/// it as one word), and the weights one register of four lanes written whole (see
+/// [`spread`]; stored one by one, their copy cost about 5% of a hull8 distance query).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct SubSimplex<V: Space> {
     pub(crate) mask: u32,
-    pub(crate) lambda: [V::Real; 4],
+    /// The weights by vertex index.
+    pub(crate) lambda: <V::Real as Real>::X4,
     pub(crate) v: V,
-    /// `|v|²`, set by [`Self::finish`] (the solver has `v` in registers; GJK reading `v`
-    /// back from the returned struct to square it stalled on the stores that wrote it).
+    /// `|v|²`, taken where `v` is made ([`Self::new`]), while `v` is in registers: squared
+    /// after the solve, `v` was read back from the returned struct and waited for the
+    /// stores that wrote it.
     pub(crate) vv: V::Real,
 }
 
 impl<V: Space> SubSimplex<V> {
+    /// The candidate keeping the vertices of `mask` with weights `lambda` (by vertex
+    /// index, zero for the others) and closest point `v`.
+    #[inline(always)]
+    pub(crate) fn new(mask: u32, lambda: [V::Real; 4], v: V) -> Self {
+        Self { mask, lambda: Lanes4::from_array(lambda), v, vv: v.length_squared() }
+    }
+
     #[inline(always)]
     pub fn vertex(w: &[SimplexVertex<V>; 4], i: usize) -> Self {
-        let mut lambda = [V::Real::ZERO; 4];
-        lambda[i] = V::Real::ONE;
-        Self { mask: 1 << i, lambda, v: w[i].w, vv: V::Real::ZERO }
+        Self::new(1 << i, spread([i], [V::Real::ONE]), w[i].w)
     }
 
     /// The segment `i j` with weights `1 - mu` and `mu`, closest point `Σ λᵢ wᵢ`.
     #[inline(always)]
     pub fn segment(w: &[SimplexVertex<V>; 4], i: usize, j: usize, mu: V::Real) -> Self {
-        let mut lambda = [V::Real::ZERO; 4];
-        lambda[i] = V::Real::ONE - mu;
-        lambda[j] = mu;
-        Self { mask: (1 << i) | (1 << j), lambda, v: w[i].w * lambda[i] + w[j].w * mu, vv: V::Real::ZERO }
+        let li = V::Real::ONE - mu;
+        Self::new((1 << i) | (1 << j), spread([i, j], [li, mu]), w[i].w * li + w[j].w * mu)
+    }
+
+    /// The same candidate with closest point `v` (a more accurate formula for it).
+    #[inline(always)]
+    pub(crate) fn with_point(self, v: V) -> Self {
+        Self { v, vv: v.length_squared(), ..self }
     }
 
     /// How many vertices it keeps.
@@ -323,34 +337,39 @@ impl<V: Space> SubSimplex<V> {
         self.mask & (1 << i) != 0
     }
 
-    /// The solver's answer as GJK takes it: with `vv` set (after the last change to `v`).
-    #[inline(always)]
-    pub(crate) fn finish(mut self) -> Self {
-        self.vv = self.v.length_squared();
-        self
-    }
-
     /// Drops vertices whose weight is 0 (the origin's projection lies on their opposite face).
     #[inline(always)]
     pub fn without_zero_weights(mut self) -> Self {
-        let mut mask = 0;
-        for i in 0..4 {
-            if self.lambda[i] > V::Real::ZERO {
-                mask |= 1 << i;
-            }
-        }
-        let kept = self.mask & mask;
+        type X4<V> = <<V as crate::math::Vector>::Real as Real>::X4;
+        let zero = <X4<V> as Lanes4<V::Real>>::splat(V::Real::ZERO);
+        let positive = u32::from(<X4<V> as Lanes4<V::Real>>::bits(zero.lt(self.lambda)));
+        let kept = self.mask & positive;
         if kept == 0 {
             // Cannot happen with weights summing to 1; keep the first vertex rather than none.
             let first = self.mask.trailing_zeros() as usize;
-            self.lambda = [V::Real::ZERO; 4];
-            self.lambda[first] = V::Real::ONE;
+            self.lambda = Lanes4::from_array(spread([first], [V::Real::ONE]));
             self.mask = 1 << first;
         } else {
             self.mask = kept;
         }
         self
     }
+}
+
+/// The weights `values` placed at the vertex indices `at`, zero elsewhere. Chosen lane by
+/// lane rather than stored at a variable index: the weights are read back as one wide load,
+/// which cannot be forwarded from narrower stores, and waited for them.
+#[inline(always)]
+pub(crate) fn spread<R: Real, const K: usize>(at: [usize; K], values: [R; K]) -> [R; 4] {
+    core::array::from_fn(|lane| {
+        let mut x = R::ZERO;
+        for k in 0..K {
+            if at[k] == lane {
+                x = values[k];
+            }
+        }
+        x
+    })
 }
 
 /// Closest point to the origin on the segment `w[i] w[j]`.
@@ -401,7 +420,7 @@ pub(crate) fn nearest<V: Space>(
 ) -> SubSimplex<V> {
     let mut best: Option<(V::Real, SubSimplex<V>)> = None;
     for c in candidates {
-        let d = c.v.length_squared();
+        let d = c.vv;
         if best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }

@@ -30,10 +30,10 @@ pub(crate) fn solve<V: Vector2 + Space>(simplex: &Simplex<V>) -> SubSimplex<V> {
         let n = (q - p).perp2();
         let nn = n.length_squared();
         if nn > V::Real::ZERO {
-            sub.v = n * (p.dot(n) / nn);
+            sub = sub.with_point(n * (p.dot(n) / nn));
         }
     }
-    sub.finish()
+    sub
 }
 
 fn solve_triangle<V: Vector2 + Space>(simplex: &Simplex<V>) -> SubSimplex<V> {
@@ -48,12 +48,7 @@ fn solve_triangle<V: Vector2 + Space>(simplex: &Simplex<V>) -> SubSimplex<V> {
     if !flat && cs.iter().all(|&x| same_sign(mu, x)) {
         let inv = V::Real::ONE / mu;
         // The origin is inside: the closest point is the origin itself.
-        return SubSimplex {
-            mask: 0b111,
-            lambda: [cs[0] * inv, cs[1] * inv, cs[2] * inv, V::Real::ZERO],
-            v: V::ZERO,
-            vv: V::Real::ZERO,
-        };
+        return SubSimplex::new(0b111, [cs[0] * inv, cs[1] * inv, cs[2] * inv, V::Real::ZERO], V::ZERO);
     }
     // The origin is outside an edge (or the triangle is flat): the answer lies on an edge
     // whose opposite weight has the wrong sign.

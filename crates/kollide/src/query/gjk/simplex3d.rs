@@ -4,7 +4,7 @@
 //! triangle, measured along its normal after projecting the origin on its plane), which
 //! stays accurate for the thin and nearly flat simplices GJK meets near convergence.
 
-use super::simplex::{nearest, same_sign, solve_segment, Simplex, SimplexVertex, SubSimplex};
+use super::simplex::{nearest, same_sign, solve_segment, spread, Simplex, SimplexVertex, SubSimplex};
 use crate::math::{Real, Vector3};
 use crate::query::Space;
 
@@ -17,7 +17,6 @@ pub(crate) fn solve<V: Vector3 + Space>(simplex: &Simplex<V>) -> SubSimplex<V> {
         _ => solve_tetrahedron(&simplex.verts),
     }
     .without_zero_weights()
-    .finish()
 }
 
 fn solve_triangle<V: Vector3 + Space>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) -> SubSimplex<V> {
@@ -44,16 +43,8 @@ fn solve_triangle<V: Vector3 + Space>(w: &[SimplexVertex<V>; 4], t: [usize; 3]) 
     let TrianglePlane { cs, mu, p0, .. } = plane;
     if cs.iter().all(|&x| same_sign(mu, x)) {
         let inv = V::Real::ONE / mu;
-        let mut lambda = [V::Real::ZERO; 4];
-        for k in 0..3 {
-            lambda[t[k]] = cs[k] * inv;
-        }
-        return SubSimplex {
-            mask: (1 << t[0]) | (1 << t[1]) | (1 << t[2]),
-            lambda,
-            v: p0,
-            vv: V::Real::ZERO,
-        };
+        let lambda = spread(t, [cs[0] * inv, cs[1] * inv, cs[2] * inv]);
+        return SubSimplex::new((1 << t[0]) | (1 << t[1]) | (1 << t[2]), lambda, p0);
     }
     nearest(w, (0..3).filter(|&m| !same_sign(mu, cs[m])).map(|m| solve_segment(w, edges[m].0, edges[m].1)))
 }
@@ -110,19 +101,17 @@ impl<V: Vector3 + Space> TrianglePlane<V> {
         // corner 2 away, the offset of a face 1e-12 from the origin came out 1e-13 in f32,
         // and the upper bound fell below the certified lower one: fuzz target `queries`.)
         let (aa, bb, cc) = (a.length_squared(), b.length_squared(), c.length_squared());
-        let near = if aa <= bb && aa <= cc {
-            a
-        } else if bb <= cc {
-            b
-        } else {
-            c
-        };
-        let p0 = n * (near.dot(n) / nn);
-        // The weights of q and r from the projection's place along the pivot's edges; the
-        // pivot's is what is left.
-        let x = p0 - p;
-        let cq = x.cross3(pr).dot(n);
-        let cr = pq.cross3(x).dot(n);
+        // (The three offsets are taken and one is chosen, so no branch waits on the choice.)
+        let (an, bn, cn) = (a.dot(n), b.dot(n), c.dot(n));
+        let bc_off = if bb <= cc { bn } else { cn };
+        let offset = if aa <= bb.min(cc) { an } else { bc_off };
+        let p0 = n * (offset / nn);
+        // The weights of q and r: the signed areas, along the normal, of the triangles
+        // with q or r replaced by the projection `p0`. As `p0` is along `n`, its part of
+        // `(p0 - p) × pr · n` is zero, so `cq = (pr × p) · n` and `cr = (p × pq) · n`:
+        // they do not wait for the division that places `p0`. The pivot's is what is left.
+        let cq = pr.cross3(p).dot(n);
+        let cr = p.cross3(pq).dot(n);
         let cp = nn - cq - cr;
         let cs = match pivot {
             0 => [cp, cq, cr],
@@ -158,12 +147,7 @@ fn solve_tetrahedron<V: Vector3 + Space>(w: &[SimplexVertex<V>; 4]) -> SubSimple
     if !flat && cs.iter().all(|&x| same_sign(det, x)) {
         let inv = V::Real::ONE / det;
         // The origin is inside: the closest point is the origin itself.
-        return SubSimplex {
-            mask: 0b1111,
-            lambda: [cs[0] * inv, cs[1] * inv, cs[2] * inv, cs[3] * inv],
-            v: V::ZERO,
-            vv: V::Real::ZERO,
-        };
+        return SubSimplex::new(0b1111, [cs[0] * inv, cs[1] * inv, cs[2] * inv, cs[3] * inv], V::ZERO);
     }
     const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
     nearest(w, (0..4).filter(|&m| flat || !same_sign(det, cs[m])).map(|m| solve_triangle(w, FACES[m])))
