@@ -154,6 +154,31 @@ pub(crate) fn scan_blocks(blocks: &[f32], dir: [f32; 3]) -> usize {
     best.index()
 }
 
+/// [`scan_blocks`] of a single block (at most eight points), in straight-line code: both
+/// halves' products, their largest, and the lowest lane holding it.
+#[inline(always)]
+pub(crate) fn scan_block(block: &[f32; 3 * LANES], dir: [f32; 3]) -> usize {
+    use glam::Vec4;
+    let [dx, dy, dz] = dir.map(Vec4::splat);
+    let lanes = |at: usize| Vec4::from_slice(&block[at..at + 4]);
+    let p0 = lanes(0) * dx + lanes(LANES) * dy + lanes(2 * LANES) * dz;
+    let p1 = lanes(4) * dx + lanes(LANES + 4) * dy + lanes(2 * LANES + 4) * dz;
+    if p0.x.is_nan() {
+        return 0; // a NaN first product: nothing compares larger (see `argmax`)
+    }
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    let m = p1.max(p0);
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    let m = Vec4::select(p1.cmpgt(p0), p1, p0);
+    let t = Vec4::splat(largest(m.to_array()));
+    let mask = p0.cmpeq(t).bitmask() | p1.cmpeq(t).bitmask() << 4;
+    if mask == 0 {
+        0 // every product -inf (or NaN after a -inf first): the first point, as `argmax`
+    } else {
+        mask.trailing_zeros() as usize
+    }
+}
+
 /// The larger of four numbers, none NaN.
 #[inline(always)]
 fn largest(m: [f32; 4]) -> f32 {
@@ -187,7 +212,7 @@ impl Best {
 
 #[cfg(test)]
 mod tests {
-    use super::{argmax, blocks8, scan, scan_blocks};
+    use super::{argmax, blocks8, scan, scan_block, scan_blocks};
     use crate::math::{Vector, Vector3};
     use glam::{DVec2, DVec3, Vec2, Vec3};
     use rand::{Rng, SeedableRng};
@@ -223,8 +248,8 @@ mod tests {
 
     /// The four-lane scan answers what the one-lane scan answers, index for index: the
     /// first point of the largest product, on random points, on ties (repeated values,
-    /// -0 against 0) and with infinite and NaN products; so does the scan of the
-    /// points stored in blocks (3D).
+    /// -0 against 0) and with infinite and NaN products; so do the scans of the points
+    /// stored in blocks (3D), and of a single block (up to eight points).
     #[test]
     fn lane_scan_matches_the_one_lane_scan() {
         fn blocks<V: Vector3>(points: &[V], dir: V, want: usize) {
@@ -232,6 +257,10 @@ mod tests {
             let d = dir.to_f64_array().map(|x| x as f32);
             let got = scan_blocks(&blocks, d);
             assert_eq!(got, want, "blocks: {} points {points:?}, direction {dir:?}", points.len());
+            if let Ok(block) = <&[f32; 24]>::try_from(blocks.as_slice()) {
+                let got = scan_block(block, d);
+                assert_eq!(got, want, "one block: {} points {points:?}, direction {dir:?}", points.len());
+            }
         }
         check::<Vec3>(1, blocks);
         check::<DVec3>(2, blocks);

@@ -22,6 +22,10 @@ const SCAN_LIMIT: usize = 32;
 /// (`scan::scan_blocks`, `f32`).
 const BLOCK_SCAN_LIMIT: usize = 64;
 
+/// Vertex count up to which the scan reads the vertices as one block by axis and lane
+/// (`scan::scan_block`, `f32`).
+const ONE_BLOCK: usize = 8;
+
 /// Vertex count from which the scan reads the vertices stored by axis and lane, where
 /// the scalar type allows it; below it, the vertices as they are (`scan::scan`).
 const BLOCK_SCAN_FROM: usize = 17;
@@ -147,7 +151,7 @@ impl<V: Vector3> ConvexHull<V> {
         let normals =
             core::mem::take(&mut faces.triangle_normals).into_iter().map(V::from_f64_array).collect();
         let (neighbour_start, neighbours) = adjacency(vertices.len(), &mesh.triangles);
-        let by_blocks = V::Real::IS_F32 && vertices.len() >= BLOCK_SCAN_FROM;
+        let by_blocks = V::Real::IS_F32 && (vertices.len() <= ONE_BLOCK || vertices.len() >= BLOCK_SCAN_FROM);
         let climb = mesh.clean && vertices.len() > if by_blocks { BLOCK_SCAN_LIMIT } else { SCAN_LIMIT };
         Ok(Self {
             faces_are_triangles: faces.are_triangles,
@@ -392,11 +396,14 @@ impl<V: Vector3> Support<V> for ConvexHull<V> {
         let n = v.len();
         let hinted = (*hint as usize) < n;
         if !self.climb {
-            let best = if self.blocks.is_empty() {
+            // Exact: only `f32` hulls keep blocks.
+            let dir32 = || dir.to_f64_array().map(|x| x as f32);
+            let best = if let Ok(block) = <&[f32; 24]>::try_from(self.blocks.as_slice()) {
+                super::scan::scan_block(block, dir32())
+            } else if self.blocks.is_empty() {
                 super::scan::scan(v, dir)
             } else {
-                // Exact: only `f32` hulls keep blocks.
-                super::scan::scan_blocks(&self.blocks, dir.to_f64_array().map(|x| x as f32))
+                super::scan::scan_blocks(&self.blocks, dir32())
             };
             *hint = best as u32;
             return v[best];
