@@ -71,6 +71,9 @@ pub(crate) fn scan<V: Vector>(points: &[V], dir: V) -> usize {
 /// Lanes of a block (see [`blocks8`]).
 const LANES: usize = 8;
 
+/// The numbers in one block: three axes of [`LANES`] lanes.
+pub(crate) const BLOCK: usize = 3 * LANES;
+
 /// Blocks a run of the block scans marks in one 64-bit mask.
 const RUN: usize = 8;
 
@@ -157,7 +160,7 @@ pub(crate) fn scan_blocks(blocks: &[f32], dir: [f32; 3]) -> usize {
 /// [`scan_blocks`] of a single block (at most eight points), in straight-line code: both
 /// halves' products, their largest, and the lowest lane holding it.
 #[inline(always)]
-pub(crate) fn scan_block(block: &[f32; 3 * LANES], dir: [f32; 3]) -> usize {
+pub(crate) fn scan_block(block: &[f32; BLOCK], dir: [f32; 3]) -> usize {
     use glam::Vec4;
     let [dx, dy, dz] = dir.map(Vec4::splat);
     let lanes = |at: usize| Vec4::from_slice(&block[at..at + 4]);
@@ -257,7 +260,7 @@ mod tests {
             let d = dir.to_f64_array().map(|x| x as f32);
             let got = scan_blocks(&blocks, d);
             assert_eq!(got, want, "blocks: {} points {points:?}, direction {dir:?}", points.len());
-            if let Ok(block) = <&[f32; 24]>::try_from(blocks.as_slice()) {
+            if let Ok(block) = <&[f32; super::BLOCK]>::try_from(blocks.as_slice()) {
                 let got = scan_block(block, d);
                 assert_eq!(got, want, "one block: {} points {points:?}, direction {dir:?}", points.len());
             }

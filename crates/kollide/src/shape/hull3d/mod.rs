@@ -398,7 +398,7 @@ impl<V: Vector3> Support<V> for ConvexHull<V> {
         if !self.climb {
             // Exact: only `f32` hulls keep blocks.
             let dir32 = || dir.to_f64_array().map(|x| x as f32);
-            let best = if let Ok(block) = <&[f32; 24]>::try_from(self.blocks.as_slice()) {
+            let best = if let Ok(block) = <&[f32; super::scan::BLOCK]>::try_from(self.blocks.as_slice()) {
                 super::scan::scan_block(block, dir32())
             } else if self.blocks.is_empty() {
                 super::scan::scan(v, dir)
