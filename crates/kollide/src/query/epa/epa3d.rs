@@ -238,8 +238,9 @@ fn penetration_scaled<V: Vector3 + Space, A: Support<V> + ?Sized, B: Support<V> 
         let slot = |k: usize| if k < reused { removed[k] as usize } else { base + k - reused };
         let mut broken = false;
         for (k, r) in horizon.iter().enumerate() {
-            let next = slot((k + 1) % count) as u32;
-            let prev = slot((k + count - 1) % count) as u32;
+            // The neighbours around the loop, without a division.
+            let next = slot(if k + 1 == count { 0 } else { k + 1 }) as u32;
+            let prev = slot(if k == 0 { count - 1 } else { k - 1 }) as u32;
             let g = Face::new(&verts, [r.p, r.q, wi], [r.out, next, prev]);
             // The grown polytope holds the old one, so no face of it can be closer to the
             // origin than the closest old face: one that is means rounding broke convexity.
