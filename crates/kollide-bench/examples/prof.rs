@@ -6,8 +6,10 @@
 //! query, from the traces) or `answers` (each pair's answers, a line a pair, to compare two
 //! builds); or CASE one of `ball`,
 //! `cuboid`, `capsule` with QUERY `ray` (`ray_toi`) or `ray-normal` (`ray_cast`), on rays
-//! drawn as the bench's ray rows draw them (not the same rays). The scenes are the bench's own
-//! (same seeds, pools and poses). It prints the fastest pass over the 1000 pairs; for A/B
+//! drawn as the bench's ray rows draw them (not the same rays); or CASE `boxes10k`,
+//! `boxes100k` with QUERY `pairs` (`all_pairs`, the grid's build included) or `frame` (the
+//! broad phase's frame: 10% of the boxes moved by `set_aabb`, then `update`; it prints the
+//! two parts' times apart). The scenes are the bench's own (same seeds, pools and poses). It prints the fastest pass over the 1000 pairs; for A/B
 //! comparisons run two builds' binaries in turn, several times (the machine drifts).
 
 use kollide_bench::gen::{self, BenchRng, Spread};
@@ -158,6 +160,48 @@ fn rays<S: Spec3>(secs: f64, query: &str, make: impl FnMut(&mut BenchRng) -> S) 
     }
 }
 
+/// The broad-phase rows' boxes (the bench's seeds): `all_pairs`, or one frame of 10% moving
+/// (forth and back, as the bench times it), its two parts timed apart.
+fn broad_phase(secs: f64, case: &str, query: &str) {
+    use kollide::bvh::{all_pairs, BroadPhase, ProxyId};
+    let (index, n) = if case == "boxes10k" { (400, 10_000) } else { (401, 100_000) };
+    let mut r = gen::rng(SEED + index);
+    let a = gen::boxes(&mut r, n);
+    let (moved, b) = gen::moved_tenth(&mut r, &a);
+    match query {
+        "pairs" => time(secs, n, || {
+            black_box(all_pairs(black_box(&a)).len());
+        }),
+        "frame" => {
+            let mut bp = BroadPhase::new(0.1);
+            let ids: Vec<ProxyId> = a.iter().map(|x| bp.insert(*x).expect("finite")).collect();
+            bp.update();
+            let (mut set, mut update, mut frames) = (f64::MAX, f64::MAX, 0u64);
+            let start = Instant::now();
+            while start.elapsed().as_secs_f64() < secs || frames % 2 == 1 {
+                let to = if frames % 2 == 0 { &b } else { &a };
+                let t0 = Instant::now();
+                for &i in &moved {
+                    let _ = bp.set_aabb(ids[i as usize], to[i as usize]);
+                }
+                let t1 = Instant::now();
+                black_box(bp.update());
+                set = set.min((t1 - t0).as_secs_f64());
+                update = update.min(t1.elapsed().as_secs_f64());
+                frames += 1;
+            }
+            println!(
+                "set_aabb {:.1} us, update {:.1} us a frame (best of {frames}; {} moved, {} pairs)",
+                set * 1e6,
+                update * 1e6,
+                moved.len(),
+                bp.pair_count()
+            );
+        }
+        _ => panic!("unknown query {query}"),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let case = args.first().map_or("cuboid-cuboid", String::as_str);
@@ -167,6 +211,7 @@ fn main() {
         "ball" => return rays(secs, query, BallSpec::random),
         "cuboid" => return rays(secs, query, CuboidSpec::random),
         "capsule" => return rays(secs, query, CapsuleSpec::random),
+        "boxes10k" | "boxes100k" => return broad_phase(secs, case, query),
         _ => {}
     }
     // Case numbers as in the bench's main: `SEED + i` for the i-th case.

@@ -22,34 +22,14 @@ use crate::timing;
 use glam::Vec3;
 use kollide::bvh::{all_pairs, all_pairs_sweep, BroadPhase, DynamicTree, ProxyId};
 use kollide::math::Aabb;
-use kollide_bench::gen::{self, BenchRng};
+use kollide_bench::gen;
 use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
-use rand::Rng;
 use std::collections::HashSet;
 use std::hint::black_box;
 
 /// The enlargement of moving boxes, for both libraries.
 const MARGIN: f32 = 0.1;
-
-/// `n` boxes of half extents in [0.5, 1] uniform in a cube sized so that a box meets about
-/// three others.
-pub(crate) fn boxes(rng: &mut BenchRng, n: usize) -> Vec<Aabb<Vec3>> {
-    // Expected overlaps per box ~ n (2 * 0.75 * 2)^3 / L^3 = 3.
-    let side = (n as f32 * 27.0 / 3.0).cbrt();
-    (0..n)
-        .map(|_| {
-            let c = Vec3::new(
-                rng.random_range(0.0..side),
-                rng.random_range(0.0..side),
-                rng.random_range(0.0..side),
-            );
-            let h =
-                Vec3::new(rng.random_range(0.5..1.0), rng.random_range(0.5..1.0), rng.random_range(0.5..1.0));
-            Aabb::new(c - h, c + h)
-        })
-        .collect()
-}
 
 fn to_parry(b: &Aabb<Vec3>) -> PAabb {
     PAabb::new(b.min, b.max)
@@ -136,15 +116,8 @@ fn kollide_sorted(bp: &BroadPhase<Vec3>, ids: &[ProxyId]) -> Vec<(u32, u32)> {
 /// The rows for `n` boxes.
 pub fn run(seed: u64, n: usize, case: &str) -> Vec<Row> {
     let mut rng = gen::rng(seed);
-    let a = boxes(&mut rng, n);
-    // The frame's other configuration: 10% of the boxes moved by up to 0.3 per axis.
-    let moved: Vec<u32> = (0..n as u32).filter(|_| rng.random_bool(0.1)).collect();
-    let mut b = a.clone();
-    for &i in &moved {
-        let d =
-            Vec3::new(rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3));
-        b[i as usize] = Aabb::new(a[i as usize].min + d, a[i as usize].max + d);
-    }
+    let a = gen::boxes(&mut rng, n);
+    let (moved, b) = gen::moved_tenth(&mut rng, &a);
     let (truth_a, truth_b) = (truth(&a), truth(&b));
     let mut rows = Vec::new();
     let row = |query: &'static str, disagreements: usize, k: f64, p: f64, target: f64| Row {
