@@ -173,8 +173,9 @@ fn run_case<S: Spec3>(name: &str, rng: &mut BenchRng, shapes: &[S], target: f64)
     vec![row("ray", t[0], t[1], target), row("ray-normal", full[0], full[1], 0.0)]
 }
 
-/// The six ray rows (targets from the issue: capsule, cylinder and cone `>= 3x` parry,
-/// which runs GJK on them; the others `>= 1x`).
+/// The six ray rows. Targets: cylinder and cone `>= 3x` parry, which runs GJK on them; the
+/// others `>= 1x`, the capsule's among them since the lean-GJK issue (parry 0.31 answers a
+/// capsule ray in closed form; the first ray issue's `>= 3x` counted it as GJK).
 pub fn run(seed: u64) -> Vec<Row> {
     let mut rng = gen::rng(seed);
     let balls: Vec<BallSpec> = (0..POOL).map(|_| BallSpec::random(&mut rng)).collect();
@@ -186,7 +187,7 @@ pub fn run(seed: u64) -> Vec<Row> {
     [
         run_case("ball", &mut rng, &balls, 1.0),
         run_case("cuboid", &mut rng, &cuboids, 1.0),
-        run_case("capsule", &mut rng, &capsules, 3.0),
+        run_case("capsule", &mut rng, &capsules, 1.0),
         run_case("cylinder", &mut rng, &cylinders, 3.0),
         run_case("cone", &mut rng, &cones, 3.0),
         run_case("hull64", &mut rng, &hulls, 1.0),
