@@ -81,23 +81,23 @@ const RUN: usize = 8;
 /// 24 numbers `x0 .. x7, y0 .. y7, z0 .. z7` of points `8k .. 8k + 8`. The last block is
 /// padded with copies of the first point, which can never be the first point of the
 /// largest product ahead of the point itself. Only for `f32` points: `None` otherwise.
-pub(crate) fn blocks8<V: Vector3>(points: &[V]) -> Option<Vec<f32>> {
+pub(crate) fn blocks8<V: Vector3>(points: &[V]) -> Option<Vec<[f32; BLOCK]>> {
     if !V::Real::IS_F32 {
         return None;
     }
     // Exact: `V`'s scalar is `f32`.
     let coords = |p: &V| p.to_f64_array().map(|x| x as f32);
     let pad = points.first().map_or([0.0; 3], coords);
-    let mut out = Vec::with_capacity(points.len().div_ceil(LANES) * 3 * LANES);
+    let mut out = Vec::with_capacity(points.len().div_ceil(LANES));
     for chunk in points.chunks(LANES) {
-        let mut block = [0.0f32; 3 * LANES];
+        let mut block = [0.0f32; BLOCK];
         for lane in 0..LANES {
             let c = chunk.get(lane).map_or(pad, coords);
             for axis in 0..3 {
                 block[LANES * axis + lane] = c[axis];
             }
         }
-        out.extend_from_slice(&block);
+        out.push(block);
     }
     Some(out)
 }
@@ -112,20 +112,48 @@ pub(crate) fn blocks8<V: Vector3>(points: &[V]) -> Option<Vec<f32>> {
 /// would mispredict. A lane's product is `x dx + y dy + z dz` in that order, multiplied and
 /// added apart, as the points' own `dot`, so the products, and the answer, are the scalar
 /// ones bit for bit.
-pub(crate) fn scan_blocks(blocks: &[f32], dir: [f32; 3]) -> usize {
+pub(crate) fn scan_blocks(blocks: &[[f32; BLOCK]], dir: [f32; 3]) -> usize {
     use glam::Vec4;
-    let Some(first) = blocks.get(..2 * LANES + 1) else { return 0 };
+    let Some(first) = blocks.first() else { return 0 };
     let d0 = first[0] * dir[0] + first[LANES] * dir[1] + first[2 * LANES] * dir[2];
     if d0.is_nan() {
         return 0; // a NaN first product: nothing compares larger (see `argmax`)
     }
-    let [dx, dy, dz] = dir.map(Vec4::splat);
-    let n = blocks.len() / (3 * LANES);
-    let half = |k: usize, h: usize| {
-        let b = &blocks[3 * LANES * k + 4 * h..];
-        Vec4::from_slice(&b[..4]) * dx
-            + Vec4::from_slice(&b[LANES..LANES + 4]) * dy
-            + Vec4::from_slice(&b[2 * LANES..2 * LANES + 4]) * dz
+    let d = dir.map(Vec4::splat);
+    let mut best = Best::default();
+    // A run of 3 to 8 blocks (a hull of 17 to 64 vertices is one) as an array of its
+    // length, so that its loops unroll.
+    macro_rules! by_length {
+        ($run:expr, $($n:literal)*) => {
+            match $run.len() {
+                $($n => match <&[[f32; BLOCK]; $n]>::try_from($run) {
+                    Ok(fixed) => run_mask(fixed, d),
+                    Err(_) => run_mask($run, d),
+                },)*
+                _ => run_mask($run, d),
+            }
+        };
+    }
+    for (r, run) in blocks.chunks(RUN).enumerate() {
+        let (mask, top) = by_length!(run, 8 7 6 5 4 3);
+        best.offer(LANES * RUN * r, mask, top);
+    }
+    best.index()
+}
+
+/// The largest product of a run of at most [`RUN`] blocks along `d` (each axis splatted),
+/// and the mask of the points holding it (bit `8k + lane` for block `k`): see
+/// [`scan_blocks`].
+#[inline(always)]
+fn run_mask(run: &[[f32; BLOCK]], [dx, dy, dz]: [glam::Vec4; 3]) -> (u64, f32) {
+    use glam::Vec4;
+    // Both halves of a block: constant offsets into an array, so no bounds to check.
+    let halves = |b: &[f32; BLOCK]| {
+        let lanes = |at: usize| Vec4::from_slice(&b[at..at + 4]);
+        [
+            lanes(0) * dx + lanes(LANES) * dy + lanes(2 * LANES) * dz,
+            lanes(4) * dx + lanes(LANES + 4) * dy + lanes(2 * LANES + 4) * dz,
+        ]
     };
     // The larger, the running maximum `m` when `p` is NaN: `p > m ? p : m`. On x86 that is
     // glam's `max`, one `maxps` (written as a select, the compiler did not always find the
@@ -134,27 +162,23 @@ pub(crate) fn scan_blocks(blocks: &[f32], dir: [f32; 3]) -> usize {
     let keep = |m: Vec4, p: Vec4| p.max(m);
     #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
     let keep = |m: Vec4, p: Vec4| Vec4::select(p.cmpgt(m), p, m);
-    let mut best = Best::default();
     let mut products = [[Vec4::ZERO; 2]; RUN];
-    for start in (0..n).step_by(RUN) {
-        let len = RUN.min(n - start);
-        let (mut m0, mut m1) = (Vec4::NEG_INFINITY, Vec4::NEG_INFINITY);
-        for (k, slot) in products[..len].iter_mut().enumerate() {
-            let (p0, p1) = (half(start + k, 0), half(start + k, 1));
-            *slot = [p0, p1];
-            m0 = keep(m0, p0);
-            m1 = keep(m1, p1);
-        }
-        let top = largest(keep(m0, m1).to_array());
-        let t = Vec4::splat(top);
-        let mut mask = 0u64;
-        for (k, [p0, p1]) in products[..len].iter().enumerate() {
-            let bits = p0.cmpeq(t).bitmask() | p1.cmpeq(t).bitmask() << 4;
-            mask |= u64::from(bits) << (LANES * k);
-        }
-        best.offer(LANES * start, mask, top);
+    let len = run.len().min(RUN);
+    let (mut m0, mut m1) = (Vec4::NEG_INFINITY, Vec4::NEG_INFINITY);
+    for (slot, b) in products[..len].iter_mut().zip(run) {
+        let [p0, p1] = halves(b);
+        *slot = [p0, p1];
+        m0 = keep(m0, p0);
+        m1 = keep(m1, p1);
     }
-    best.index()
+    let top = largest(keep(m0, m1).to_array());
+    let t = Vec4::splat(top);
+    let mut mask = 0u64;
+    for (k, [p0, p1]) in products[..len].iter().enumerate() {
+        let bits = p0.cmpeq(t).bitmask() | p1.cmpeq(t).bitmask() << 4;
+        mask |= u64::from(bits) << (LANES * k);
+    }
+    (mask, top)
 }
 
 /// [`scan_blocks`] of a single block (at most eight points), in straight-line code: both
@@ -260,7 +284,7 @@ mod tests {
             let d = dir.to_f64_array().map(|x| x as f32);
             let got = scan_blocks(&blocks, d);
             assert_eq!(got, want, "blocks: {} points {points:?}, direction {dir:?}", points.len());
-            if let Ok(block) = <&[f32; super::BLOCK]>::try_from(blocks.as_slice()) {
+            if let [block] = blocks.as_slice() {
                 let got = scan_block(block, d);
                 assert_eq!(got, want, "one block: {} points {points:?}, direction {dir:?}", points.len());
             }

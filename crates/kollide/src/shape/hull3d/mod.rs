@@ -84,7 +84,7 @@ pub struct ConvexHull<V> {
     climb: bool,
     /// The vertices eight to a block by axis and lane, for the scan (`scan::blocks8`;
     /// `f32` only); empty when the support climbs or scans the vertices as they are.
-    blocks: Vec<f32>,
+    blocks: Vec<[f32; super::scan::BLOCK]>,
     interior: V,
     /// No triangles merged: face `f` is triangle `f`, its normal `normals[f]`, and
     /// `face_start`, `face_loops` and `merged_normals` are empty (on a million-point sphere
@@ -398,7 +398,7 @@ impl<V: Vector3> Support<V> for ConvexHull<V> {
         if !self.climb {
             // Exact: only `f32` hulls keep blocks.
             let dir32 = || dir.to_f64_array().map(|x| x as f32);
-            let best = if let Ok(block) = <&[f32; super::scan::BLOCK]>::try_from(self.blocks.as_slice()) {
+            let best = if let [block] = self.blocks.as_slice() {
                 super::scan::scan_block(block, dir32())
             } else if self.blocks.is_empty() {
                 super::scan::scan(v, dir)
