@@ -141,20 +141,24 @@ pub(crate) fn scan_blocks(blocks: &[[f32; BLOCK]], dir: [f32; 3]) -> usize {
     best.index()
 }
 
+/// The products of a block's points with `d` (each axis splatted), its two halves of four
+/// lanes: `x dx + y dy + z dz` in that order, as the points' own `dot`. Constant offsets into
+/// an array, so no bounds to check.
+#[inline(always)]
+fn halves(b: &[f32; BLOCK], [dx, dy, dz]: [glam::Vec4; 3]) -> [glam::Vec4; 2] {
+    let lanes = |at: usize| glam::Vec4::from_slice(&b[at..at + 4]);
+    [
+        lanes(0) * dx + lanes(LANES) * dy + lanes(2 * LANES) * dz,
+        lanes(4) * dx + lanes(LANES + 4) * dy + lanes(2 * LANES + 4) * dz,
+    ]
+}
+
 /// The largest product of a run of at most [`RUN`] blocks along `d` (each axis splatted),
 /// and the mask of the points holding it (bit `8k + lane` for block `k`): see
 /// [`scan_blocks`].
 #[inline(always)]
-fn run_mask(run: &[[f32; BLOCK]], [dx, dy, dz]: [glam::Vec4; 3]) -> (u64, f32) {
+fn run_mask(run: &[[f32; BLOCK]], d: [glam::Vec4; 3]) -> (u64, f32) {
     use glam::Vec4;
-    // Both halves of a block: constant offsets into an array, so no bounds to check.
-    let halves = |b: &[f32; BLOCK]| {
-        let lanes = |at: usize| Vec4::from_slice(&b[at..at + 4]);
-        [
-            lanes(0) * dx + lanes(LANES) * dy + lanes(2 * LANES) * dz,
-            lanes(4) * dx + lanes(LANES + 4) * dy + lanes(2 * LANES + 4) * dz,
-        ]
-    };
     // The larger, the running maximum `m` when `p` is NaN: `p > m ? p : m`. On x86 that is
     // glam's `max`, one `maxps` (written as a select, the compiler did not always find the
     // instruction: hull64 `distance` 10-15% slower); on other targets `max` may pass NaN on.
@@ -166,7 +170,7 @@ fn run_mask(run: &[[f32; BLOCK]], [dx, dy, dz]: [glam::Vec4; 3]) -> (u64, f32) {
     let len = run.len().min(RUN);
     let (mut m0, mut m1) = (Vec4::NEG_INFINITY, Vec4::NEG_INFINITY);
     for (slot, b) in products[..len].iter_mut().zip(run) {
-        let [p0, p1] = halves(b);
+        let [p0, p1] = halves(b, d);
         *slot = [p0, p1];
         m0 = keep(m0, p0);
         m1 = keep(m1, p1);
@@ -186,10 +190,7 @@ fn run_mask(run: &[[f32; BLOCK]], [dx, dy, dz]: [glam::Vec4; 3]) -> (u64, f32) {
 #[inline(always)]
 pub(crate) fn scan_block(block: &[f32; BLOCK], dir: [f32; 3]) -> usize {
     use glam::Vec4;
-    let [dx, dy, dz] = dir.map(Vec4::splat);
-    let lanes = |at: usize| Vec4::from_slice(&block[at..at + 4]);
-    let p0 = lanes(0) * dx + lanes(LANES) * dy + lanes(2 * LANES) * dz;
-    let p1 = lanes(4) * dx + lanes(LANES + 4) * dy + lanes(2 * LANES + 4) * dz;
+    let [p0, p1] = halves(block, dir.map(Vec4::splat));
     if p0.x.is_nan() {
         return 0; // a NaN first product: nothing compares larger (see `argmax`)
     }
