@@ -1,6 +1,8 @@
-//! Seeded random inputs: points on spheres and circles, rotations, placements.
+//! Seeded random inputs: points on spheres and circles, rotations, placements, the
+//! broad-phase rows' boxes.
 
 use glam::{Quat, Vec2, Vec3};
+use kollide::math::Aabb;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -128,7 +130,7 @@ pub fn place2(
 
 /// The broad-phase rows' boxes: `n` boxes of half extents in [0.5, 1] uniform in a cube
 /// sized so that a box meets about three others.
-pub fn boxes(rng: &mut BenchRng, n: usize) -> Vec<kollide::math::Aabb<Vec3>> {
+pub fn boxes(rng: &mut BenchRng, n: usize) -> Vec<Aabb<Vec3>> {
     // Expected overlaps per box ~ n (2 * 0.75 * 2)^3 / L^3 = 3.
     let side = (n as f32 * 27.0 / 3.0).cbrt();
     (0..n)
@@ -140,23 +142,20 @@ pub fn boxes(rng: &mut BenchRng, n: usize) -> Vec<kollide::math::Aabb<Vec3>> {
             );
             let h =
                 Vec3::new(rng.random_range(0.5..1.0), rng.random_range(0.5..1.0), rng.random_range(0.5..1.0));
-            kollide::math::Aabb::new(c - h, c + h)
+            Aabb::new(c - h, c + h)
         })
         .collect()
 }
 
 /// The broad-phase frame's other configuration of `a`: 10% of the boxes (their indices,
 /// ascending) moved by up to 0.3 per axis, and all the boxes after the move.
-pub fn moved_tenth(
-    rng: &mut BenchRng,
-    a: &[kollide::math::Aabb<Vec3>],
-) -> (Vec<u32>, Vec<kollide::math::Aabb<Vec3>>) {
+pub fn moved_tenth(rng: &mut BenchRng, a: &[Aabb<Vec3>]) -> (Vec<u32>, Vec<Aabb<Vec3>>) {
     let moved: Vec<u32> = (0..a.len() as u32).filter(|_| rng.random_bool(0.1)).collect();
     let mut b = a.to_vec();
     for &i in &moved {
         let d =
             Vec3::new(rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3), rng.random_range(-0.3..0.3));
-        b[i as usize] = kollide::math::Aabb::new(a[i as usize].min + d, a[i as usize].max + d);
+        b[i as usize] = Aabb::new(a[i as usize].min + d, a[i as usize].max + d);
     }
     (moved, b)
 }
