@@ -649,7 +649,7 @@ fn best_of_few<V: Vector>(
     items.iter_mut().for_each(&to_bins);
     let mut best =
         Cut { best: (V::Real::INFINITY, widest, 0usize), left: Box4::empty(), right: Box4::empty() };
-    for (axis, _) in spread.iter().enumerate().take(V::DIM).filter(|(_, &s)| s) {
+    for (axis, _) in spread.iter().enumerate().take(V::DIM).filter(|&(_, &s)| s) {
         let occupied = items.iter().fold(0u16, |m, it| m | 1 << it.bins[axis]);
         let mut cuts = occupied & !(1 << (15 - occupied.leading_zeros()));
         while cuts != 0 {

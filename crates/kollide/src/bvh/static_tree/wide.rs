@@ -93,8 +93,8 @@ fn open<V: Vector>(nodes: &[Node<V>], i: usize, is_leaf: &impl Fn(usize) -> bool
         let widest = lanes
             .iter()
             .enumerate()
-            .filter(|(_, &b)| !is_leaf(b))
-            .max_by(|(_, &x), (_, &y)| {
+            .filter(|&(_, &b)| !is_leaf(b))
+            .max_by(|&(_, &x), &(_, &y)| {
                 let (ax, ay) = (nodes[x].aabb.surface_area(), nodes[y].aabb.surface_area());
                 ax.partial_cmp(&ay).unwrap_or(core::cmp::Ordering::Equal)
             })

@@ -288,7 +288,7 @@ fn merged_faces(points: &[[f64; 3]], triangles: &[[u32; 3]], adjacent: &[[u32; 3
         }
         let mut lp = Vec::with_capacity(next.len());
         if simple {
-            if let Some((&first, _)) = next.iter().min_by_key(|(&a, _)| a) {
+            if let Some((&first, _)) = next.iter().min_by_key(|&(&a, _)| a) {
                 let mut v = first;
                 for _ in 0..next.len() {
                     lp.push(v);
