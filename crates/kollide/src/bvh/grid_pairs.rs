@@ -201,8 +201,9 @@ fn fill_lanes<V: Vector>(
 ) {
     let n = slots.len();
     for lane in lanes.iter_mut() {
-        lane.clear();
+        // Every slot below `n` is written below; only the padding is cleared.
         lane.resize(n + PAD, 0.0);
+        lane[n..].fill(0.0);
     }
     let [l0, l1, l2, l3, l4, l5] = lanes;
     let (l0, l1, l2) = (&mut l0[..n], &mut l1[..n], &mut l2[..n]);
@@ -214,10 +215,7 @@ fn fill_lanes<V: Vector>(
         l1[s] = down(min[1]);
         l3[s] = up(max[0]);
         l4[s] = up(max[1]);
-        if V::DIM == 3 {
-            l2[s] = down(min[2]);
-            l5[s] = up(max[2]);
-        }
+        (l2[s], l5[s]) = if V::DIM == 3 { (down(min[2]), up(max[2])) } else { (0.0, 0.0) };
     }
 }
 
@@ -246,15 +244,29 @@ struct Probe {
     max: [Vec4; 3],
 }
 
-/// Hits awaiting report: the probe's slot, the first of four slots, and the mask of those
-/// that met it.
-struct Hits {
-    records: Vec<[u32; 3]>,
-    len: usize,
+impl Probe {
+    /// The mask of the slots `t..t + 4` that meet the probe, cut to those below `hi`
+    /// (`t <= hi`).
+    #[inline(always)]
+    fn test(&self, l: &[&[f32]; 6], t: usize, hi: usize) -> u32 {
+        let load = |k: usize| Vec4::from_slice(&l[k][t..t + 4]);
+        let mut m: BVec4A = load(0).cmple(self.max[0]) & load(3).cmpge(self.min[0]);
+        m &= load(1).cmple(self.max[1]) & load(4).cmpge(self.min[1]);
+        m &= load(2).cmple(self.max[2]) & load(5).cmpge(self.min[2]);
+        m.bitmask() & !(u32::MAX << (hi - t).min(4))
+    }
 }
+
+/// A hit awaiting report: the probe's slot, the first of four slots, and the mask of those
+/// that met it.
+type Record = [u32; 3];
 
 /// Records buffered before they are reported.
 const HIT_BUFFER: usize = 512;
+
+/// The record buffer's length: room past `HIT_BUFFER` for a box's five first tests, and a
+/// power of two, so an index taken modulo it needs no bounds check (it never wraps).
+const RECORDS: usize = 1024;
 
 /// The fewest boxes for which the `rayon` feature builds and searches the grid in parallel.
 #[cfg(feature = "rayon")]
@@ -370,19 +382,19 @@ impl<V: Vector> GridPairs<V> {
                 cells.push(c);
             }
         }
-        let mut crowding = 0.0;
+        // The sum of count^2 is below n^2 < 2^64.
+        let mut crowding = 0u64;
         let mut sum = 0u32;
         for k in &mut start[..cell_count] {
-            crowding += f64::from(*k) * f64::from(*k);
+            crowding += u64::from(*k) * u64::from(*k);
             sum += *k;
             *k = sum;
         }
         start[cell_count] = sum;
-        if crowding / n as f64 > MAX_CROWDING {
+        if crowding as f64 > MAX_CROWDING * n as f64 {
             return Err(buf);
         }
-        slots.clear();
-        slots.resize(n, 0);
+        slots.resize(n, 0); // every slot is written below
         for (i, &c) in cells.iter().enumerate().rev() {
             if c != u32::MAX {
                 let end = &mut start[c as usize];
@@ -421,80 +433,80 @@ impl<V: Vector> GridPairs<V> {
     }
 
     /// [`visit_pairs`](Self::visit_pairs) for the pairs whose first box (in slot order) lies
-    /// in `slots`.
+    /// in `slots`. Never inlined: inside a larger caller the record count lost its register.
+    #[inline(never)]
     fn visit_slots(&self, slots: core::ops::Range<usize>, f: &mut impl FnMut(u32, u32)) {
         let dy = self.dims[0];
         let dz = self.dims[0] * self.dims[1];
         let start = |c: usize| self.buf.start[c] as usize;
         let stride = self.len() + PAD;
         let l: [&[f32]; 6] = core::array::from_fn(|k| &self.buf.lanes[k][..stride]);
-        // Room past HIT_BUFFER for the first four slots of each of a box's five runs.
-        let mut hits = Hits { records: vec![[0; 3]; HIT_BUFFER + 5], len: 0 };
+        // The record count stays a local (a register): a count behind a reference went
+        // through memory on every test, a chain of store-to-load forwards.
+        let mut records: [Record; RECORDS] = [[0; 3]; RECORDS];
+        let mut len = 0usize;
         for s in slots {
-            if hits.len >= HIT_BUFFER {
-                self.report(&mut hits, f);
+            if len >= HIT_BUFFER {
+                self.report(&records[..len], f);
+                len = 0;
             }
-            let probe = Probe {
+            let p = Probe {
                 min: [Vec4::splat(l[0][s]), Vec4::splat(l[1][s]), Vec4::splat(l[2][s])],
                 max: [Vec4::splat(l[3][s]), Vec4::splat(l[4][s]), Vec4::splat(l[5][s])],
             };
             let c = (self.buf.slots[s] >> 32) as usize;
-            self.run(&l, &probe, s, s + 1, start(c + 2), &mut hits, f);
             let r = c + dy;
-            self.run(&l, &probe, s, start(r - 1), start(r + 2), &mut hits, f);
+            let mut run = |lo: usize, hi: usize| {
+                let m = p.test(&l, lo, hi);
+                records[len % RECORDS] = [s as u32, lo as u32, m];
+                len += usize::from(m != 0);
+                if hi > lo + 4 {
+                    len = self.long_run(&l, &p, s, lo + 4..hi, &mut records, len, f);
+                }
+            };
+            run(s + 1, start(c + 2));
+            run(start(r - 1), start(r + 2));
             if V::DIM == 3 {
                 for r in [c + dz - dy, c + dz, c + dz + dy] {
-                    self.run(&l, &probe, s, start(r - 1), start(r + 2), &mut hits, f);
+                    run(start(r - 1), start(r + 2));
                 }
             }
         }
-        self.report(&mut hits, f);
+        self.report(&records[..len], f);
     }
 
-    /// Tests slot `s`'s box against the slots `lo..hi` (`lo <= hi`), four at a time (the
-    /// first four even when the run is empty), and records the hits without a branch on
-    /// them.
-    #[inline(always)]
+    /// The slots of a run past its first four: tests slot `s`'s box against `slots`, four
+    /// at a time, records the hits from `records[len]` on (reporting them when the buffer
+    /// fills), and returns the new count.
+    #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    fn run(
+    fn long_run(
         &self,
         l: &[&[f32]; 6],
         p: &Probe,
         s: usize,
-        lo: usize,
-        hi: usize,
-        hits: &mut Hits,
+        slots: core::ops::Range<usize>,
+        records: &mut [Record; RECORDS],
+        mut len: usize,
         f: &mut impl FnMut(u32, u32),
-    ) {
-        let test = |t: usize| {
-            let load = |k: usize| Vec4::from_slice(&l[k][t..t + 4]);
-            let mut m: BVec4A = load(0).cmple(p.max[0]) & load(3).cmpge(p.min[0]);
-            m &= load(1).cmple(p.max[1]) & load(4).cmpge(p.min[1]);
-            m &= load(2).cmple(p.max[2]) & load(5).cmpge(p.min[2]);
-            // Only the lanes inside the run.
-            m.bitmask() & !(u32::MAX << (hi - t).min(4))
-        };
-        let m = test(lo);
-        hits.records[hits.len] = [s as u32, lo as u32, m];
-        hits.len += usize::from(m != 0);
-        let mut t = lo + 4;
-        while t < hi {
-            if hits.len >= HIT_BUFFER {
-                self.report(hits, f);
+    ) -> usize {
+        for t in slots.clone().step_by(4) {
+            if len >= HIT_BUFFER {
+                self.report(&records[..len], f);
+                len = 0;
             }
-            let m = test(t);
-            hits.records[hits.len] = [s as u32, t as u32, m];
-            hits.len += usize::from(m != 0);
-            t += 4;
+            let m = p.test(l, t, slots.end);
+            records[len % RECORDS] = [s as u32, t as u32, m];
+            len += usize::from(m != 0);
         }
+        len
     }
 
-    /// Reports the recorded hits (confirmed on the exact boxes when the lanes round them)
-    /// and empties the record.
+    /// Reports the recorded hits (confirmed on the exact boxes when the lanes round them).
     #[cold]
     #[inline(never)]
-    fn report(&self, hits: &mut Hits, f: &mut impl FnMut(u32, u32)) {
-        for &[s, t, mut m] in &hits.records[..hits.len] {
+    fn report(&self, records: &[Record], f: &mut impl FnMut(u32, u32)) {
+        for &[s, t, mut m] in records {
             let (s, t) = (s as usize, t as usize);
             let i = self.buf.slots[s] as u32;
             while m != 0 {
@@ -506,7 +518,6 @@ impl<V: Vector> GridPairs<V> {
                 }
             }
         }
-        hits.len = 0;
     }
 }
 

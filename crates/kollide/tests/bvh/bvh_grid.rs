@@ -229,3 +229,34 @@ fn many_boxes_equal_the_sweep_in_the_serial_order() {
     assert_eq!(as_set(&pairs), as_set(&all_pairs_sweep(&boxes)));
     assert!(pairs.len() > n, "{} pairs", pairs.len());
 }
+
+/// `all_pairs` keeps the grid's arrays per thread between calls, and the lanes are no
+/// longer zeroed on reuse: a 3D grid, then a smaller 2D one (whose z lanes must read 0),
+/// then a larger 3D one, then a smaller one again, on one thread, each equal to brute force.
+#[test]
+fn kept_grid_arrays_serve_calls_of_other_sizes_and_dimensions() {
+    fn boxes<V: Space>(r: &mut ChaCha8Rng, n: usize) -> Vec<Aabb<V>> {
+        let side = (n as f64 * 9.0).powf(1.0 / V::DIM as f64);
+        (0..n)
+            .map(|_| {
+                let c: V = vec_in(r, 0.0, side);
+                let h: V = vec_in(r, 0.5, 1.0);
+                Aabb::new(c - h, c + h)
+            })
+            .collect()
+    }
+    let mut r = ChaCha8Rng::seed_from_u64(78);
+    let (a, b, c, d) = (
+        boxes::<Vec3>(&mut r, 3000),
+        boxes::<Vec2>(&mut r, 1000),
+        boxes::<DVec3>(&mut r, 5000),
+        boxes::<Vec2>(&mut r, 200),
+    );
+    for _ in 0..2 {
+        assert!(GridPairs::new(&a).is_some() && GridPairs::new(&b).is_some());
+        assert_eq!(as_set(&all_pairs(&a)), brute_force(&a), "3D, 3000 boxes");
+        assert_eq!(as_set(&all_pairs(&b)), brute_force(&b), "2D after 3D");
+        assert_eq!(as_set(&all_pairs(&c)), brute_force(&c), "3D f64, 5000 boxes");
+        assert_eq!(as_set(&all_pairs(&d)), brute_force(&d), "2D, 200 boxes");
+    }
+}
