@@ -11,7 +11,8 @@
 //! same, L2 evicted between calls as parry's walk does in the bench), `grid-build` and
 //! `grid-visit` (`GridPairs::new` and `visit_pairs` apart) or `frame` (the
 //! broad phase's frame: 10% of the boxes moved by `set_aabb`, then `update`; it prints the
-//! two parts' times apart). The scenes are the bench's own (same seeds, pools and poses). It prints the fastest pass over the 1000 pairs; for A/B
+//! two parts' times apart); or CASE `trimesh-bunny` with QUERY `build` (`TriMesh::new` of
+//! the `build` row's mesh) or `tree` (its `Bvh` alone). The scenes are the bench's own (same seeds, pools and poses). It prints the fastest pass over the 1000 pairs; for A/B
 //! comparisons run two builds' binaries in turn, several times (the machine drifts).
 
 use kollide_bench::gen::{self, BenchRng, Spread};
@@ -234,6 +235,52 @@ fn broad_phase(secs: f64, case: &str, query: &str) {
     }
 }
 
+/// The `build` row's mesh (the bench's seed): `TriMesh::new` whole (`build`), or its tree
+/// alone (`tree`: `Bvh::new` over the triangles' boxes). Prints milliseconds a build.
+fn mesh_build(secs: f64, query: &str) {
+    use kollide::bvh::Bvh;
+    use kollide::composite::TriMesh;
+    use kollide::math::Aabb;
+    let (vertices, indices) = gen::surface(&mut gen::rng(SEED + 600), gen::BUNNY_CELLS);
+    let boxes: Vec<Aabb<glam::Vec3>> = indices
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| vertices[i as usize]);
+            Aabb::new(a.min(b).min(c), a.max(b).max(c))
+        })
+        .collect();
+    let start = Instant::now();
+    let (mut best, mut reps) = (f64::MAX, 0u64);
+    while start.elapsed().as_secs_f64() < secs || reps == 0 {
+        let (v, i) = (vertices.clone(), indices.clone());
+        let t = Instant::now();
+        match query {
+            "build" => {
+                black_box(TriMesh::new(black_box(v), black_box(i)).triangle_count());
+            }
+            "tree" => {
+                black_box(Bvh::new(black_box(&boxes)).node_count());
+            }
+            _ => panic!("unknown query {query}"),
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+        reps += 1;
+    }
+    // A fingerprint of the tree, to compare two builds' trees: its item order, depth and size.
+    let tree = Bvh::new(&boxes);
+    let print = tree
+        .item_order()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, &i| (h ^ u64::from(i)).wrapping_mul(0x100_0000_01b3));
+    println!(
+        "{:.3} ms a build (best of {reps}; {} triangles; tree {print:016x}, {} nodes, depth {})",
+        best * 1e3,
+        indices.len(),
+        tree.node_count(),
+        tree.depth()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let case = args.first().map_or("cuboid-cuboid", String::as_str);
@@ -244,6 +291,7 @@ fn main() {
         "cuboid" => return rays(secs, query, CuboidSpec::random),
         "capsule" => return rays(secs, query, CapsuleSpec::random),
         "boxes10k" | "boxes100k" => return broad_phase(secs, case, query),
+        "trimesh-bunny" => return mesh_build(secs, query),
         _ => {}
     }
     // Case numbers as in the bench's main: `SEED + i` for the i-th case.

@@ -13,7 +13,6 @@
 //! then the heap bytes per item of the mesh, of a `BroadPhase` of 100,000 boxes and of the
 //! world.
 
-use crate::build_cases::surface;
 use crate::world_heap::{heap, kollide_shape, pool, unit, MARGIN, STEP};
 use glam::{Quat, Vec3};
 use kollide::bvh::{all_pairs, Bvh};
@@ -53,7 +52,7 @@ pub fn run(seed: u64, max_threads: usize) {
     let mut rng = gen::rng(seed);
     eprintln!("scaling: building the inputs");
     let million = gen::boxes(&mut rng, 1_000_000);
-    let (vertices, indices) = surface(&mut rng, 289);
+    let (vertices, indices) = gen::surface(&mut rng, 289);
     let mesh = TriMesh::new(vertices.clone(), indices.clone());
     let rays: Vec<Ray<Vec3>> = (0..400_000)
         .map(|_| {
