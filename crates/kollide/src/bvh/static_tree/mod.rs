@@ -521,18 +521,19 @@ fn split<V: Vector>(
         return None;
     }
     let (_, axis, cut) = best;
-    let (mut left_c, mut right_c) = (Box4::<V>::empty(), Box4::<V>::empty());
+    // Lomuto's partition without a branch on the side (which is random from item to item):
+    // item `k` trades places with item `mid` every time, and `mid` moves on when `k` went
+    // left. Everything in `mid..k` is on the right, so a right item's trade only reorders
+    // the right side. The centroids' boxes are taken after, a pass over each side.
     let mut mid = 0;
     for k in 0..n {
-        let c = items[k].aabb.center();
-        if usize::from(items[k].bins[axis]) <= cut {
-            left_c = left_c.including(c);
-            items.swap(k, mid);
-            mid += 1;
-        } else {
-            right_c = right_c.including(c);
-        }
+        let left = usize::from(items[k].bins[axis]) <= cut;
+        items.swap(k, mid);
+        mid += usize::from(left);
     }
+    let centroids =
+        |part: &[Item<V>]| part.iter().fold(Box4::<V>::empty(), |b, it| b.including(it.aabb.center()));
+    let (left_c, right_c) = (centroids(&items[..mid]), centroids(&items[mid..]));
     if mid == 0 || mid == n {
         return by_count(items);
     }
@@ -656,13 +657,21 @@ fn best_of_few<V: Vector>(
             let cut = cuts.trailing_zeros() as u8;
             cuts &= cuts - 1;
             let (mut left, mut right, mut count) = (Box4::<V>::empty(), Box4::<V>::empty(), 0usize);
+            let empty = Box4::<V>::empty();
             for it in items.iter() {
-                if it.bins[axis] <= cut {
-                    left = left.union(it.aabb);
-                    count += 1;
-                } else {
-                    right = right.union(it.aabb);
-                }
+                // Each box joins one side, the other side the empty box (no branch).
+                let bin = it.bins[axis];
+                let m = Lanes::<V>::mask(bin <= cut);
+                let (lo, hi) = (it.aabb.lo, it.aabb.hi);
+                left = left.union(Box4 {
+                    lo: Lanes::<V>::select(m, lo, empty.lo),
+                    hi: Lanes::<V>::select(m, hi, empty.hi),
+                });
+                right = right.union(Box4 {
+                    lo: Lanes::<V>::select(m, empty.lo, lo),
+                    hi: Lanes::<V>::select(m, empty.hi, hi),
+                });
+                count += usize::from(bin <= cut);
             }
             let cost = left.surface_area() * V::Real::from_usize(count)
                 + right.surface_area() * V::Real::from_usize(n - count);
