@@ -638,8 +638,9 @@ fn binned<V: Vector>(
 }
 
 /// [`best_binned`] for a few items, to the bit: every occupied bin but the last of each
-/// axis is a cut, in the order the sweep meets them, each side's box and count taken from
-/// the items themselves (unions are exact, so in any order the same box).
+/// axis is a cut, in the order the sweep meets them. The items are united into their bins
+/// once an axis, and each cut's sides are the occupied bins before and after it (unions
+/// are exact, so in any order the same box).
 fn best_of_few<V: Vector>(
     items: &mut [Item<V>],
     spread: &[bool; 4],
@@ -647,38 +648,104 @@ fn best_of_few<V: Vector>(
     to_bins: impl Fn(&mut Item<V>),
 ) -> Cut<V> {
     let n = items.len();
+    debug_assert!(n <= FEW);
     items.iter_mut().for_each(&to_bins);
     let mut best =
         Cut { best: (V::Real::INFINITY, widest, 0usize), left: Box4::empty(), right: Box4::empty() };
     for (axis, _) in spread.iter().enumerate().take(V::DIM).filter(|&(_, &s)| s) {
-        let occupied = items.iter().fold(0u16, |m, it| m | 1 << it.bins[axis]);
-        let mut cuts = occupied & !(1 << (15 - occupied.leading_zeros()));
-        while cuts != 0 {
-            let cut = cuts.trailing_zeros() as u8;
-            cuts &= cuts - 1;
-            let (mut left, mut right, mut count) = (Box4::<V>::empty(), Box4::<V>::empty(), 0usize);
-            let empty = Box4::<V>::empty();
-            for it in items.iter() {
-                // Each box joins one side, the other side the empty box (no branch).
-                let bin = it.bins[axis];
-                let m = Lanes::<V>::mask(bin <= cut);
-                let (lo, hi) = (it.aabb.lo, it.aabb.hi);
-                left = left.union(Box4 {
-                    lo: Lanes::<V>::select(m, lo, empty.lo),
-                    hi: Lanes::<V>::select(m, hi, empty.hi),
-                });
-                right = right.union(Box4 {
-                    lo: Lanes::<V>::select(m, empty.lo, lo),
-                    hi: Lanes::<V>::select(m, empty.hi, hi),
-                });
-                count += usize::from(bin <= cut);
-            }
+        let mut boxes = [Box4::<V>::empty(); BINS];
+        let mut counts = [0usize; BINS];
+        let mut occupied = 0u16;
+        for it in items.iter() {
+            let b = usize::from(it.bins[axis]);
+            boxes[b] = boxes[b].union(it.aabb);
+            counts[b] += 1;
+            occupied |= 1 << b;
+        }
+        // The occupied bins in order, and the box of each one's bins onwards.
+        let mut order = [0usize; FEW];
+        let mut m = 0;
+        while occupied != 0 {
+            order[m] = occupied.trailing_zeros() as usize;
+            occupied &= occupied - 1;
+            m += 1;
+        }
+        let mut onwards = [Box4::<V>::empty(); FEW + 1];
+        for k in (0..m).rev() {
+            onwards[k] = onwards[k + 1].union(boxes[order[k]]);
+        }
+        let (mut left, mut count) = (Box4::<V>::empty(), 0usize);
+        for k in 0..m.saturating_sub(1) {
+            let cut = order[k];
+            left = left.union(boxes[cut]);
+            count += counts[cut];
+            let right = onwards[k + 1];
             let cost = left.surface_area() * V::Real::from_usize(count)
                 + right.surface_area() * V::Real::from_usize(n - count);
             if cost < best.best.0 {
-                best = Cut { best: (cost, axis, usize::from(cut)), left, right };
+                best = Cut { best: (cost, axis, cut), left, right };
             }
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+    use rand::{Rng, SeedableRng};
+
+    /// `best_of_few` chooses the cut `best_binned` chooses on the same bins, to the bit,
+    /// with the same boxes on both sides: it only saves the sweep over empty bins. Boxes on
+    /// a coarse grid, so that centroids share bins and costs tie.
+    #[test]
+    fn the_cut_of_a_few_items_is_the_binned_cut() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(0x6b6f);
+        let mut compared = 0;
+        for round in 0..3000 {
+            let n = 3 + round % (FEW - 2);
+            let mut coordinate = || rng.random_range(0..6) as f32 * 0.5;
+            let items: Vec<Item<Vec3>> = (0..n)
+                .map(|i| {
+                    let c = Vec3::new(coordinate(), coordinate(), coordinate());
+                    let h = Vec3::new(coordinate(), coordinate(), coordinate()) * 0.3;
+                    Item {
+                        aabb: Box4 { lo: (c - h).to_lanes(), hi: (c + h).to_lanes() },
+                        index: i as u32,
+                        bins: [0; 4],
+                    }
+                })
+                .collect();
+            let bounds = Bounds::of(&items);
+            let low = bounds.centroids.lo;
+            let extent = (bounds.centroids.hi - low).to_array();
+            let spread = [extent[0] > 0.0, extent[1] > 0.0, extent[2] > 0.0, false];
+            let scale = Lanes::<Vec3>::from_array(core::array::from_fn(|k| {
+                if spread[k] {
+                    BINS as f32 / extent[k]
+                } else {
+                    0.0
+                }
+            }));
+            let to_bins = |it: &mut Item<Vec3>| {
+                let at = ((it.aabb.center() - low) * scale).to_array();
+                for axis in 0..3 {
+                    if spread[axis] {
+                        it.bins[axis] = at[axis].to_bin((BINS - 1) as u8);
+                    }
+                }
+            };
+            let few = best_of_few(&mut items.clone(), &spread, 0, to_bins);
+            let binned = best_binned(&mut items.clone(), &spread, 0, to_bins, false);
+            assert_eq!(few.best.0.to_bits(), binned.best.0.to_bits(), "cost, round {round}");
+            if few.best.0.is_finite() {
+                assert_eq!((few.best.1, few.best.2), (binned.best.1, binned.best.2), "cut, round {round}");
+                assert_eq!(few.left.aabb(), binned.left.aabb(), "left box, round {round}");
+                assert_eq!(few.right.aabb(), binned.right.aabb(), "right box, round {round}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 2500, "only {compared} rounds had a cut");
+    }
 }
