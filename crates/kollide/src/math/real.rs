@@ -144,8 +144,6 @@ pub trait Lanes4<R>:
     fn lt(self, other: Self) -> Self::Mask;
     /// `self == other` by lane (false with NaN).
     fn eq(self, other: Self) -> Self::Mask;
-    /// Every lane of the mask `b`.
-    fn mask(b: bool) -> Self::Mask;
     /// `if_true` where `mask` is set, else `if_false`.
     fn select(mask: Self::Mask, if_true: Self, if_false: Self) -> Self;
     /// Bit `k` for lane `k` of the mask.
@@ -185,10 +183,6 @@ macro_rules! impl_lanes {
             #[inline(always)]
             fn eq(self, other: Self) -> Self::Mask {
                 self.cmpeq(other)
-            }
-            #[inline(always)]
-            fn mask(b: bool) -> Self::Mask {
-                glam::$mask::splat(b)
             }
             #[inline(always)]
             fn select(mask: Self::Mask, if_true: Self, if_false: Self) -> Self {
