@@ -373,14 +373,16 @@ impl<V: Vector> GridPairs<V> {
             }
         }
         if cells.len() != boxes.len() {
-            cells.reserve(boxes.len());
-            for b in boxes {
+            // The counts through a slice held in registers (through the Vec, its pointer and
+            // length were reloaded after every store, which might have changed them).
+            let counts = &mut start[..];
+            cells.extend(boxes.iter().map(|b| {
                 let c = cell_of(b);
                 if c != u32::MAX {
-                    start[c as usize] += 1;
+                    counts[c as usize] += 1;
                 }
-                cells.push(c);
-            }
+                c
+            }));
         }
         // The sum of count^2 is below n^2 < 2^64.
         let mut crowding = 0u64;
@@ -395,11 +397,12 @@ impl<V: Vector> GridPairs<V> {
             return Err(buf);
         }
         slots.resize(n, 0); // every slot is written below
+        let (ends, to) = (&mut start[..], &mut slots[..]);
         for (i, &c) in cells.iter().enumerate().rev() {
             if c != u32::MAX {
-                let end = &mut start[c as usize];
+                let end = &mut ends[c as usize];
                 *end -= 1;
-                slots[*end as usize] = u64::from(c) << 32 | i as u64;
+                to[*end as usize] = u64::from(c) << 32 | i as u64;
             }
         }
         // The lanes in slot order.
@@ -445,6 +448,9 @@ impl<V: Vector> GridPairs<V> {
         // through memory on every test, a chain of store-to-load forwards.
         let mut records: [Record; RECORDS] = [[0; 3]; RECORDS];
         let mut len = 0usize;
+        // The slots of the box's runs past their first four, searched after the five runs
+        // (in this loop, not a call: a call would keep the probe in memory).
+        let mut tails = [(0usize, 0usize); 5];
         for s in slots {
             if len >= HIT_BUFFER {
                 self.report(&records[..len], f);
@@ -456,13 +462,13 @@ impl<V: Vector> GridPairs<V> {
             };
             let c = (self.buf.slots[s] >> 32) as usize;
             let r = c + dy;
+            let mut long = 0usize;
             let mut run = |lo: usize, hi: usize| {
                 let m = p.test(&l, lo, hi);
                 records[len % RECORDS] = [s as u32, lo as u32, m];
                 len += usize::from(m != 0);
-                if hi > lo + 4 {
-                    len = self.long_run(&l, &p, s, lo + 4..hi, &mut records, len, f);
-                }
+                tails[long % 5] = (lo + 4, hi);
+                long += usize::from(hi > lo + 4);
             };
             run(s + 1, start(c + 2));
             run(start(r - 1), start(r + 2));
@@ -471,35 +477,19 @@ impl<V: Vector> GridPairs<V> {
                     run(start(r - 1), start(r + 2));
                 }
             }
+            for &(lo, hi) in &tails[..long.min(5)] {
+                for t in (lo..hi).step_by(4) {
+                    if len >= HIT_BUFFER {
+                        self.report(&records[..len], f);
+                        len = 0;
+                    }
+                    let m = p.test(&l, t, hi);
+                    records[len % RECORDS] = [s as u32, t as u32, m];
+                    len += usize::from(m != 0);
+                }
+            }
         }
         self.report(&records[..len], f);
-    }
-
-    /// The slots of a run past its first four: tests slot `s`'s box against `slots`, four
-    /// at a time, records the hits from `records[len]` on (reporting them when the buffer
-    /// fills), and returns the new count.
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn long_run(
-        &self,
-        l: &[&[f32]; 6],
-        p: &Probe,
-        s: usize,
-        slots: core::ops::Range<usize>,
-        records: &mut [Record; RECORDS],
-        mut len: usize,
-        f: &mut impl FnMut(u32, u32),
-    ) -> usize {
-        for t in slots.clone().step_by(4) {
-            if len >= HIT_BUFFER {
-                self.report(&records[..len], f);
-                len = 0;
-            }
-            let m = p.test(l, t, slots.end);
-            records[len % RECORDS] = [s as u32, t as u32, m];
-            len += usize::from(m != 0);
-        }
-        len
     }
 
     /// Reports the recorded hits (confirmed on the exact boxes when the lanes round them).
