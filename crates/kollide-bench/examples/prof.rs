@@ -12,7 +12,8 @@
 //! `grid-visit` (`GridPairs::new` and `visit_pairs` apart) or `frame` (the
 //! broad phase's frame: 10% of the boxes moved by `set_aabb`, then `update`; it prints the
 //! two parts' times apart); or CASE `trimesh-bunny` with QUERY `build` (`TriMesh::new` of
-//! the `build` row's mesh) or `tree` (its `Bvh` alone). The scenes are the bench's own (same seeds, pools and poses). It prints the fastest pass over the 1000 pairs; for A/B
+//! the `build` row's mesh) or `tree` (its `Bvh` alone); or CASE `terrain` with QUERY `ray` (the
+//! `terrain-trimesh` `ray` row's mesh and rays). The scenes are the bench's own (same seeds, pools and poses). It prints the fastest pass over the 1000 pairs; for A/B
 //! comparisons run two builds' binaries in turn, several times (the machine drifts).
 
 use kollide_bench::gen::{self, BenchRng, Spread};
@@ -281,6 +282,26 @@ fn mesh_build(secs: f64, query: &str) {
     );
 }
 
+/// The `terrain-trimesh` `ray` row: the bench's mesh and its 100,000 rays (the same seed),
+/// `composite::ray_cast` on each; `walk` prints the tree's wide nodes too.
+fn terrain(secs: f64, query: &str) {
+    use kollide::composite::{self, TriMesh};
+    use kollide::math::Pose3;
+    use kollide::query::cast::Ray;
+    assert_eq!(query, "ray", "unknown query {query}");
+    let (vertices, indices) = gen::terrain_mesh();
+    let mesh = TriMesh::new(vertices, indices);
+    let rays: Vec<Ray<glam::Vec3>> = gen::terrain_rays(&mut gen::rng(SEED + 500), 100_000)
+        .into_iter()
+        .map(|(o, d)| Ray::new(o, d))
+        .collect();
+    time(secs, rays.len(), || {
+        for ray in &rays {
+            black_box(composite::ray_cast(&mesh, &Pose3::IDENTITY, black_box(ray), 1000.0));
+        }
+    });
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let case = args.first().map_or("cuboid-cuboid", String::as_str);
@@ -292,6 +313,7 @@ fn main() {
         "capsule" => return rays(secs, query, CapsuleSpec::random),
         "boxes10k" | "boxes100k" => return broad_phase(secs, case, query),
         "trimesh-bunny" => return mesh_build(secs, query),
+        "terrain" => return terrain(secs, query),
         _ => {}
     }
     // Case numbers as in the bench's main: `SEED + i` for the i-th case.

@@ -216,3 +216,58 @@ pub fn surface(rng: &mut BenchRng, cells: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     triangles.shuffle(rng);
     (shuffled, triangles)
 }
+
+/// Samples a side of the terrain rows' grid.
+pub const TERRAIN_SAMPLES: usize = 256;
+
+/// The terrain rows' height samples (row-major, hills and ripples) and the grid's scale
+/// (one unit between samples).
+#[must_use]
+pub fn terrain_samples() -> (Vec<f32>, Vec3) {
+    let n = TERRAIN_SAMPLES;
+    let height = |r: usize, c: usize| {
+        let (x, z) = (c as f32 - 128.0, r as f32 - 128.0);
+        (x * 0.05).sin() * 4.0 + (z * 0.07).cos() * 3.0 + ((x + z) * 0.3).sin() * 0.5
+    };
+    let samples = (0..n * n).map(|k| height(k / n, k % n)).collect();
+    (samples, Vec3::new((n - 1) as f32, 1.0, (n - 1) as f32))
+}
+
+/// The terrain rows' mesh: the heightfield's points, two triangles a cell.
+#[must_use]
+pub fn terrain_mesh() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let n = TERRAIN_SAMPLES;
+    let (samples, scale) = terrain_samples();
+    let field = kollide::composite::HeightField::try_from_grid(n, n, samples, scale).expect("valid field");
+    let vertices = (0..n * n).map(|k| field.point(k / n, k % n)).collect();
+    let id = |r: usize, c: usize| (r * n + c) as u32;
+    let mut indices = Vec::new();
+    for r in 0..n - 1 {
+        for c in 0..n - 1 {
+            indices.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
+            indices.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
+        }
+    }
+    (vertices, indices)
+}
+
+/// The terrain rows' rays `(origin, direction)`: from 20 to 40 units above, half falling
+/// nearly straight down, half aimed at a random ground point (unit directions).
+pub fn terrain_rays(rng: &mut BenchRng, n: usize) -> Vec<(Vec3, Vec3)> {
+    (0..n)
+        .map(|i| {
+            let o = Vec3::new(
+                rng.random_range(-125.0..125.0),
+                rng.random_range(20.0..40.0),
+                rng.random_range(-125.0..125.0),
+            );
+            let d = if i % 2 == 0 {
+                Vec3::new(rng.random_range(-0.5..0.5), -1.0, rng.random_range(-0.5..0.5))
+            } else {
+                let target = Vec3::new(rng.random_range(-125.0..125.0), 0.0, rng.random_range(-125.0..125.0));
+                (target - o).normalize()
+            };
+            (o, d)
+        })
+        .collect()
+}

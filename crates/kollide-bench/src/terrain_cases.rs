@@ -31,35 +31,10 @@ use rand::Rng;
 use std::hint::black_box;
 
 /// Samples per side.
-const N: usize = 256;
+const N: usize = gen::TERRAIN_SAMPLES;
 /// Rays per case.
 const RAYS: usize = 100_000;
 const MAX_TOI: f32 = 1000.0;
-
-/// The terrain's height at grid point (r, c): hills and ripples.
-fn height(r: usize, c: usize) -> f32 {
-    let (x, z) = (c as f32 - 128.0, r as f32 - 128.0);
-    (x * 0.05).sin() * 4.0 + (z * 0.07).cos() * 3.0 + ((x + z) * 0.3).sin() * 0.5
-}
-
-fn rays(rng: &mut BenchRng) -> Vec<(Vec3, Vec3)> {
-    (0..RAYS)
-        .map(|i| {
-            let o = Vec3::new(
-                rng.random_range(-125.0..125.0),
-                rng.random_range(20.0..40.0),
-                rng.random_range(-125.0..125.0),
-            );
-            let d = if i % 2 == 0 {
-                Vec3::new(rng.random_range(-0.5..0.5), -1.0, rng.random_range(-0.5..0.5))
-            } else {
-                let target = Vec3::new(rng.random_range(-125.0..125.0), 0.0, rng.random_range(-125.0..125.0));
-                (target - o).normalize()
-            };
-            (o, d)
-        })
-        .collect()
-}
 
 fn toi(o: Option<kollide::composite::Found<RayOutcome<Vec3>>>) -> Option<f32> {
     o.map(|h| match h.value {
@@ -82,18 +57,9 @@ fn disagreements(k: &[Option<f32>], p: &[Option<f32>]) -> usize {
 /// The two ray rows.
 pub fn run(seed: u64) -> Vec<Row> {
     let mut rng = gen::rng(seed);
-    let samples: Vec<f32> = (0..N * N).map(|k| height(k / N, k % N)).collect();
-    let scale = Vec3::new((N - 1) as f32, 1.0, (N - 1) as f32);
+    let (samples, scale) = gen::terrain_samples();
     let field = HeightField::try_from_grid(N, N, samples.clone(), scale).expect("valid field");
-    let vertices: Vec<Vec3> = (0..N * N).map(|k| field.point(k / N, k % N)).collect();
-    let id = |r: usize, c: usize| (r * N + c) as u32;
-    let mut indices = Vec::new();
-    for r in 0..N - 1 {
-        for c in 0..N - 1 {
-            indices.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
-            indices.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
-        }
-    }
+    let (vertices, indices) = gen::terrain_mesh();
     let mesh = TriMesh::new(vertices.clone(), indices.clone());
     let pmesh = PTriMesh::new(vertices.clone(), indices.clone()).expect("valid mesh");
     let column_major: Vec<f32> = (0..N * N).map(|k| samples[(k % N) * N + k / N]).collect();
@@ -103,7 +69,7 @@ pub fn run(seed: u64) -> Vec<Row> {
             pfield.set_cell_status(i, j, HeightFieldCellStatus::ZIGZAG_SUBDIVISION);
         }
     }
-    let rays = rays(&mut rng);
+    let rays = gen::terrain_rays(&mut rng, RAYS);
     let kr: Vec<Ray<Vec3>> = rays.iter().map(|&(o, d)| Ray::new(o, d)).collect();
     let pr: Vec<PRay> = rays.iter().map(|&(o, d)| PRay::new(o, d)).collect();
     let id_pose = parry3d::math::Pose::IDENTITY;
