@@ -1,6 +1,6 @@
 //! Profiling harness: one convex query on one bench case, looped for a few seconds, so a
 //! profiler sees nothing else. `cargo run --release -p kollide-bench --example prof -- CASE
-//! QUERY [SECONDS]`, CASE one of `cuboid-cuboid`, `hull8`, `hull64`, `cuboid-hull64`,
+//! QUERY [SECONDS]`, CASE one of `ball-ball`, `cuboid-cuboid`, `hull8`, `hull64`, `cuboid-hull64`,
 //! `poly8`, `poly64` (or `hull16`, `hull32`, which are not bench rows); QUERY one of
 //! `distance`, `intersects`, `contact`, `contact-steps` (GJK, EPA and SAT iterations per
 //! query, from the traces) or `answers` (each pair's answers, a line a pair, to compare two
@@ -318,6 +318,7 @@ fn main() {
     }
     // Case numbers as in the bench's main: `SEED + i` for the i-th case.
     let (index, touch) = match case {
+        "ball-ball" => (1, 1.0),
         "cuboid-cuboid" => (2, 0.89),
         "hull8" => (4, 0.84),
         "hull64" => (5, 1.0),
@@ -331,6 +332,10 @@ fn main() {
     let mut r = gen::rng(SEED + index);
     let spread = Spread::around(touch);
     match case {
+        "ball-ball" => {
+            let (a, b) = (pool(&mut r, 64, BallSpec::random), pool(&mut r, 64, BallSpec::random));
+            run3(&Scene3::new(&mut r, 1000, a, b, spread), query, secs);
+        }
         "cuboid-cuboid" => {
             let (a, b) = (pool(&mut r, 64, CuboidSpec::random), pool(&mut r, 64, CuboidSpec::random));
             run3(&Scene3::new(&mut r, 1000, a, b, spread), query, secs);
