@@ -283,7 +283,7 @@ fn mesh_build(secs: f64, query: &str) {
 }
 
 /// The `terrain-trimesh` `ray` row: the bench's mesh and its 100,000 rays (the same seed),
-/// `composite::ray_cast` on each; `walk` prints the tree's wide nodes too.
+/// `composite::ray_cast` on each.
 fn terrain(secs: f64, query: &str) {
     use kollide::composite::{self, TriMesh};
     use kollide::math::Pose3;
