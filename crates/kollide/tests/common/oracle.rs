@@ -66,9 +66,14 @@ pub fn boundary_triangles(v: &[DVec3]) -> Vec<[usize; 3]> {
                     continue;
                 }
                 let n = n.normalize();
-                let side: Vec<f64> = v.iter().map(|p| (*p - v[i]).dot(n)).collect();
                 let tol = 1e-9 * scale;
-                if side.iter().all(|&s| s <= tol) || side.iter().all(|&s| s >= -tol) {
+                let (mut below, mut above) = (true, true);
+                for p in v {
+                    let s = (*p - v[i]).dot(n);
+                    below &= s <= tol;
+                    above &= s >= -tol;
+                }
+                if below || above {
                     out.push([i, j, k]);
                 }
             }
@@ -131,10 +136,10 @@ pub fn sat_axes_3d(va: &[DVec3], vb: &[DVec3]) -> Vec<DVec3> {
     // Keep the axes that are not rounding noise relative to the size of the sets (a test
     // at 1e-6 scale must not lose its axes to an absolute cut-off).
     let size = va.iter().chain(vb).map(|p| p.length()).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
-    let cut = |n: &DVec3, power: i32| n.length() > 1e-13 * size.powi(power);
+    let (size2, size3) = (size.powi(2), size.powi(3));
     axes.iter()
         .enumerate()
-        .filter(|(i, n)| cut(n, if *i < triple_start { 2 } else { 3 }))
+        .filter(|(i, n)| n.length() > 1e-13 * if *i < triple_start { size2 } else { size3 })
         .map(|(_, n)| *n)
         .collect()
 }
@@ -178,11 +183,15 @@ fn least_overlap<P, U: Copy + core::ops::Neg<Output = U>>(
     dot: impl Fn(&P, U) -> f64,
 ) -> (f64, U) {
     let mut best: Option<(f64, U)> = None;
+    // One pass over the points serves both signs: a dot product with `-n` is exactly the
+    // negated one with `n` (negation commutes with rounding), so A's largest along `-n`
+    // is minus its smallest along `n`, and so on.
+    let range = |v: &[P], n: U| {
+        v.iter().map(|p| dot(p, n)).fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)))
+    };
     for n in axes {
-        for u in [n, -n] {
-            let ha = va.iter().map(|p| dot(p, u)).fold(f64::MIN, f64::max);
-            let lb = vb.iter().map(|p| dot(p, u)).fold(f64::MAX, f64::min);
-            let overlap = ha - lb;
+        let ((la, ha), (lb, hb)) = (range(va, n), range(vb, n));
+        for (overlap, u) in [(ha - lb, n), (-la + hb, -n)] {
             if best.is_none_or(|(d, _)| overlap < d) {
                 best = Some((overlap, u));
             }
