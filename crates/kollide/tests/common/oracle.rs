@@ -186,11 +186,8 @@ fn least_overlap<P, U: Copy + core::ops::Neg<Output = U>>(
     // One pass over the points serves both signs: a dot product with `-n` is exactly the
     // negated one with `n` (negation commutes with rounding), so A's largest along `-n`
     // is minus its smallest along `n`, and so on.
-    let range = |v: &[P], n: U| {
-        v.iter().map(|p| dot(p, n)).fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)))
-    };
     for n in axes {
-        let ((la, ha), (lb, hb)) = (range(va, n), range(vb, n));
+        let ((la, ha), (lb, hb)) = (range(va, n, &dot), range(vb, n, &dot));
         for (overlap, u) in [(ha - lb, n), (-la + hb, -n)] {
             if best.is_none_or(|(d, _)| overlap < d) {
                 best = Some((overlap, u));
@@ -207,7 +204,12 @@ fn separated_along(va: &[DVec3], vb: &[DVec3], n: DVec3) -> bool {
 }
 
 fn project(v: &[DVec3], n: DVec3) -> (f64, f64) {
-    v.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.dot(n)), hi.max(p.dot(n))))
+    range(v, n, &|p: &DVec3, u| p.dot(u))
+}
+
+/// The smallest and largest of `dot(p, n)` over the points `v`.
+fn range<P, U: Copy>(v: &[P], n: U, dot: &impl Fn(&P, U) -> f64) -> (f64, f64) {
+    v.iter().map(|p| dot(p, n)).fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)))
 }
 
 /// Distance between the convex hulls of two point sets (0 when they overlap).
