@@ -1,15 +1,17 @@
 //! The axis-aligned bounding box of a placed convex shape: closed forms for points,
-//! segments and boxes, else from its support function.
+//! segments and boxes, one pass over the vertices of a small hull or polygon, else from its
+//! support function.
 
 use super::{Primitive, Support};
-use crate::math::{Aabb, Pose, Vector};
+use crate::math::{Aabb, Pose, Rotation, Vector};
 
 /// The least axis-aligned box, in the frame `pose` maps into (the **world frame** for a
 /// world pose), holding `shape` placed by `pose`: its core's extreme points along the
 /// frame's axes, grown by its radius. Exact for every convex shape: a core that is a point,
 /// a segment or a box by its closed form (a box's half extent along world axis `i` is
-/// `sum_j |R_ij| h_j`), any other by `2 · DIM` support calls. A shape whose support is not
-/// finite gives a non-finite box.
+/// `sum_j |R_ij| h_j`), a hull or polygon whose support scans its vertices by placing each
+/// vertex once, any other by `2 · DIM` support calls. A shape whose support is not finite
+/// gives a non-finite box.
 ///
 /// ```
 /// use kollide::shape::{bounding_box, Capsule};
@@ -40,7 +42,34 @@ pub fn bounding_box<V: Vector, S: Support<V> + ?Sized>(shape: &S, pose: &Pose<V>
         }
         _ => {}
     }
-    from_supports(shape, pose)
+    match scanned_vertices(shape) {
+        Some(points) => placed_points_box(points, pose, r),
+        None => from_supports(shape, pose),
+    }
+}
+
+/// The vertices of a hull or polygon whose support scans them (not empty).
+fn scanned_vertices<V: Vector, S: Support<V> + ?Sized>(shape: &S) -> Option<&[V]> {
+    match shape.primitive() {
+        Primitive::Hull(h) => h.scanned_vertices(),
+        Primitive::Polygon(p) => p.scanned_vertices(),
+        _ => None,
+    }
+}
+
+/// The box of `points` placed by `pose`, grown by `r` (`points` not empty). The extremes
+/// along the frame's axes are those of the placed points: the same points, placed the
+/// same way, that the support calls would pick.
+fn placed_points_box<V: Vector>(points: &[V], pose: &Pose<V>, r: V) -> Aabb<V> {
+    let m = pose.rotation.applied();
+    let place = |p: V| V::Rotation::apply(&m, p);
+    let first = place(points[0]);
+    let (min, max) = points[1..].iter().fold((first, first), |(lo, hi), &p| {
+        let q = place(p);
+        (lo.min_elem(q), hi.max_elem(q))
+    });
+    let t = pose.translation;
+    Aabb::new(min + t - r, max + t + r)
 }
 
 /// [`bounding_box`] by `2 · DIM` support calls, for any core.
@@ -62,6 +91,12 @@ fn from_supports<V: Vector, S: Support<V> + ?Sized>(shape: &S, pose: &Pose<V>) -
 /// [`bounding_box`] in the shape's own frame (no rotation).
 #[must_use]
 pub fn local_bounding_box<V: Vector, S: Support<V> + ?Sized>(shape: &S) -> Aabb<V> {
+    if let Some(points) = scanned_vertices(shape) {
+        let (min, max) =
+            points.iter().fold((points[0], points[0]), |(lo, hi), &p| (lo.min_elem(p), hi.max_elem(p)));
+        let r = V::splat(shape.radius());
+        return Aabb::new(min - r, max + r);
+    }
     let mut min = V::ZERO;
     let mut max = V::ZERO;
     for i in 0..V::DIM {
@@ -104,6 +139,52 @@ mod tests {
             let pose2 = Pose::<DVec2>::from_angle(DVec2::new(t, 1.0 - t), 0.61 * t);
             same(&Cuboid::new(DVec2::new(0.3, 1.1)), &pose2);
             same(&Capsule::<DVec2>::new(1.3, 0.4), &pose2);
+        }
+    }
+
+    /// Small hulls and polygons are boxed by placing every vertex once: the same boxes the
+    /// support calls give, placed and in their own frame, rounded or not.
+    #[test]
+    fn vertex_passes_equal_the_boxes_by_supports() {
+        fn by_supports_local<V: Vector, S: Support<V>>(shape: &S) -> Aabb<V> {
+            let (mut min, mut max) = (V::ZERO, V::ZERO);
+            for i in 0..V::DIM {
+                let axis = V::axis(i);
+                max += axis * shape.support(axis).dot(axis);
+                min += axis * shape.support(-axis).dot(axis);
+            }
+            let r = V::splat(shape.radius());
+            Aabb::new(min - r, max + r)
+        }
+        fn close<V: Vector>(a: Aabb<V>, b: Aabb<V>) {
+            for k in 0..V::DIM {
+                for (x, y) in [(a.min[k], b.min[k]), (a.max[k], b.max[k])] {
+                    let (x, y) = (x.to_f64(), y.to_f64());
+                    assert!((x - y).abs() <= 1e-12 * (1.0 + y.abs()), "axis {k}: {x} against {y}");
+                }
+            }
+        }
+        let point = |i: usize| {
+            let t = i as f64;
+            DVec3::new((1.3 * t).sin(), (2.1 * t).cos() * 0.7, (0.7 * t + 0.4).sin() * 1.5)
+        };
+        for n in [4, 12, 30, 64, 200] {
+            let hull = crate::shape::ConvexHull::from_points(&(0..n).map(point).collect::<Vec<_>>());
+            let polygon = crate::shape::ConvexPolygon::from_points(
+                &(0..n.min(40)).map(|i| point(i).truncate()).collect::<Vec<_>>(),
+            );
+            for i in 0..20 {
+                let t = f64::from(i);
+                let axis = DVec3::new(t.cos(), 0.5, (0.3 * t).sin()).normalize();
+                let pose = Pose::<DVec3>::new(DVec3::new(-t, 3.0, t), DQuat::from_axis_angle(axis, 0.9 * t));
+                close(bounding_box(&hull, &pose), from_supports(&hull, &pose));
+                let rounded = crate::shape::Rounded::try_new(hull.clone(), 0.25).unwrap();
+                close(bounding_box(&rounded, &pose), from_supports(&rounded, &pose));
+                let pose2 = Pose::<DVec2>::from_angle(DVec2::new(t, 2.0), 0.7 * t);
+                close(bounding_box(&polygon, &pose2), from_supports(&polygon, &pose2));
+            }
+            close(local_bounding_box(&hull), by_supports_local(&hull));
+            close(local_bounding_box(&polygon), by_supports_local(&polygon));
         }
     }
 }

@@ -77,6 +77,14 @@ pub struct ConvexPolygon<V> {
     radii: V,
 }
 
+impl<V> ConvexPolygon<V> {
+    /// The vertices, when the support scans them (few of them): one pass over them is then
+    /// the cheapest way to their extremes along several directions.
+    pub(crate) fn scanned_vertices(&self) -> Option<&[V]> {
+        (self.vertices.len() <= SCAN_LIMIT).then_some(self.vertices.as_slice())
+    }
+}
+
 impl<V: Vector2> ConvexPolygon<V> {
     /// The convex hull of `points` (Andrew's monotone chain).
     ///

@@ -107,6 +107,14 @@ pub struct ConvexHull<V> {
     extent: V,
 }
 
+impl<V> ConvexHull<V> {
+    /// The vertices, when the support scans them (few of them) rather than climbing: one
+    /// pass over them is then the cheapest way to their extremes along several directions.
+    pub(crate) fn scanned_vertices(&self) -> Option<&[V]> {
+        (!self.climb).then_some(self.vertices.as_slice())
+    }
+}
+
 impl<V: Vector3> ConvexHull<V> {
     /// The convex hull of `points`: quickhull with exact orientation tests (see
     /// `hull_build3d.rs` for the algorithm and its robustness measures).
