@@ -64,7 +64,10 @@ impl std::error::Error for ToleranceError {}
 /// A pair found farther apart than the margin keeps a separating axis instead (the direction
 /// of their closest points): while the shapes' extreme points along it are still more than
 /// the margin apart, the manifold is empty without further work (a proof, not an
-/// estimate: two support points per frame).
+/// estimate: two support points per frame). A pair that was apart is recomputed by GJK's
+/// certified distance first, the manifold's search only when that is within the margin; a
+/// pair in contact that parts keeps its last normal as the axis when that already
+/// separates it by more than the margin.
 ///
 /// So a re-projected manifold is the recomputed one of at most a few frames ago, with B's
 /// points exact, A's points within `drift` of A's surface, the same ids, and a normal within
@@ -235,13 +238,18 @@ impl<V: Space> ManifoldCache<V> {
             return false;
         }
         let (support_a, radius_a) = side_a(self.axis_in_a);
-        let axis = pose_a.transform_vector(self.axis_in_a);
-        let on_a = pose_a.transform_point(support_a);
-        let on_b = pose_b.transform_point(b.support(pose_b.inverse_transform_vector(-axis)));
-        let gap = (on_b - on_a).dot(axis) - radius_a - b.radius();
-        // The gap's rounding: a few ulps of the coordinates it was computed from.
-        let slack = V::Real::from_f64(8.0) * V::Real::EPSILON * (on_a.length() + on_b.length());
-        gap - slack > margin
+        separates(self.axis_in_a, support_a, radius_a, pose_a, b, pose_b, margin)
+    }
+
+    /// Keeps the world-frame unit `normal` (from A to B) as the pair's separating axis,
+    /// with A's side of it; nothing when it is not a finite unit vector.
+    fn keep_axis<A: Support<V> + ?Sized>(&mut self, a: &A, pose_a: &Pose<V>, normal: V) {
+        let axis = pose_a.inverse_transform_vector(normal);
+        if axis.is_finite_vec() && (axis.length_squared() - V::Real::ONE).abs() < V::Real::HALF {
+            self.axis_in_a = axis;
+            self.support_in_a = a.support(axis);
+            self.radius_a = a.radius();
+        }
     }
 
     /// Keeps `m` (world frame) for re-projection, with A's and B's poses; an empty `m` gets
@@ -256,15 +264,19 @@ impl<V: Space> ManifoldCache<V> {
         self.margin = margin;
         self.axis_in_a = V::ZERO;
         if m.is_empty() {
-            self.kept = false;
+            // A pair that was in contact and parted is most often separated along its last
+            // normal: two support calls prove it, where GJK would run to the end.
+            let was_kept = core::mem::replace(&mut self.kept, false);
+            if was_kept && self.normal_in_a.is_finite_vec() {
+                let axis = self.normal_in_a;
+                if separates(axis, a.support(axis), a.radius(), pose_a, b, pose_b, margin) {
+                    self.keep_axis(a, pose_a, pose_a.transform_vector(axis));
+                    return;
+                }
+            }
             let d = distance_cached(a, pose_a, b, pose_b, &mut self.simplex, None);
             if d.lower_bound > margin && d.lower_bound.is_finite() {
-                let axis = pose_a.inverse_transform_vector(d.normal);
-                if axis.is_finite_vec() && (axis.length_squared() - V::Real::ONE).abs() < V::Real::HALF {
-                    self.axis_in_a = axis;
-                    self.support_in_a = a.support(axis);
-                    self.radius_a = a.radius();
-                }
+                self.keep_axis(a, pose_a, d.normal);
             }
             return;
         }
@@ -342,6 +354,27 @@ impl<V: Space> ManifoldCache<V> {
         }
         true
     }
+}
+
+/// Whether the unit `axis_in_a` (A's frame) separates the shapes by more than `margin`:
+/// their extreme points along it, A's given as `support_a` (A's frame) with its radius, are
+/// farther apart than that, with the rounding of the gap's computation taken off.
+fn separates<V: Space, B: Support<V> + ?Sized>(
+    axis_in_a: V,
+    support_a: V,
+    radius_a: V::Real,
+    pose_a: &Pose<V>,
+    b: &B,
+    pose_b: &Pose<V>,
+    margin: V::Real,
+) -> bool {
+    let axis = pose_a.transform_vector(axis_in_a);
+    let on_a = pose_a.transform_point(support_a);
+    let on_b = pose_b.transform_point(b.support(pose_b.inverse_transform_vector(-axis)));
+    let gap = (on_b - on_a).dot(axis) - radius_a - b.radius();
+    // The gap's rounding: a few ulps of the coordinates it was computed from.
+    let slack = V::Real::from_f64(8.0) * V::Real::EPSILON * (on_a.length() + on_b.length());
+    gap - slack > margin
 }
 
 /// The longest side of a shape's bounding box in its own frame.
@@ -449,9 +482,21 @@ impl<V: Space> ManifoldCache<V> {
         compute: impl FnOnce(&mut SimplexCache<V>) -> Manifold<V>,
     ) -> Manifold<V> {
         self.drift_length(a, b);
+        self.reused = false;
+        if !self.kept && margin >= V::Real::ZERO && margin.is_finite() {
+            // Apart at the last computation (or never computed): most such pairs are still
+            // apart, and GJK's certified lower bound alone says so (a manifold has no point
+            // beyond the margin), where the manifold would run its own search first.
+            self.margin = margin;
+            self.axis_in_a = V::ZERO;
+            let d = distance_cached(a, pose_a, b, pose_b, &mut self.simplex, None);
+            if d.lower_bound > margin && d.lower_bound.is_finite() {
+                self.keep_axis(a, pose_a, d.normal);
+                return Manifold::empty();
+            }
+        }
         let m = compute(&mut self.simplex);
         self.keep(&m, (a, pose_a), (b, pose_b), margin);
-        self.reused = false;
         m
     }
 }
@@ -491,6 +536,38 @@ mod tests {
                 assert!((p.distance - q.distance).abs() < 1e-12);
             }
         }
+    }
+
+    /// A pair apart is answered by GJK's distance alone and keeps its axis; a pair that
+    /// parts keeps its last normal as the axis when that separates it (no GJK); back in
+    /// contact, the manifold is computed again.
+    #[test]
+    fn parting_pairs_keep_an_axis_without_a_manifold_search() {
+        let floor = Cuboid::new(DVec3::new(5.0, 0.5, 5.0));
+        let cube = Cuboid::new(DVec3::splat(0.5));
+        let at = |y: f64| DPose3::new(DVec3::new(0.2, y, 0.0), DQuat::from_rotation_y(0.3));
+        let mut cache = ManifoldCache::default();
+        let apart = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(1.3), 0.0, &mut cache);
+        assert!(apart.is_empty() && !cache.kept && !cache.reused());
+        assert!((cache.axis_in_a - DVec3::Y).length() < 1e-9, "{:?}", cache.axis_in_a);
+        let m = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(0.99), 0.0, &mut cache);
+        assert_eq!(m.len(), 4);
+        assert!(cache.kept && cache.axis_in_a == DVec3::ZERO && !cache.reused());
+        let normal = cache.normal_in_a;
+        // Parted by 0.2 along the normal: the normal is the axis, exactly.
+        assert!(manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(1.2), 0.0, &mut cache).is_empty());
+        assert_eq!(cache.axis_in_a, normal);
+        assert!(!cache.kept && !cache.reused());
+        assert!(manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(1.1), 0.0, &mut cache).is_empty());
+        assert!(cache.reused(), "the axis still separates");
+        let m = manifold_cached(&floor, &DPose3::IDENTITY, &cube, &at(0.98), 0.0, &mut cache);
+        let fresh = manifold(&floor, &DPose3::IDENTITY, &cube, &at(0.98), 0.0);
+        assert_eq!(m.len(), fresh.len());
+        for (p, q) in m.points().iter().zip(fresh.points()) {
+            assert_eq!(p.id, q.id);
+            assert!((p.distance - q.distance).abs() < 1e-12);
+        }
+        assert!(cache.kept && !cache.reused());
     }
 
     #[test]
