@@ -19,9 +19,6 @@ use crate::query::{Manifold, Space};
 /// What a pair of the broad phase keeps between frames.
 #[derive(Clone, Debug)]
 pub(crate) struct PairSlot<V: Space> {
-    /// The bodies, `a < b` (A and B of the manifold).
-    a: BodyId,
-    b: BodyId,
     cache: PairCache<V>,
     /// The manifold of the last frame (empty when not in contact).
     last: Found<Manifold<V>>,
@@ -43,6 +40,41 @@ struct Entry {
     fresh: bool,
 }
 
+/// What the step of a frame does with a slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Not computed: the pair keeps its last manifold.
+    Kept,
+    /// Computed: no points (before the step: to be computed).
+    Empty,
+    /// Computed: in contact.
+    Touching,
+}
+
+/// A slot's work in a frame: its bodies, and what the step did.
+#[derive(Clone, Copy, Debug)]
+struct Work {
+    a: BodyId,
+    b: BodyId,
+    outcome: Outcome,
+}
+
+impl Work {
+    const IDLE: Self = Self { a: BodyId(u32::MAX), b: BodyId(u32::MAX), outcome: Outcome::Kept };
+}
+
+/// How many frames a pair the broad phase dropped keeps its slot (its GJK warm start and
+/// separating axis), so that it starts warm if its boxes meet again meanwhile: bodies
+/// resting side by side and jittering make and break such pairs every frame or two.
+const DORMANT_FRAMES: u32 = 4;
+
+/// A pair the broad phase dropped whose slot is kept, since frame `since`.
+#[derive(Clone, Copy, Debug)]
+struct Dormant {
+    entry: Entry,
+    since: u32,
+}
+
 /// The state [`World::contacts`] keeps.
 #[derive(Clone, Debug)]
 pub(crate) struct PairStates<V: Space> {
@@ -50,13 +82,25 @@ pub(crate) struct PairStates<V: Space> {
     free: Vec<u32>,
     /// Every live pair, sorted by key.
     index: Vec<Entry>,
+    /// Pairs dropped by the broad phase in the last [`DORMANT_FRAMES`] frames, both bodies
+    /// still there, sorted by key: a pair found again takes its slot back.
+    dormant: Vec<Dormant>,
+    /// Frames computed so far (wrapping).
+    frame: u32,
     /// The margin of the last frame.
     margin: Option<V::Real>,
 }
 
 impl<V: Space> Default for PairStates<V> {
     fn default() -> Self {
-        Self { slots: Vec::new(), free: Vec::new(), index: Vec::new(), margin: None }
+        Self {
+            slots: Vec::new(),
+            free: Vec::new(),
+            index: Vec::new(),
+            dormant: Vec::new(),
+            frame: 0,
+            margin: None,
+        }
     }
 }
 
@@ -66,7 +110,26 @@ impl<V: Space> PairStates<V> {
         self.slots.capacity() * core::mem::size_of::<PairSlot<V>>()
             + self.free.capacity() * 4
             + self.index.capacity() * core::mem::size_of::<Entry>()
+            + self.dormant.capacity() * core::mem::size_of::<Dormant>()
             + self.slots.iter().map(|s| s.cache.heap_bytes()).sum::<usize>()
+    }
+}
+
+/// Two lists sorted by key, without common keys, as one.
+fn merge_by_key(a: Vec<Dormant>, b: Vec<Dormant>) -> Vec<Dormant> {
+    if a.is_empty() {
+        return b;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let take_a = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => x.entry.key < y.entry.key,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return out,
+        };
+        out.extend(if take_a { a.next() } else { b.next() });
     }
 }
 
@@ -102,12 +165,26 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
         }
         // The kept pairs are the broad phase's pairs of the last frame (only this function
         // updates it), sorted by key: this frame's are those less the removed plus the
-        // added. The runs between changes are copied whole; slots of pairs that are gone
-        // are freed; new pairs take a free slot.
+        // added. The runs between changes are copied whole; pairs that are gone go dormant
+        // (or free their slots when a body went); new pairs take a dormant pair's slot
+        // back, or a free one.
         let changes = self.broad.update();
         let mut stopped = Vec::new();
         let mut states = core::mem::take(&mut self.pair_states);
+        states.frame = states.frame.wrapping_add(1);
+        let frame = states.frame;
         let old = core::mem::take(&mut states.index);
+        let mut old_dormant = core::mem::take(&mut states.dormant);
+        let mut new_dormant = Vec::new();
+        let mut d = 0;
+        // Both bodies of a pair still there, with the proxies of its key: a removed body's
+        // proxy maps to none until this update has released it (no body was added since),
+        // so a dormant pair of a removed body is found here, before its ids can be reused.
+        let body = |p: u32| BodyId(self.body_of.get(p as usize).copied().unwrap_or(u32::MAX));
+        let alive = |e: &Entry| {
+            let (p, q) = (body((e.key >> 32) as u32), body(e.key as u32));
+            (p.min(q), p.max(q)) == (e.a, e.b)
+        };
         let mut index = Vec::with_capacity(old.len() + changes.added.len());
         let removed: Vec<u64> = changes.removed.iter().map(|&(p, q)| key(p, q)).collect();
         let (mut i, mut r, mut n) = (0, 0, 0);
@@ -127,12 +204,16 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
             if removed.get(r) == Some(&next) {
                 r += 1;
                 if let Some(e) = here {
-                    // A pair the broad phase no longer has: its slot is freed, its contact
-                    // stops.
+                    // A pair the broad phase no longer has: its contact stops, its slot
+                    // stays a while if both bodies are still there.
                     if e.touching {
                         stopped.push((e.a, e.b));
                     }
-                    states.free.push(e.slot);
+                    if alive(&e) {
+                        new_dormant.push(Dormant { entry: Entry { touching: false, ..e }, since: frame });
+                    } else {
+                        states.free.push(e.slot);
+                    }
                     i += 1;
                 }
                 continue;
@@ -145,11 +226,24 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
                 i += 1;
                 continue;
             }
-            let (Some((ia, _)), Some((ib, _))) = (self.live(p), self.live(q)) else {
-                continue;
-            };
+            // The broad phase adds no pair of a removed body's proxy; a body missing all the
+            // same would be skipped by the step below.
+            let (ia, ib) = (body(p.0), body(q.0));
             let (a, b) = (ia.min(ib), ia.max(ib));
-            let fresh = PairSlot { a, b, cache: PairCache::default(), last: Found::new(Manifold::empty()) };
+            while old_dormant.get(d).is_some_and(|x| x.entry.key < next) {
+                d += 1;
+            }
+            if let Some(x) =
+                old_dormant.get_mut(d).filter(|x| x.entry.key == next && x.entry.slot != u32::MAX)
+            {
+                if (x.entry.a, x.entry.b) == (a, b) {
+                    // Found again: its state is where it was (computed below, as new).
+                    index.push(Entry { fresh: true, ..x.entry });
+                    x.entry.slot = u32::MAX;
+                    continue;
+                }
+            }
+            let fresh = PairSlot { cache: PairCache::default(), last: Found::new(Manifold::empty()) };
             let slot = match states.free.pop() {
                 Some(slot) => {
                     states.slots[slot as usize] = fresh;
@@ -163,48 +257,64 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
             index.push(Entry { key: next, slot, a, b, touching: false, fresh: true });
         }
         index.extend_from_slice(&old[i..]);
+        // Dormant pairs not found again stay while young and both bodies are there; the
+        // others free their slots. The two sorted lists merge into one.
+        old_dormant.retain(|x| {
+            if x.entry.slot == u32::MAX {
+                return false;
+            }
+            let keep = frame.wrapping_sub(x.since) < DORMANT_FRAMES && alive(&x.entry);
+            if !keep {
+                states.free.push(x.entry.slot);
+            }
+            keep
+        });
+        states.dormant = merge_by_key(old_dormant, new_dormant);
         let same_margin = states.margin == Some(margin);
         states.margin = Some(margin);
         // The pairs to compute: new, or a body moved, or another margin.
         let moved = |id: BodyId| self.moved_flags.get(id.0 as usize).copied().unwrap_or(true);
-        // By slot: 0 not computed this frame, else 1 + whether the new manifold has points
-        // (set by the step, so the pass below reads this array, not the slots).
-        let mut dirty = vec![0u8; states.slots.len()];
+        // By slot: the pair's bodies when it is computed this frame (read here, not from the
+        // slot, which the step then touches only for its state), and the outcome the step
+        // sets (so the pass below reads this array, not the slots).
+        let mut work = vec![Work::IDLE; states.slots.len()];
         for e in &mut index {
             if e.fresh || !same_margin || moved(e.a) || moved(e.b) {
-                dirty[e.slot as usize] = 1;
+                work[e.slot as usize] = Work { a: e.a, b: e.b, outcome: Outcome::Empty };
                 e.fresh = false;
             }
         }
 
         let bodies = &self.bodies;
-        let step = |(s, dirty): (&mut PairSlot<V>, &mut u8)| {
-            if *dirty == 0 {
+        let step = |(s, w): (&mut PairSlot<V>, &mut Work)| {
+            if w.outcome == Outcome::Kept {
                 return;
             }
             let body = |id: BodyId| bodies.get(id.0 as usize).and_then(Option::as_ref);
-            s.last = match (body(s.a), body(s.b)) {
+            s.last = match (body(w.a), body(w.b)) {
                 (Some(a), Some(b)) if pairs_with(&a.options, &b.options) => {
                     S::manifold_cached(&a.shape, &a.pose, &b.shape, &b.pose, margin, &mut s.cache)
                 }
                 _ => Found::new(Manifold::empty()),
             };
-            *dirty = 1 + u8::from(!s.last.value.is_empty());
+            if !s.last.value.is_empty() {
+                w.outcome = Outcome::Touching;
+            }
         };
         #[cfg(feature = "rayon")]
         {
             use rayon::prelude::*;
-            states.slots.par_iter_mut().zip(dirty.par_iter_mut()).with_min_len(64).for_each(step);
+            states.slots.par_iter_mut().zip(work.par_iter_mut()).with_min_len(64).for_each(step);
         }
         #[cfg(not(feature = "rayon"))]
-        states.slots.iter_mut().zip(dirty.iter_mut()).for_each(step);
+        states.slots.iter_mut().zip(work.iter_mut()).for_each(step);
 
         let mut started = Vec::new();
         let mut order = Vec::new();
         for e in &mut index {
-            let d = dirty[e.slot as usize];
-            if d != 0 {
-                let now = d == 2;
+            let outcome = work[e.slot as usize].outcome;
+            if outcome != Outcome::Kept {
+                let now = outcome == Outcome::Touching;
                 match (e.touching, now) {
                     (false, true) => started.push((e.a, e.b)),
                     (true, false) => stopped.push((e.a, e.b)),
