@@ -6,7 +6,9 @@
 //! The states live in slots that do not move while their pair lives (a slab with a free
 //! list); a list of `(pair key, slot)` sorted by key is merged with the broad phase's sorted
 //! pairs each frame. A pair neither of whose bodies moved (nor changed its groups) since
-//! the last frame, asked with the same margin, keeps its last manifold as it is.
+//! the last frame, asked with the same margin, keeps its last manifold as it is. A pair the
+//! broad phase drops stays dormant with its slot for [`DORMANT_FRAMES`] frames (a list
+//! sorted by key, merged the same way) and takes it back if found again meanwhile.
 
 use super::bodies::{BodyId, ContactPair, World};
 use super::options::{pairs_with, ContactFrame};
@@ -150,7 +152,9 @@ impl<V: Space, S: RuntimeShape<V>> World<V, S> {
     /// [`ManifoldCache`](crate::query::ManifoldCache)'s defaults) and otherwise recompute
     /// it warm-started; a composite and a convex body keep one such manifold per part
     /// ([`PartManifoldCache`](crate::composite::PartManifoldCache)); two composites are
-    /// computed afresh when they move. With the `rayon`
+    /// computed afresh when they move. A pair whose boxes part keeps its state for a few
+    /// frames, so that bodies jittering side by side, whose pairs part and meet again,
+    /// start from it. With the `rayon`
     /// feature the pairs are computed on all cores; the answer is the same, in the same
     /// order.
     pub fn contacts(&mut self, margin: V::Real) -> ContactFrame<V> {
