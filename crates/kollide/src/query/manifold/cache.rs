@@ -487,10 +487,14 @@ impl<V: Space> ManifoldCache<V> {
             // Apart at the last computation (or never computed): most such pairs are still
             // apart, and GJK's certified lower bound alone says so (a manifold has no point
             // beyond the margin), where the manifold would run its own search first.
-            self.margin = margin;
-            self.axis_in_a = V::ZERO;
-            let d = distance_cached(a, pose_a, b, pose_b, &mut self.simplex, None);
+            // On a copy of the warm start: a pair found within the margin is computed from
+            // the same start as without this test, so the answer is the same.
+            let mut probe = self.simplex;
+            let d = distance_cached(a, pose_a, b, pose_b, &mut probe, None);
             if d.lower_bound > margin && d.lower_bound.is_finite() {
+                self.margin = margin;
+                self.axis_in_a = V::ZERO;
+                self.simplex = probe;
                 self.keep_axis(a, pose_a, d.normal);
                 return Manifold::empty();
             }
