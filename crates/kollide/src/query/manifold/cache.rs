@@ -245,7 +245,7 @@ impl<V: Space> ManifoldCache<V> {
     /// with A's side of it; nothing when it is not a finite unit vector.
     fn keep_axis<A: Support<V> + ?Sized>(&mut self, a: &A, pose_a: &Pose<V>, normal: V) {
         let axis = pose_a.inverse_transform_vector(normal);
-        if axis.is_finite_vec() && (axis.length_squared() - V::Real::ONE).abs() < V::Real::HALF {
+        if unit_axis(axis) {
             self.axis_in_a = axis;
             self.support_in_a = a.support(axis);
             self.radius_a = a.radius();
@@ -267,10 +267,11 @@ impl<V: Space> ManifoldCache<V> {
             // A pair that was in contact and parted is most often separated along its last
             // normal: two support calls prove it, where GJK would run to the end.
             let was_kept = core::mem::replace(&mut self.kept, false);
-            if was_kept && self.normal_in_a.is_finite_vec() {
+            if was_kept && unit_axis(self.normal_in_a) {
                 let axis = self.normal_in_a;
-                if separates(axis, a.support(axis), a.radius(), pose_a, b, pose_b, margin) {
-                    self.keep_axis(a, pose_a, pose_a.transform_vector(axis));
+                let (support, radius) = (a.support(axis), a.radius());
+                if separates(axis, support, radius, pose_a, b, pose_b, margin) {
+                    (self.axis_in_a, self.support_in_a, self.radius_a) = (axis, support, radius);
                     return;
                 }
             }
@@ -354,6 +355,11 @@ impl<V: Space> ManifoldCache<V> {
         }
         true
     }
+}
+
+/// A finite vector of about unit length, usable as a separating axis.
+fn unit_axis<V: Space>(axis: V) -> bool {
+    axis.is_finite_vec() && (axis.length_squared() - V::Real::ONE).abs() < V::Real::HALF
 }
 
 /// Whether the unit `axis_in_a` (A's frame) separates the shapes by more than `margin`:
