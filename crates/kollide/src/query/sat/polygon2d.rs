@@ -93,10 +93,62 @@ impl<V: Vector2 + Space> Outline<'_, V> {
         }
     }
 
-    /// Whether `x` (in this outline's frame) lies inside it, or outside by at most `tol`.
+    /// Whether `x` (in this outline's frame) lies inside it, or outside by at most `tol`:
+    /// `n·(x - a) <= tol` for every edge. With more than [`ARC_FROM`] edges only an arc is
+    /// tested, as in [`max_separation_arc`]: `n·(x - a) <= n·x - inner`, and outside the arc
+    /// around the edge of largest `n·x` that bound, with the rounding of both allowed for,
+    /// is below `tol`.
     #[inline]
     fn contains(&self, x: V, tol: V::Real) -> bool {
+        let len = self.len();
+        if len <= ARC_FROM {
+            return self.contains_all(x, tol);
+        }
+        let inside = |i: usize| self.normals[i].dot(x - self.verts[i]) <= tol;
+        let rise = |i: usize| self.normals[i].dot(x);
+        let peak = self.peak(rise, self.facing(x));
+        let margin = V::Real::EPSILON * V::Real::from_usize(32) * (x.length() + self.outer);
+        let beyond = |i: usize| rise(i) - self.inner + margin < tol;
+        if !inside(peak) {
+            return false;
+        }
+        let (mut i, mut tried) = (self.next(peak), 1);
+        while tried < len && !beyond(i) {
+            if !inside(i) {
+                return false;
+            }
+            (i, tried) = (self.next(i), tried + 1);
+        }
+        i = self.prev(peak);
+        while tried < len && !beyond(i) {
+            if !inside(i) {
+                return false;
+            }
+            (i, tried) = (self.prev(i), tried + 1);
+        }
+        true
+    }
+
+    /// [`Outline::contains`] testing every edge.
+    #[inline(always)]
+    fn contains_all(&self, x: V, tol: V::Real) -> bool {
         self.normals.iter().zip(self.verts).all(|(n, v)| n.dot(x - *v) <= tol)
+    }
+
+    /// The edge where `rise` (a function of the edge normal, `n·d`) is largest, walked to
+    /// uphill from edge `from`: `n·d` rises to one maximum around the outline and falls.
+    #[inline(always)]
+    fn peak(&self, rise: impl Fn(usize) -> V::Real, from: usize) -> usize {
+        let mut peak = from;
+        let forward = rise(self.next(from)) > rise(from);
+        for _ in 0..self.len() {
+            let k = if forward { self.next(peak) } else { self.prev(peak) };
+            if rise(k) <= rise(peak) {
+                break;
+            }
+            peak = k;
+        }
+        peak
     }
 
     /// An edge whose normal is near `d`: where the search for the best edge starts (for a
@@ -176,6 +228,10 @@ struct Axis<R> {
     vertex: usize,
 }
 
+/// Outlines of more edges than this search only an arc of their edges (see
+/// [`max_separation_arc`]); smaller ones try every edge in turn.
+const ARC_FROM: usize = 8;
+
 /// The edge of `p` of greatest separation from `q` (`pose` places `q` in `p`'s frame)
 /// among those separating by more than `floor`; `None` as soon as one separates them by
 /// more than `threshold`. Each edge tried goes into `trace` (`p_is_b` with the pose of B in
@@ -185,9 +241,28 @@ struct Axis<R> {
 /// Edge `i` separates by `n·(t - a_i) - max over q of (-n)·x`, and that maximum is at least
 /// `q.inner`: an edge whose bound `n·(t - a_i) - q.inner` cannot beat the best so far costs
 /// one dot product. The search starts at the edge facing `q`, which is often the best (and
-/// for separated shapes the one that proves it), so most other edges are skipped.
+/// for separated shapes the one that proves it), so most other edges are skipped; ties go to
+/// the first edge counter-clockwise from it. Outlines of more than [`ARC_FROM`] edges try
+/// only an arc of them, with the same answer ([`max_separation_arc`]).
 #[inline]
 fn max_separation<V: Vector2 + Space>(
+    p: &Outline<'_, V>,
+    q: &Outline<'_, V>,
+    pose: &Pose<V>,
+    threshold: V::Real,
+    floor: V::Real,
+    trace: &mut SatTrace<'_, V>,
+    (p_is_b, shown_best): (Option<&Pose<V>>, V::Real),
+) -> Option<Axis<V::Real>> {
+    if p.len() > ARC_FROM {
+        return max_separation_arc(p, q, pose, threshold, floor, trace, (p_is_b, shown_best));
+    }
+    max_separation_all(p, q, pose, threshold, floor, trace, (p_is_b, shown_best))
+}
+
+/// [`max_separation`] trying every edge in turn, from the facing one.
+#[inline(always)]
+fn max_separation_all<V: Vector2 + Space>(
     p: &Outline<'_, V>,
     q: &Outline<'_, V>,
     pose: &Pose<V>,
@@ -230,6 +305,82 @@ fn max_separation<V: Vector2 + Space>(
             hint = usize::MAX;
         }
         i = p.next(i);
+    }
+    Some(best)
+}
+
+/// [`max_separation`] of an outline of many edges, trying only an arc of them: the same
+/// edge and separation (ties go to the edge first counter-clockwise from the facing one,
+/// whatever order the edges are tried in), and the same `None`; the vertex of `q` may be
+/// another of equal height where an edge of `q` lies square to the axis.
+///
+/// As `n·a_i >= p.inner`, edge `i`'s bound is at most `n·t - p.inner - q.inner`, and `n·t`
+/// falls on both sides of its largest value around the polygon (the normals turn once
+/// around the circle): the search starts at the edge of largest `n·t` (walked to from the
+/// facing edge) and goes out both ways until that coarse bound, with the rounding of both
+/// allowed for, falls below the best separation found; no edge beyond can reach it. For an
+/// outline nearly round the arc is a few edges.
+#[inline]
+fn max_separation_arc<V: Vector2 + Space>(
+    p: &Outline<'_, V>,
+    q: &Outline<'_, V>,
+    pose: &Pose<V>,
+    threshold: V::Real,
+    floor: V::Real,
+    trace: &mut SatTrace<'_, V>,
+    (p_is_b, shown_best): (Option<&Pose<V>>, V::Real),
+) -> Option<Axis<V::Real>> {
+    let t = pose.translation;
+    let len = p.len();
+    let facing = p.facing(t);
+    let mut best = Axis { sep: floor, edge: usize::MAX, vertex: 0 };
+    // The place of an edge in the order of the search over all edges, for ties.
+    let order = |i: usize| if i >= facing { i - facing } else { i + len - facing };
+    // Tries edge `i` with the vertex of `q` to start the walk from (`usize::MAX`: none);
+    // returns the vertex the walk ended on (`usize::MAX` when the edge was skipped), or
+    // `None` when the edge separates by more than `threshold`.
+    let mut try_edge = |i: usize, hint: usize, best: &mut Axis<V::Real>| -> Option<usize> {
+        let n = p.normals[i];
+        let bound = n.dot(t - p.verts[i]) - q.inner;
+        let before = |sep: V::Real, best: &Axis<V::Real>| {
+            sep > best.sep || (sep == best.sep && best.edge != usize::MAX && order(i) < order(best.edge))
+        };
+        if !before(bound, best) {
+            return Some(usize::MAX);
+        }
+        let offset = n.dot(t - p.verts[i]);
+        // n·(R v + t - a) = (Rᵀ n)·v + n·(t - a): one rotation per edge, none per vertex.
+        let nq = pose.inverse_transform_vector(n);
+        let start = if hint == usize::MAX { q.start(nq) } else { hint };
+        let (j, low) = q.lowest(nq, start);
+        let sep = low + offset;
+        if before(sep, best) {
+            *best = Axis { sep, edge: i, vertex: j };
+        }
+        if trace.is_some() {
+            let shown = if best.edge == usize::MAX { shown_best } else { best.sep };
+            match p_is_b {
+                None => record(trace, SatAxis::FaceA(i), n, sep, shown),
+                Some(ab) => record(trace, SatAxis::FaceB(i), -ab.transform_vector(n), sep, shown),
+            }
+        }
+        (sep <= threshold).then_some(j)
+    };
+    let rise = |i: usize| p.normals[i].dot(t);
+    let peak = p.peak(rise, facing);
+    // The rounding of `n·t` and of an edge's bound: a few ulps of the lengths involved.
+    let margin = V::Real::EPSILON * V::Real::from_usize(32) * (t.length() + p.outer + q.outer);
+    let beyond = |i: usize, best: &Axis<V::Real>| rise(i) - p.inner - q.inner + margin < best.sep;
+    let at_peak = try_edge(peak, usize::MAX, &mut best)?;
+    let (mut i, mut hint, mut tried) = (p.next(peak), at_peak, 1);
+    while tried < len && !beyond(i, &best) {
+        hint = try_edge(i, hint, &mut best)?;
+        (i, tried) = (p.next(i), tried + 1);
+    }
+    (i, hint) = (p.prev(peak), at_peak);
+    while tried < len && !beyond(i, &best) {
+        hint = try_edge(i, hint, &mut best)?;
+        (i, tried) = (p.prev(i), tried + 1);
     }
     Some(best)
 }
@@ -461,4 +612,98 @@ pub(crate) fn distance<V: Vector2 + Space>(
     let (pa, pb) = if use_b { (to_a(on_q), to_a(on_p)) } else { (on_p, on_q) };
     // (A NaN anywhere fails the test: GJK answers then.)
     FeatureGap::certified((pa, pb, len), lower, slack, floor, rel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{max_separation_all, max_separation_arc, Outline};
+    use crate::math::Pose;
+    use crate::shape::{ConvexPolygon, Primitive};
+    use glam::Vec2;
+    use rand::{Rng, SeedableRng};
+
+    /// Convex polygons of 9 to 80 vertices: nearly round, long and thin, with clusters of
+    /// vertices (edges far shorter than the others), and on a coarse integer grid (parallel
+    /// edges and equal separations).
+    fn polygon(rng: &mut impl Rng, kind: u32) -> ConvexPolygon<Vec2> {
+        loop {
+            let n = rng.random_range(9..80);
+            let scale = Vec2::new(rng.random_range(0.2..3.0), rng.random_range(0.2..3.0));
+            let points: Vec<Vec2> = (0..n)
+                .map(|k| {
+                    let a = match kind {
+                        0 => core::f32::consts::TAU * k as f32 / n as f32,
+                        2 => rng.random_range(0..4) as f32 * 1.5 + rng.random_range(0.0..1e-3),
+                        _ => rng.random_range(0.0..core::f32::consts::TAU),
+                    };
+                    let p = Vec2::new(a.cos(), a.sin()) * if kind == 1 { scale } else { Vec2::ONE };
+                    if kind == 3 {
+                        (p * 6.0).round()
+                    } else {
+                        p
+                    }
+                })
+                .collect();
+            if let Ok(poly) = ConvexPolygon::try_from_points(&points) {
+                if poly.vertices().len() > super::ARC_FROM {
+                    return poly;
+                }
+            }
+        }
+    }
+
+    /// The arc of edges gives the edge, separation and early exit of the search over every
+    /// edge, on polygons apart, touching and overlapping, turned at random or by quarter
+    /// turns (exact ties between parallel edges).
+    #[test]
+    fn arc_search_finds_the_edge_of_the_full_search() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x5a7);
+        let (mut r1, mut r2) = (None, None);
+        for case in 0..20_000 {
+            let (pa, pb) = (polygon(&mut rng, case % 4), polygon(&mut rng, (case / 4) % 4));
+            let angle = if case % 3 == 0 {
+                core::f32::consts::FRAC_PI_2 * rng.random_range(0..4) as f32
+            } else {
+                rng.random_range(0.0..core::f32::consts::TAU)
+            };
+            let dir = rng.random_range(0.0..core::f32::consts::TAU);
+            let reach = rng.random_range(0.0..8.0);
+            let t = if case % 5 == 0 {
+                (Vec2::new(dir.cos(), dir.sin()) * reach).round()
+            } else {
+                Vec2::new(dir.cos(), dir.sin()) * reach
+            };
+            let pose = Pose::from_angle(t, angle);
+            let oa = Outline::of(Primitive::Polygon(&pa), &mut r1).unwrap();
+            let ob = Outline::of(Primitive::Polygon(&pb), &mut r2).unwrap();
+            for (threshold, floor) in
+                [(f32::INFINITY, f32::NEG_INFINITY), (0.0, f32::NEG_INFINITY), (f32::INFINITY, -0.5)]
+            {
+                let all = max_separation_all(&oa, &ob, &pose, threshold, floor, &mut None, (None, floor));
+                let arc = max_separation_arc(&oa, &ob, &pose, threshold, floor, &mut None, (None, floor));
+                match (all, arc) {
+                    (None, None) => {}
+                    (Some(x), Some(y)) => {
+                        assert_eq!(
+                            (x.edge, x.sep),
+                            (y.edge, y.sep),
+                            "case {case}: {t} {angle} {threshold} {floor}"
+                        );
+                    }
+                    _ => panic!("case {case}: {all:?} against {arc:?}"),
+                }
+            }
+            // Points inside, on and outside the outline.
+            for _ in 0..8 {
+                let x = Vec2::new(rng.random_range(-4.0..4.0), rng.random_range(-4.0..4.0));
+                let x = if case % 2 == 0 { x * 0.5 } else { x };
+                for tol in [0.0, 1e-6, 0.01] {
+                    assert_eq!(oa.contains(x, tol), oa.contains_all(x, tol), "case {case}: {x} {tol}");
+                }
+            }
+            for &v in pa.vertices() {
+                assert_eq!(oa.contains(v, 0.0), oa.contains_all(v, 0.0), "case {case}: vertex {v}");
+            }
+        }
+    }
 }
