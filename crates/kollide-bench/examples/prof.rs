@@ -353,7 +353,28 @@ fn main() {
             let n = if case == "poly8" { 8 } else { 64 };
             let a = pool(&mut r, 16, |r| PolygonSpec::random(r, n));
             let b = pool(&mut r, 16, |r| PolygonSpec::random(r, n));
-            run2(&Scene2::new(&mut r, 1000, a, b, spread), query, secs);
+            let scene = Scene2::new(&mut r, 1000, a, b, spread);
+            if query == "oracle" {
+                let (mut worst, mut sum) = (0.0f64, 0.0f64);
+                for pr in &scene.pairs {
+                    let k = pr.kollide();
+                    let (ka, kb) = (scene.shapes_a[pr.ia].kollide(), scene.shapes_b[pr.ib].kollide());
+                    let d = kollide::query::distance(&ka, &k[0], &kb, &k[1]).distance as f64;
+                    let [(ta, ra), (tb, rb)] = pr.f64_parts();
+                    let oa = scene.shapes_a[pr.ia].oracle().unwrap().placed(ta, ra);
+                    let ob = scene.shapes_b[pr.ib].oracle().unwrap().placed(tb, rb);
+                    let truth = kollide_bench::oracle2::distance(&oa, &ob).unwrap_or(0.0);
+                    let e = (d - truth).abs();
+                    worst = worst.max(e / truth.max(1e-3));
+                    sum += e;
+                }
+                println!(
+                    "worst relative error {worst:e}, mean absolute {:e}",
+                    sum / scene.pairs.len() as f64
+                );
+                return;
+            }
+            run2(&scene, query, secs);
         }
     }
 }

@@ -532,13 +532,15 @@ pub(crate) fn distance<V: Vector2 + Space>(
     let floor = V::Real::EPSILON * V::Real::from_usize(80) * scale;
     let pose_ba = pose_ab.inverse();
     let overlapping = |x: V| FeatureGap::overlapping(x, slack);
-    // First the edge of each polygon facing the other, without the search over all edges:
+    // First the edge of each polygon facing the other (of many edges, the one whose normal
+    // is nearest the direction to the other's origin), without the search over all edges:
     // when it separates and the other's lowest vertex lies beside it, that vertex and its
     // projection are the nearest pair (the separation is a lower bound, their gap equals
     // it); when it does not separate, that vertex is often inside the facing polygon.
     for (p, q, pose, use_b) in [(&oa, &ob, pose_ab, false), (&ob, &oa, &pose_ba, true)] {
         let to_a = |x: V| if use_b { pose_ab.transform_point(x) } else { x };
-        let e = p.facing(pose.translation);
+        let t = pose.translation;
+        let e = if p.len() > ARC_FROM { p.peak(|i| p.normals[i].dot(t), p.facing(t)) } else { p.facing(t) };
         let n = p.normals[e];
         let nq = pose.inverse_transform_vector(n);
         let (j, low) = q.lowest(nq, q.start(nq));
