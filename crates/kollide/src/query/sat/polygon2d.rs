@@ -371,18 +371,29 @@ fn max_separation_arc<V: Vector2 + Space>(
     // The rounding of `n·t` and of an edge's bound: a few ulps of the lengths involved.
     let margin = V::Real::EPSILON * V::Real::from_usize(32) * (t.length() + p.outer + q.outer);
     let beyond = |i: usize, best: &Axis<V::Real>| rise(i) - p.inner - q.inner + margin < best.sep;
-    let at_peak = try_edge(peak, usize::MAX, &mut best)?;
-    let (mut i, mut hint, mut tried) = (p.next(peak), at_peak, 1);
-    while tried < len && !beyond(i, &best) {
+    // The peak, then on counter-clockwise, then clockwise from the peak, each edge once (one
+    // loop, so that `try_edge` is inlined once).
+    let (mut i, mut hint, mut tried, mut forward, mut at_peak) = (peak, usize::MAX, 0, true, usize::MAX);
+    loop {
         hint = try_edge(i, hint, &mut best)?;
-        (i, tried) = (p.next(i), tried + 1);
+        if tried == 0 {
+            at_peak = hint;
+        }
+        tried += 1;
+        if forward {
+            let k = p.next(i);
+            if tried < len && !beyond(k, &best) {
+                i = k;
+                continue;
+            }
+            (forward, i, hint) = (false, p.prev(peak), at_peak);
+        } else {
+            i = p.prev(i);
+        }
+        if tried >= len || beyond(i, &best) {
+            return Some(best);
+        }
     }
-    (i, hint) = (p.prev(peak), at_peak);
-    while tried < len && !beyond(i, &best) {
-        hint = try_edge(i, hint, &mut best)?;
-        (i, tried) = (p.prev(i), tried + 1);
-    }
-    Some(best)
 }
 
 /// The witness of `axis`, in `p`'s frame: a point of `q`'s boundary on the edge's side
