@@ -377,6 +377,12 @@ pub fn intersection_test<V: Space, A: Support<V> + ?Sized, B: Support<V> + ?Size
                 };
                 let scale: V::Real = size(a.primitive()) + size(b.primitive()) + pose_ab.translation.length();
                 let slack = V::Real::EPSILON * V::Real::from_usize(64) * scale;
+                // Most pairs are decided by the edges alone (no contact points needed).
+                if let Some(intersects) =
+                    V::polytope_overlaps(a.primitive(), b.primitive(), &pose_ab, radius + slack)
+                {
+                    return IntersectionOutput { intersects, iterations: 0, status: GjkStatus::Converged };
+                }
                 match V::polytope_contact(a.primitive(), b.primitive(), &pose_ab, radius + slack, None) {
                     SatOutcome::Separated => {
                         return IntersectionOutput {

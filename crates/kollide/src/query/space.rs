@@ -50,6 +50,19 @@ pub trait Space: Vector {
         trace: SatTrace<'_, Self>,
     ) -> SatOutcome<Self>;
 
+    /// Whether the polytope cores of `a` and `b` (B placed by `pose_ab`) overlap, where
+    /// their edges decide it without a contact: `Some(false)` when an edge separates them by
+    /// more than `threshold`, `Some(true)` when none separates them at all; `None`
+    /// otherwise (then [`Space::polytope_contact`] answers). 2D only: `None` in 3D, whose
+    /// hull SAT does not answer intersection questions.
+    #[doc(hidden)]
+    fn polytope_overlaps(
+        a: Primitive<'_, Self>,
+        b: Primitive<'_, Self>,
+        pose_ab: &Pose<Self>,
+        threshold: Self::Real,
+    ) -> Option<bool>;
+
     /// Clips the support faces of the cores (both in A's frame) along the contact `contact`
     /// (radii added) into `out`, in A's frame.
     #[doc(hidden)]
@@ -100,6 +113,15 @@ macro_rules! impl_space {
                 trace: SatTrace<'_, Self>,
             ) -> SatOutcome<Self> {
                 crate::query::sat::$sat::contact(a, b, pose_ab, threshold, trace)
+            }
+            #[inline]
+            fn polytope_overlaps(
+                a: Primitive<'_, Self>,
+                b: Primitive<'_, Self>,
+                pose_ab: &Pose<Self>,
+                threshold: $r,
+            ) -> Option<bool> {
+                crate::query::sat::$sat::overlaps(a, b, pose_ab, threshold)
             }
             #[inline]
             fn polytope_distance(

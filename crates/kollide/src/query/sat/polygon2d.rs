@@ -510,6 +510,38 @@ pub(crate) fn contact<V: Vector2 + Space>(
     })
 }
 
+/// Whether two polygon cores (rectangles, convex polygons) overlap, B placed by `pose_ab`,
+/// where the edges decide it: `Some(false)` when an edge separates them by more than
+/// `threshold` ([`contact`] says `Separated`), `Some(true)` when the best separating edge
+/// (chosen as [`contact`] chooses it) does not separate them at all (its contact would be
+/// `Penetrating` at a depth of zero or more); `None` otherwise, and for other primitives.
+/// The same edges as [`contact`], without its witness points.
+pub(crate) fn overlaps<V: Vector2 + Space>(
+    a: Primitive<'_, V>,
+    b: Primitive<'_, V>,
+    pose_ab: &Pose<V>,
+    threshold: V::Real,
+) -> Option<bool> {
+    let (mut rect_a, mut rect_b) = (None, None);
+    let (oa, ob) = (Outline::of(a, &mut rect_a)?, Outline::of(b, &mut rect_b)?);
+    let floor = -V::Real::INFINITY;
+    let mut no_trace: SatTrace<'_, V> = None;
+    let Some(axis_a) = max_separation(&oa, &ob, pose_ab, threshold, floor, &mut no_trace, (None, floor))
+    else {
+        return Some(false);
+    };
+    let scale = oa.outer + ob.outer + pose_ab.translation.length();
+    let tol = V::Real::EPSILON * V::Real::from_usize(16) * scale;
+    let pose_ba = pose_ab.inverse();
+    let Some(axis_b) =
+        max_separation(&ob, &oa, &pose_ba, threshold, axis_a.sep + tol, &mut no_trace, (None, floor))
+    else {
+        return Some(false);
+    };
+    let sep = if axis_b.edge != usize::MAX { axis_b.sep } else { axis_a.sep };
+    (sep <= V::Real::ZERO).then_some(true)
+}
+
 /// The distance between two polygon cores (rectangles, convex polygons) by their closest
 /// features, B placed by `pose_ab`, in A's frame; `None` for other primitives, or when the
 /// features found are not certified within `rel` (the caller's GJK answers then).
@@ -629,8 +661,9 @@ pub(crate) fn distance<V: Vector2 + Space>(
 
 #[cfg(test)]
 mod tests {
-    use super::{max_separation_all, max_separation_arc, Outline};
+    use super::{contact, max_separation_all, max_separation_arc, overlaps, Outline};
     use crate::math::Pose;
+    use crate::query::sat::SatOutcome;
     use crate::shape::{ConvexPolygon, Primitive};
     use glam::Vec2;
     use rand::{Rng, SeedableRng};
@@ -718,5 +751,40 @@ mod tests {
                 assert_eq!(oa.contains(v, 0.0), oa.contains_all(v, 0.0), "case {case}: vertex {v}");
             }
         }
+    }
+
+    /// Where the edges decide an overlap, it is the contact's answer: `Separated` for
+    /// `false`, `Penetrating` at a depth of zero or more for `true`; on polygons and
+    /// rectangles apart, touching (integer grids) and overlapping.
+    #[test]
+    fn overlap_by_edges_is_the_contacts_answer() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x0e1);
+        let (mut decided, mut rects) = (0, 0);
+        for case in 0..20_000u32 {
+            let pa = polygon(&mut rng, case % 4);
+            let pb = polygon(&mut rng, (case / 4) % 4);
+            let half = Vec2::new(rng.random_range(0.1..2.0f32), rng.random_range(0.1..2.0f32))
+                .round()
+                .max(Vec2::ONE);
+            let a = if case % 3 == 0 { Primitive::Box(half) } else { Primitive::Polygon(&pa) };
+            let b = Primitive::Polygon(&pb);
+            let angle = core::f32::consts::FRAC_PI_2 * rng.random_range(0..4) as f32;
+            let angle = if case % 2 == 0 { angle } else { rng.random_range(0.0..core::f32::consts::TAU) };
+            let t = Vec2::new(rng.random_range(-5.0..5.0f32), rng.random_range(-5.0..5.0f32));
+            let t = if case % 5 == 0 { t.round() } else { t };
+            let pose = Pose::from_angle(t, angle);
+            let threshold = if case % 7 == 0 { 0.25 } else { 1e-5 };
+            let Some(hit) = overlaps(a, b, &pose, threshold) else { continue };
+            decided += 1;
+            rects += usize::from(case % 3 == 0);
+            match contact(a, b, &pose, threshold, None) {
+                SatOutcome::Separated => assert!(!hit, "case {case}"),
+                SatOutcome::Penetrating(c) => {
+                    assert!(hit && c.distance <= 0.0, "case {case}: {}", c.distance)
+                }
+                other => panic!("case {case}: decided {hit}, the contact says {other:?}"),
+            }
+        }
+        assert!(decided > 15_000 && rects > 4_000, "{decided} decided, {rects} with a rectangle");
     }
 }

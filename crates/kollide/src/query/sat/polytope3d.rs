@@ -47,6 +47,18 @@ pub(crate) const MAX_EDGE_PAIRS: usize = 36;
 /// 5380 / 600 vs 4770 / 740; 64 points (186 edges) 8800 / 500 vs 5040 / 880.
 pub(crate) const MAX_BOX_HULL_EDGES: usize = 40;
 
+/// Whether two polytope cores overlap without a contact: never answered in 3D (`None`),
+/// where intersection questions go to GJK (see `query::dispatch`).
+#[inline(always)]
+pub(crate) fn overlaps<V: Vector3 + Space>(
+    _a: Primitive<'_, V>,
+    _b: Primitive<'_, V>,
+    _pose_ab: &Pose<V>,
+    _threshold: V::Real,
+) -> Option<bool> {
+    None
+}
+
 /// The separating-axis contact of two polytope cores (boxes, hulls), B placed by `pose_ab`
 /// (B's pose in A's frame); everything returned is in A's frame. `NotApplicable` for other
 /// primitives, for hull pairs with more than [`MAX_EDGE_PAIRS`] edge pairs and for boxes
