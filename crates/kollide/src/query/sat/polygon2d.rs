@@ -341,14 +341,13 @@ fn max_separation_arc<V: Vector2 + Space>(
     // `None` when the edge separates by more than `threshold`.
     let mut try_edge = |i: usize, hint: usize, best: &mut Axis<V::Real>| -> Option<usize> {
         let n = p.normals[i];
-        let bound = n.dot(t - p.verts[i]) - q.inner;
+        let offset = n.dot(t - p.verts[i]);
         let before = |sep: V::Real, best: &Axis<V::Real>| {
             sep > best.sep || (sep == best.sep && best.edge != usize::MAX && order(i) < order(best.edge))
         };
-        if !before(bound, best) {
+        if !before(offset - q.inner, best) {
             return Some(usize::MAX);
         }
-        let offset = n.dot(t - p.verts[i]);
         // n·(R v + t - a) = (Rᵀ n)·v + n·(t - a): one rotation per edge, none per vertex.
         let nq = pose.inverse_transform_vector(n);
         let start = if hint == usize::MAX { q.start(nq) } else { hint };
